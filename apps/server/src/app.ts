@@ -1,0 +1,61 @@
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { foldersRoutes } from './folders/folders.routes.js';
+import { imagesRoutes } from './images/images.routes.js';
+import { mediaRoutes } from './media/media.routes.js';
+import { predictionsRoutes } from './predictions/predictions.routes.js';
+import { statusRoutes } from './status/status.routes.js';
+import { tasksRoutes } from './tasks/tasks.routes.js';
+import { webRoutes } from './web/web.routes.js';
+
+/** JSON bodies are small (names, ids, parameters); uploads go through multipart with their own limit. */
+const JSON_BODY_LIMIT = 5 * 1024 * 1024;
+
+/**
+ * Builds the HTTP app in an explicit order: plugins, hooks and error handling, then the API
+ * features under /api, media under /media, and the web app last.
+ */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    bodyLimit: JSON_BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: true,
+    disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
+  });
+
+  registerErrorHandler(app);
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    return payload;
+  });
+  await app.register(multipart, {
+    limits: {
+      fileSize: ctx.config.maxUploadBytes,
+      files: 10_000,
+      fields: 100,
+      fieldSize: 64 * 1024,
+      parts: 10_100,
+    },
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    return reply.status(404).send({ code: 'not_found', detail: `No route for ${req.method} ${req.url.split('?')[0]}` });
+  });
+
+  await app.register(
+    async (api) => {
+      await statusRoutes(api, ctx);
+      await imagesRoutes(api, ctx);
+      await foldersRoutes(api, ctx);
+      await tasksRoutes(api, ctx);
+      await predictionsRoutes(api, ctx);
+    },
+    { prefix: '/api' },
+  );
+  await app.register(async (media) => mediaRoutes(media, ctx), { prefix: '/media' });
+  await app.register(webRoutes);
+  return app;
+}

@@ -1,0 +1,92 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Environment variables, validated once at start. Bad values stop the process with a clear message. */
+const boolFromEnv = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// (leave it unset for the embedded SQLite database)')
+    .optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: boolFromEnv.default(true),
+  OSS_BASE_URL: z.url().optional(),
+  MODEL_PATH: z.string().min(1).optional(),
+  WORKERS: z.coerce.number().int().min(1).max(256).default(Math.max(1, os.availableParallelism())),
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(1_000_000).default(4096),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  s3:
+    | {
+        endpoint: string | undefined;
+        bucket: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        region: string;
+        forcePathStyle: boolean;
+      }
+    | undefined;
+  ossBaseUrl: string | undefined;
+  modelPath: string | undefined;
+  workers: number;
+  maxUploadBytes: number;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates configuration from an environment map (process.env by default). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  // Empty strings mean "unset": shells and compose files often export VAR= .
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.S3_ENDPOINT !== undefined || e.S3_ACCESS_KEY_ID !== undefined) {
+    if (e.S3_BUCKET === undefined) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when S3_* is set');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    s3:
+      e.S3_BUCKET === undefined
+        ? undefined
+        : {
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            region: e.S3_REGION,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          },
+    ossBaseUrl: e.OSS_BASE_URL?.replace(/\/+$/, ''),
+    modelPath: e.MODEL_PATH,
+    workers: e.WORKERS,
+    maxUploadBytes: Math.floor(e.MAX_UPLOAD_MB * 1024 * 1024),
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001-images-folders.js';
+
+/**
+ * Every migration, in order. Static imports (not a folder scan) so the build output and the tests
+ * see exactly the same list. Add new ones at the end; never edit one that has shipped.
+ */
+const migrations: Record<string, Migration> = {
+  '0001-images-folders': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+
+/** Routes of the media section of api.md (placeholder until its issue lands). */
+export async function mediaRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}

@@ -1,0 +1,54 @@
+/** Business constants of the spec (section 9), shared by server, engine and web. */
+
+/** Severity bands: healthy PPD < 4, mild 4 <= PPD < 7, severe PPD >= 7. */
+export const PPD_MILD_FROM = 4;
+export const PPD_SEVERE_FROM = 7;
+
+export type Severity = 'healthy' | 'mild' | 'severe';
+export const SEVERITIES: readonly Severity[] = ['healthy', 'mild', 'severe'];
+
+/** The band of a PPD value; a non-numeric value counts as 0 (spec section 5). */
+export function severityOf(ppd: unknown): Severity {
+  const v = typeof ppd === 'number' && Number.isFinite(ppd) ? ppd : 0;
+  if (v >= PPD_SEVERE_FROM) return 'severe';
+  if (v >= PPD_MILD_FROM) return 'mild';
+  return 'healthy';
+}
+
+/** Histogram bins, half-open: [0,4) [4,7) [7,8) [8,10) [10, ...). Keys as the API names them. */
+export const HISTOGRAM_BINS = [
+  { key: '>=10', from: 10, to: Number.POSITIVE_INFINITY },
+  { key: '8-10', from: 8, to: 10 },
+  { key: '7-8', from: 7, to: 8 },
+  { key: '4-7', from: 4, to: 7 },
+  { key: '0-4', from: Number.NEGATIVE_INFINITY, to: 4 },
+] as const;
+export type HistogramKey = (typeof HISTOGRAM_BINS)[number]['key'];
+
+/** Size buckets of the images quick-jump index (bytes). */
+export const SIZE_BUCKET_1MB = 1_048_576;
+export const SIZE_BUCKET_5MB = 5_242_880;
+
+export const TASK_NAME_MAX = 50;
+export const FOLDER_NAME_MAX = 100;
+export const SPLIT_COUNT = 32;
+/** Estimated prediction time: images x 0.3 s, rounded up. */
+export const SECONDS_PER_IMAGE_ESTIMATE = 0.3;
+export const API_TIMEOUT_MS = 10_000;
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 1000;
+
+/** The one model the spec offers. */
+export const MODEL_TYPE = 'deeplabv3plus_resnet101';
+export const SINGLE_MODEL_TYPE = 'resnet101';
+export const MODEL_LABEL = 'DeepLabV3+ ResNet-101';
+
+/** Slider ranges and defaults of spec section 5. */
+export const PARAMETER_RANGES = {
+  confidence: { min: 0.1, max: 1, step: 0.1, default: 0.5 },
+  advancedConfidence: { min: 0.1, max: 0.9, step: 0.05, default: 0.5 },
+  minArea: { min: 10, max: 1000, step: 10, default: 100 },
+  morphKernel: { min: 1, max: 15, step: 2, default: 5 },
+  morphIterations: { min: 1, max: 10, step: 1, default: 1 },
+  overlayOpacity: { min: 0.1, max: 0.9, step: 0.05, default: 0.3 },
+} as const;

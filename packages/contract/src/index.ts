@@ -1,0 +1,3 @@
+export * from './constants.js';
+export * from './objects.js';
+export * from './parameters.js';

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+
+/** API objects exactly as api.md describes them. */
+
+export const errorBodySchema = z
+  .object({ code: z.string(), detail: z.string(), fields: z.record(z.string(), z.string()).optional() })
+  .passthrough();
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const listEnvelopeSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ count: z.number(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(item) });
+export interface ListEnvelope<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export const imageSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  image_url: z.string(),
+  thumbnail_url: z.string(),
+  folderId: z.number().nullable(),
+  size: z.number(),
+  format: z.string(),
+  width: z.number(),
+  height: z.number(),
+  sha256: z.string(),
+  created_time: z.string(),
+  uploadDate: z.string(),
+  hasPPD: z.boolean(),
+  ppdValue: z.number().nullable(),
+  lastPrediction: z.string().nullable(),
+});
+export type Image = z.infer<typeof imageSchema>;
+
+export interface ImageList extends ListEnvelope<Image> {
+  facets: { all: number; uncategorized: number };
+}
+
+export const folderSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string(),
+  imageCount: z.number(),
+  createdDate: z.string(),
+});
+export type Folder = z.infer<typeof folderSchema>;
+
+export interface UploadError {
+  name: string;
+  code: string;
+  detail: string;
+}
+export interface UploadResponse {
+  count: number;
+  uploaded: Image[];
+  skipped: string[];
+  errors: UploadError[];
+}
+
+export type TaskStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+export const TASK_STATUSES: readonly TaskStatus[] = ['running', 'completed', 'failed', 'cancelled'];
+export type TaskType = 'prediction' | 'first_segmentation' | 'second_segmentation';
+
+export interface TaskStatistics {
+  healthyCount: number;
+  diseaseCount: number;
+  averageConfidence: number;
+  processingTime: number;
+  totalProcessed: number;
+}
+
+export interface Task {
+  id: number;
+  name: string;
+  type: TaskType;
+  status: TaskStatus;
+  algorithm: string;
+  model_type: string;
+  image_ids: number[];
+  image_count: number;
+  progress: number;
+  processed_count: number;
+  failed_count: number;
+  created_time: string;
+  updated_time: string;
+  completed_time: string | null;
+  parameters: {
+    threshold: number;
+    min_size: number;
+    method: 'post' | 'none';
+    use_tta: boolean;
+    morph_kernel_size: number;
+    morph_iterations: number;
+    overlay_opacity: number;
+    split_count: number;
+  };
+  statistics: TaskStatistics | null;
+  error_message: string | null;
+}
+
+export type VisKey = 'cut2_1' | 'cut2_2' | 'cut2_3' | 'pred_1' | 'pred_2' | 'pred_3';
+export const VIS_KEYS: readonly VisKey[] = ['cut2_1', 'cut2_2', 'cut2_3', 'pred_1', 'pred_2', 'pred_3'];
+
+export interface PredictionResult {
+  id: number;
+  task_id: number;
+  image_id: number | null;
+  imageName: string;
+  original_image_url: string | null;
+  oss_key: string | null;
+  result_image_url: string | null;
+  ppd_value: number | null;
+  sub_ppd_values: number[];
+  prediction: 'healthy' | 'mild' | 'severe' | null;
+  confidence: number | null;
+  vis_images: Partial<Record<VisKey, string>>;
+  error_code: string | null;
+  error_message: string | null;
+  processing_time: number | null;
+  created_time: string;
+}
+
+export interface PredictionSummary {
+  count: number;
+  average: number | null;
+  max: number | null;
+  min: number | null;
+  bands: { healthy: number; mild: number; severe: number };
+  histogram: { '0-4': number; '4-7': number; '7-8': number; '8-10': number; '>=10': number };
+}
+
+export interface EngineInfo {
+  name: string;
+  label: string;
+  kind: 'colour' | 'onnx';
+}
+
+export interface ServerStatus {
+  status: 'online';
+  version: string;
+  uptime_seconds: number;
+  server_time: string;
+  image_count: number;
+  task_count: number;
+  engine: EngineInfo;
+  database: 'sqlite' | 'postgres';
+  storage: 'local' | 's3';
+  queue: 'embedded' | 'pg-boss';
+  endpoints: { path: string; ok: boolean }[];
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs everything the tests need on a fresh Debian machine, builds, and runs every test.
+# Debian packages: chromium (browser tests) and postgresql (scale-out suite). Needs root for apt-get.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
+if ((${#need[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}"
+fi
+npm ci
+npm test

@@ -1,7 +1,74 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider, Spin } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppHeader } from './app-header';
+import { createQueryClient } from './query-client';
+import { SectionProvider, useCurrentSection } from './section-context';
+import { SECTION_PAGES, type Section } from './sections';
+import { theme } from './theme';
+import './app.css';
 
-/** Placeholder shell; the web issues build the real one. */
-export function App() {
+function CurrentSection() {
+  const section = useCurrentSection();
+  const Page = SECTION_PAGES[section];
+  return (
+    <Suspense
+      fallback={
+        <div className="section-loading">
+          <Spin size="large" />
+        </div>
+      }
+    >
+      {/* data-section marks the loaded page (e2e tests wait for it). */}
+      <div data-section={section}>
+        <Page />
+      </div>
+    </Suspense>
+  );
+}
+
+function AppFooter() {
   const { t } = useTranslation();
-  return <h1>{t('app_name')}</h1>;
+  return (
+    <footer className="app-footer">
+      <span>© {new Date().getFullYear()} {t('institute')}</span>
+      <span>{t('footer_note')}</span>
+    </footer>
+  );
+}
+
+/** Ant Design's locale follows the app language (en_US / zh_CN). */
+function LocalizedProviders({ initialSection }: { initialSection?: Section | undefined }) {
+  const { i18n } = useTranslation();
+  const zh = i18n.language === 'zh';
+  useEffect(() => {
+    document.documentElement.lang = zh ? 'zh-CN' : 'en';
+  }, [zh]);
+  return (
+    <ConfigProvider locale={zh ? zhCN : enUS} theme={theme}>
+      <AntApp>
+        <SectionProvider initial={initialSection}>
+          <div className="app-layout">
+            <AppHeader />
+            <main className="app-main">
+              <CurrentSection />
+            </main>
+            <AppFooter />
+          </div>
+        </SectionProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App({ initialSection }: { initialSection?: Section }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <LocalizedProviders initialSection={initialSection} />
+    </QueryClientProvider>
+  );
 }

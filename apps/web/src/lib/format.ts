@@ -1,0 +1,44 @@
+import i18n from './i18n';
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/** Sizes are shown in MB with 2 decimals (spec section 9). */
+export function formatSizeMb(bytes: number): string {
+  return `${(bytes / BYTES_PER_MB).toFixed(2)} MB`;
+}
+
+function locale(): string {
+  return i18n.language === 'zh' ? 'zh-CN' : 'en-US';
+}
+
+function toDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** Date and time in the current language, "--" when unknown. */
+export function formatDateTime(value: string | null | undefined): string {
+  const d = toDate(value);
+  if (!d) return '--';
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+/** Date only, in the current language. */
+export function formatDate(value: string | null | undefined): string {
+  const d = toDate(value);
+  if (!d) return '--';
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium' }).format(d);
+}
+
+/** Any Intl.DateTimeFormat options, in the current language (used by the date grouping headers). */
+export function formatDateWith(value: string | null | undefined, options: Intl.DateTimeFormatOptions): string {
+  const d = toDate(value);
+  if (!d) return '--';
+  return new Intl.DateTimeFormat(locale(), options).format(d);
+}
+
+/** Integers with the language's digit grouping. */
+export function formatCount(n: number): string {
+  return new Intl.NumberFormat(locale()).format(n);
+}

@@ -1,0 +1,43 @@
+import { asRecord, pickBoolean, pickNumber, pickString } from './normalize-fields';
+
+/** An image as the screens use it, whatever field names the server sent (spec section 3). */
+export interface ImageItem {
+  id: number;
+  name: string;
+  /** image_url, or url. */
+  url: string;
+  /** thumbnail_url, falling back to the full image. */
+  thumbnailUrl: string;
+  folderId: number | null;
+  /** Bytes. */
+  size: number;
+  format: string;
+  createdTime: string | null;
+  uploadDate: string | null;
+  hasPPD: boolean;
+  ppdValue: number | null;
+  lastPrediction: string | null;
+}
+
+export function normalizeImage(value: unknown): ImageItem {
+  const raw = asRecord(value);
+  const url = pickString(raw, 'image_url', 'url', 'imageUrl') ?? '';
+  const name = pickString(raw, 'name', 'filename', 'file_name') ?? '';
+  const ppdValue = pickNumber(raw, 'ppdValue', 'ppd_value');
+  const created = pickString(raw, 'created_time', 'createdTime', 'created_at', 'uploadDate');
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  return {
+    id: pickNumber(raw, 'id') ?? 0,
+    name,
+    url,
+    thumbnailUrl: pickString(raw, 'thumbnail_url', 'thumbnailUrl', 'thumbnail') ?? url,
+    folderId: pickNumber(raw, 'folderId', 'folder_id', 'folder'),
+    size: pickNumber(raw, 'size', 'file_size') ?? 0,
+    format: pickString(raw, 'format', 'type') ?? extension,
+    createdTime: created,
+    uploadDate: pickString(raw, 'uploadDate', 'upload_date', 'created_time') ?? created,
+    hasPPD: pickBoolean(raw, 'hasPPD', 'has_ppd') ?? ppdValue !== null,
+    ppdValue,
+    lastPrediction: pickString(raw, 'lastPrediction', 'last_prediction'),
+  };
+}

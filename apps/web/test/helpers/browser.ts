@@ -1,0 +1,61 @@
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { SCREENSHOT_DIR } from './paths';
+
+/**
+ * Debian's Chromium, headless, with the flags this machine needs: without the background-networking ones
+ * Chromium keeps dialling Google hosts that the closed network refuses.
+ */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface E2eBrowser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** A fresh persistent profile in a temp dir (Playwright refuses --user-data-dir in args). */
+export async function launchBrowser(viewport = DESKTOP): Promise<E2eBrowser> {
+  const userDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cassava-chromium-'));
+  const context = await chromium.launchPersistentContext(userDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(15_000);
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      await fsp.rm(userDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a full-page PNG under apps/web/test/screenshots/ (git-ignored) and returns its path. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
+  await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  // Let fonts, lazy chunks and images settle before the picture.
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.screenshot({ path: file, fullPage, animations: 'disabled' });
+  return file;
+}

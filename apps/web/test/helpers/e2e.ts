@@ -1,0 +1,50 @@
+import type { Page } from 'playwright-core';
+import { launchBrowser, DESKTOP, type E2eBrowser } from './browser';
+import { startE2eServer, type E2eServer } from './e2e-server';
+
+export interface E2e {
+  server: E2eServer;
+  browser: E2eBrowser;
+  page: Page;
+  /** Opens the app and waits for the shell. */
+  open(): Promise<void>;
+  /** Clicks a section in the navigation (top bar, or the toggle menu on narrow screens). */
+  goto(section: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One real server + one Chromium, for a test file (call in beforeAll, close in afterAll). */
+export async function startE2e(options: { viewport?: { width: number; height: number } } = {}): Promise<E2e> {
+  const server = await startE2eServer();
+  let browser: E2eBrowser;
+  try {
+    browser = await launchBrowser(options.viewport ?? DESKTOP);
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  const page = browser.page;
+  return {
+    server,
+    browser,
+    page,
+    async open() {
+      await page.goto(server.url + '/');
+      await page.locator('.app-header').waitFor();
+    },
+    async goto(section) {
+      const toggle = page.getByTestId('nav-toggle');
+      if (await toggle.isVisible()) {
+        await toggle.click();
+        await page.getByTestId('drawer-nav').locator(`[data-nav="${section}"]`).click();
+      } else {
+        await page.getByTestId('main-nav').locator(`[data-nav="${section}"]`).click();
+      }
+      await page.locator(`[data-section="${section}"]`).waitFor();
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close();
+    },
+  };
+}

@@ -1,13 +1,173 @@
-import { Empty } from 'antd';
+import { EditOutlined, PictureOutlined } from '@ant-design/icons';
+import { App, Button, Card, Col, Input, Row, Typography } from 'antd';
+import { TASK_NAME_MAX } from '@cassavascope/contract';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigateSection } from '../../app/section-context';
+import { useCreatePredictionTask, type PredictionParameterValues } from './api/create-prediction-task';
+import { useEngine } from './api/get-engine-status';
+import { usePredictionFolders } from './api/get-prediction-folders';
+import { usePredictionImages, type ImageFilter } from './api/get-prediction-images';
+import { ConfigurationPanel } from './components/configuration-panel';
+import { ConfirmTaskDialog } from './components/confirm-task-dialog';
+import { FolderSidebar } from './components/folder-sidebar';
+import { ImageChecklist } from './components/image-checklist';
+import { PredictionStats } from './components/prediction-stats';
+import { SummaryPanel } from './components/summary-panel';
+import { DEFAULT_PARAMETER_VALUES } from './default-parameters';
+import { defaultTaskName } from './default-task-name';
+import { usePredictionSelection } from './hooks/use-prediction-selection';
+import './prediction.css';
 
-/** Placeholder: the second web engineer replaces this page. */
+const ALL_IMAGES: ImageFilter = { folder: null, search: '', sort: 'date' };
+
+/** Prediction: pick images or folders, set the parameters, and create a task (spec section 2). */
 export default function PredictionPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('prediction');
+  const { message, notification } = App.useApp();
+  const navigate = useNavigateSection();
+  const folders = usePredictionFolders();
+  const engine = useEngine();
+  const library = usePredictionImages(ALL_IMAGES, 1);
+  const [filter, setFilter] = useState<ImageFilter>(ALL_IMAGES);
+  const [parameters, setParameters] = useState<PredictionParameterValues>(DEFAULT_PARAMETER_VALUES);
+  const [taskName, setTaskName] = useState(() => defaultTaskName(t('task_name.label')));
+  const [nameEdited, setNameEdited] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const selection = usePredictionSelection(folders.data?.folders ?? []);
+  const create = useCreatePredictionTask();
+
+  // The default name follows the language until the user types one.
+  const label = t('task_name.label');
+  useEffect(() => {
+    if (!nameEdited) setTaskName(defaultTaskName(label));
+  }, [label, nameEdited]);
+
+  useEffect(() => {
+    if (folders.isError) message.error(t('errors.load_folders'));
+  }, [folders.isError, message, t]);
+  useEffect(() => {
+    if (library.isError) message.error(t('errors.load_images'));
+  }, [library.isError, message, t]);
+
+  const onCreate = () => {
+    if (selection.selectedCount === 0) {
+      message.warning(t('select_items'));
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const onConfirm = (name: string) => {
+    create.mutate(
+      { name, parameters, imageIds: selection.imageIds, folderIds: selection.folderIds },
+      {
+        onSuccess: () => {
+          setConfirming(false);
+          message.success(t('created'));
+          notification.success({
+            key: 'prediction-created',
+            title: t('created_go_tasks'),
+            actions: (
+              <Button
+                type="primary"
+                size="small"
+                onClick={() => {
+                  notification.destroy('prediction-created');
+                  navigate('tasks');
+                }}
+              >
+                {t('open_tasks')}
+              </Button>
+            ),
+          });
+          selection.clear();
+          setNameEdited(false);
+          setTaskName(defaultTaskName(label));
+        },
+        onError: () => {
+          message.error(t('create_task_failed'));
+        },
+      },
+    );
+  };
+
+  const modelLabel = engine.data?.label ?? (engine.isError ? t('config.model_unknown') : null);
+
   return (
-    <div className="page">
-      <h1>{t('nav.prediction')}</h1>
-      <Empty />
+    <div className="page prediction-page">
+      <header className="prediction-header">
+        <Typography.Title level={2}>{t('title')}</Typography.Title>
+        <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
+      </header>
+      <PredictionStats
+        availableImages={library.data?.libraryCount ?? null}
+        folders={folders.data?.count ?? null}
+        modelsAvailable={engine.data ? 1 : null}
+        selected={selection.selectedCount}
+      />
+      <Row gutter={[16, 16]} className="prediction-body">
+        <Col xs={24} lg={16}>
+          <Card
+            className="prediction-card"
+            title={
+              <span>
+                <PictureOutlined /> {t('images.title')}
+              </span>
+            }
+          >
+            <div className="prediction-field">
+              <label className="prediction-field-head" htmlFor="prediction-task-name">
+                <span>
+                  <EditOutlined /> {t('task_name.label')}
+                </span>
+              </label>
+              <Input
+                id="prediction-task-name"
+                value={taskName}
+                maxLength={TASK_NAME_MAX}
+                showCount
+                placeholder={t('task_name.placeholder')}
+                onChange={(e) => {
+                  setNameEdited(true);
+                  setTaskName(e.target.value);
+                }}
+              />
+            </div>
+            <div className="prediction-picker">
+              <FolderSidebar
+                folders={folders.data?.folders ?? []}
+                libraryCount={library.data?.libraryCount ?? null}
+                current={filter.folder}
+                onShow={(folder) => setFilter({ ...filter, folder })}
+                selection={selection}
+              />
+              <ImageChecklist filter={filter} onFilterChange={setFilter} selection={selection} />
+            </div>
+          </Card>
+        </Col>
+        <Col xs={24} lg={8}>
+          <div className="prediction-side">
+            <ConfigurationPanel values={parameters} onChange={setParameters} modelLabel={modelLabel} />
+            <SummaryPanel
+              imageCount={selection.imageCount}
+              folderCount={selection.folderCount}
+              estimatedImages={selection.estimatedImages}
+              modelLabel={modelLabel}
+              creating={create.isPending}
+              onCreate={onCreate}
+            />
+          </div>
+        </Col>
+      </Row>
+      <ConfirmTaskDialog
+        open={confirming}
+        name={taskName}
+        estimatedImages={selection.estimatedImages}
+        creating={create.isPending}
+        onConfirm={onConfirm}
+        onCancel={() => setConfirming(false)}
+      />
     </div>
   );
 }

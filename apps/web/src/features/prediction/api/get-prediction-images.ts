@@ -1,0 +1,77 @@
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { PAGE_SIZE_MAX } from '@cassavascope/contract';
+import { api, listCount, listResults } from '../../../lib/api-client';
+import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
+
+/** What the checklist shows: a folder (id, 'none' or all), a name search and one of the spec's three sorts. */
+export type ImageSort = 'date' | 'name' | 'size';
+export interface ImageFilter {
+  folder: number | 'none' | null;
+  search: string;
+  sort: ImageSort;
+}
+
+/** Newest first, A to Z, largest first: the natural direction of each sort. */
+const ORDERING: Record<ImageSort, string> = { date: '-created_time', name: 'name', size: '-size' };
+
+/** Rows per request of the virtualised checklist. */
+export const IMAGE_PAGE_SIZE = 100;
+
+export interface ImagePage {
+  count: number;
+  /** the whole library (facets.all), whatever the filter */
+  libraryCount: number;
+  items: ImageItem[];
+}
+
+function query(filter: ImageFilter, page: number, pageSize: number) {
+  return {
+    folder: filter.folder ?? undefined,
+    search: filter.search.trim() || undefined,
+    ordering: ORDERING[filter.sort],
+    page,
+    page_size: pageSize,
+  };
+}
+
+export async function getPredictionImages(filter: ImageFilter, page: number, signal?: AbortSignal): Promise<ImagePage> {
+  const data = await api.get<unknown>('/images/', query(filter, page, IMAGE_PAGE_SIZE), signal);
+  const facets = (data as { facets?: { all?: unknown } } | null)?.facets;
+  return {
+    count: listCount(data),
+    libraryCount: typeof facets?.all === 'number' ? facets.all : listCount(data),
+    items: listResults(data).map(normalizeImage),
+  };
+}
+
+export const predictionImagesKey = (filter: ImageFilter, page: number) => ['prediction', 'images', filter, page] as const;
+
+/** One page of the checklist; rows ask for the page they sit on, so only what is on screen is loaded. */
+export function usePredictionImages(filter: ImageFilter, page: number) {
+  return useQuery({
+    queryKey: predictionImagesKey(filter, page),
+    queryFn: ({ signal }) => getPredictionImages(filter, page, signal),
+    placeholderData: page === 1 ? keepPreviousData : undefined,
+  });
+}
+
+/** Every image of the filter (id and folder), for "select all": pages of the largest size the API allows. */
+export async function getAllImageRefs(
+  client: QueryClient,
+  filter: ImageFilter,
+): Promise<{ id: number; folderId: number | null }[]> {
+  return client.fetchQuery({
+    queryKey: ['prediction', 'image-refs', filter],
+    staleTime: 5_000,
+    queryFn: async () => {
+      const refs: { id: number; folderId: number | null }[] = [];
+      for (let page = 1; ; page++) {
+        const data = await api.get<unknown>('/images/', query(filter, page, PAGE_SIZE_MAX));
+        const items = listResults(data).map(normalizeImage);
+        for (const image of items) refs.push({ id: image.id, folderId: image.folderId });
+        if (items.length < PAGE_SIZE_MAX || refs.length >= listCount(data)) break;
+      }
+      return refs;
+    },
+  });
+}

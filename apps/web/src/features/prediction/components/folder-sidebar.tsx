@@ -1,0 +1,62 @@
+import { FolderOpenOutlined, FolderOutlined, InboxOutlined } from '@ant-design/icons';
+import { Checkbox, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { FolderItem } from '../../../lib/normalize-folder';
+import type { ImageFilter } from '../api/get-prediction-images';
+import type { PredictionSelection } from '../hooks/use-prediction-selection';
+
+interface Props {
+  folders: FolderItem[];
+  libraryCount: number | null;
+  current: ImageFilter['folder'];
+  onShow: (folder: ImageFilter['folder']) => void;
+  selection: PredictionSelection;
+}
+
+/**
+ * Folders of the prediction screen: clicking a name shows its images in the checklist; the checkbox picks the
+ * whole folder for the task (sent as folder_ids).
+ */
+export function FolderSidebar({ folders, libraryCount, current, onShow, selection }: Props) {
+  const { t } = useTranslation('prediction');
+  return (
+    <nav className="prediction-folders" aria-label={t('folders.title')}>
+      <div className="prediction-folders-title">{t('folders.title')}</div>
+      <button
+        type="button"
+        className={`prediction-folder${current === null ? ' is-current' : ''}`}
+        onClick={() => onShow(null)}
+      >
+        <InboxOutlined />
+        <span className="prediction-folder-name">{t('folders.all')}</span>
+        <span className="prediction-folder-count">{libraryCount ?? ''}</span>
+      </button>
+      <button
+        type="button"
+        className={`prediction-folder${current === 'none' ? ' is-current' : ''}`}
+        onClick={() => onShow('none')}
+      >
+        <FolderOutlined />
+        <span className="prediction-folder-name">{t('folders.uncategorized')}</span>
+      </button>
+      {folders.map((folder) => (
+        <div key={folder.id} className={`prediction-folder-row${current === folder.id ? ' is-current' : ''}`}>
+          <Tooltip title={t('folders.pick_whole')} placement="left">
+            <Checkbox
+              aria-label={t('folders.pick_folder', { name: folder.name })}
+              checked={selection.isFolderSelected(folder.id)}
+              onChange={(e) => selection.toggleFolder(folder.id, e.target.checked)}
+            />
+          </Tooltip>
+          <button type="button" className="prediction-folder" onClick={() => onShow(folder.id)}>
+            {current === folder.id ? <FolderOpenOutlined /> : <FolderOutlined />}
+            <span className="prediction-folder-name" title={folder.name}>
+              {folder.name}
+            </span>
+            <span className="prediction-folder-count">{folder.imageCount}</span>
+          </button>
+        </div>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,49 @@
+import { ClockCircleOutlined, RocketOutlined } from '@ant-design/icons';
+import { Button, Card, Descriptions } from 'antd';
+import { SECONDS_PER_IMAGE_ESTIMATE } from '@cassavascope/contract';
+import { useTranslation } from 'react-i18next';
+
+interface Props {
+  imageCount: number;
+  folderCount: number;
+  estimatedImages: number;
+  modelLabel: string | null;
+  creating: boolean;
+  onCreate: () => void;
+}
+
+/** Spec section 9: image count x 0.3, rounded up, in seconds. */
+export function estimatedSeconds(images: number): number {
+  return Math.ceil(images * SECONDS_PER_IMAGE_ESTIMATE);
+}
+
+/** Summary: selected, estimated images, mode, model, estimated time, and the create-task button. */
+export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLabel, creating, onCreate }: Props) {
+  const { t } = useTranslation('prediction');
+  return (
+    <Card className="prediction-card prediction-summary" title={t('summary.title')} data-testid="prediction-summary">
+      <Descriptions
+        column={1}
+        size="small"
+        items={[
+          { key: 'selected', label: t('summary.selected'), children: t('summary.selected_value', { images: imageCount, folders: folderCount }) },
+          { key: 'images', label: t('summary.estimated_images'), children: <span data-testid="estimated-images">{estimatedImages}</span> },
+          { key: 'mode', label: t('summary.mode'), children: t('config.mode_single') },
+          { key: 'model', label: t('summary.model'), children: modelLabel ?? '--' },
+          {
+            key: 'time',
+            label: t('summary.estimated_time'),
+            children: (
+              <span data-testid="estimated-time">
+                <ClockCircleOutlined /> {t('summary.seconds', { count: estimatedSeconds(estimatedImages) })}
+              </span>
+            ),
+          },
+        ]}
+      />
+      <Button type="primary" size="large" block icon={<RocketOutlined />} loading={creating} onClick={onCreate} data-testid="create-task">
+        {t('summary.create')}
+      </Button>
+    </Card>
+  );
+}

@@ -1,0 +1,109 @@
+import { MODEL_TYPE, type TaskStatus } from '@cassavascope/contract';
+import { pickBoolean, pickNumber, pickString } from './normalize-fields';
+
+/**
+ * A task as the screens use it (spec section 3, "Task as normalised on load"). The normaliser accepts every
+ * field alternative the spec lists, so the web app also reads the academy's original backend.
+ */
+export interface TaskParametersView {
+  usePostProcessing: boolean;
+  useTTA: boolean;
+  confidenceThreshold: number | null;
+  minArea: number | null;
+  morphKernelSize: number | null;
+  morphIterations: number | null;
+  overlayOpacity: number | null;
+}
+
+export interface TaskStatisticsView {
+  healthyCount: number;
+  diseaseCount: number;
+  /** 0-1 */
+  averageConfidence: number;
+  /** seconds */
+  processingTime: number;
+  totalProcessed: number;
+}
+
+export interface TaskView {
+  id: number;
+  name: string;
+  /** running, completed, failed or cancelled; anything else is kept and shown in a neutral style */
+  status: TaskStatus | string;
+  modelType: string;
+  imageCount: number;
+  createdDate: string | null;
+  completedDate: string | null;
+  image_ids: number[];
+  /** 0-100 */
+  progress: number;
+  /** images attempted so far (scored or failed): the number of result rows of the task */
+  processedCount: number;
+  failedCount: number;
+  parameters: TaskParametersView;
+  statistics: TaskStatisticsView | null;
+  errorMessage: string | null;
+}
+
+type Raw = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function normalizeParameters(task: Raw): TaskParametersView {
+  // The API nests them under `parameters`; older payloads had them at the top level.
+  const p: Raw = { ...task, ...(isObject(task.parameters) ? task.parameters : {}) };
+  const method = pickString(p, 'method');
+  return {
+    usePostProcessing: pickBoolean(p, 'usePostProcessing', 'use_post_processing') ?? (method === null ? false : method === 'post'),
+    useTTA: pickBoolean(p, 'useTTA', 'use_tta') ?? false,
+    confidenceThreshold: pickNumber(p, 'confidenceThreshold', 'threshold'),
+    minArea: pickNumber(p, 'minArea', 'min_size'),
+    morphKernelSize: pickNumber(p, 'morphKernelSize', 'morph_kernel_size'),
+    morphIterations: pickNumber(p, 'morphIterations', 'morph_iterations'),
+    overlayOpacity: pickNumber(p, 'overlayOpacity', 'overlay_opacity'),
+  };
+}
+
+function normalizeStatistics(raw: unknown): TaskStatisticsView | null {
+  if (!isObject(raw)) return null;
+  return {
+    healthyCount: pickNumber(raw, 'healthyCount', 'healthy_count') ?? 0,
+    diseaseCount: pickNumber(raw, 'diseaseCount', 'disease_count') ?? 0,
+    averageConfidence: pickNumber(raw, 'averageConfidence', 'average_confidence') ?? 0,
+    processingTime: pickNumber(raw, 'processingTime', 'processing_time') ?? 0,
+    totalProcessed: pickNumber(raw, 'totalProcessed', 'total_processed') ?? 0,
+  };
+}
+
+export function normalizeTask(input: unknown): TaskView {
+  const raw: Raw = isObject(input) ? input : {};
+  const imageIds = Array.isArray(raw.image_ids) ? raw.image_ids.filter((v): v is number => typeof v === 'number') : [];
+  const statistics = normalizeStatistics(raw.statistics);
+  const progress = Math.min(100, Math.max(0, pickNumber(raw, 'progress') ?? 0));
+  const imageCount = pickNumber(raw, 'imageCount', 'image_count') ?? imageIds.length;
+  return {
+    id: pickNumber(raw, 'id') ?? 0,
+    name: pickString(raw, 'name') ?? '',
+    status: pickString(raw, 'status') ?? 'running',
+    modelType: pickString(raw, 'modelType', 'model_type', 'algorithm') ?? MODEL_TYPE,
+    imageCount,
+    createdDate: pickString(raw, 'createdDate', 'created_time', 'created_at'),
+    completedDate: pickString(raw, 'completedDate', 'completed_time', 'updated_time'),
+    image_ids: imageIds,
+    progress,
+    processedCount:
+      pickNumber(raw, 'processed_count', 'processedCount') ?? statistics?.totalProcessed ?? Math.floor((progress / 100) * imageCount),
+    failedCount: pickNumber(raw, 'failed_count', 'failedCount') ?? 0,
+    parameters: normalizeParameters(raw),
+    statistics,
+    errorMessage: pickString(raw, 'error_message', 'errorMessage'),
+  };
+}
+
+/** A task list response is an array or an object with a `results` array (spec section 7). */
+export function normalizeTaskList(input: unknown): { count: number; results: TaskView[] } {
+  const items = Array.isArray(input) ? input : isObject(input) && Array.isArray(input.results) ? input.results : [];
+  const results = items.map(normalizeTask);
+  const count = isObject(input) ? (pickNumber(input, 'count') ?? results.length) : results.length;
+  return { count, results };
+}

@@ -1,4 +1,7 @@
 // Runs every workspace's Vitest suite in turn and ends with one line "N passed, N failed".
+// The server suite then runs a second time against the scale-out parts: a throwaway PostgreSQL cluster,
+// s3rver and two pg-boss worker processes per test server (scripts/scale-out/services.mjs).
+// SCALE_OUT_TESTS=0 skips that second run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,19 +15,19 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
-for (const ws of workspaces) {
-  if (only.length && !only.some((o) => ws.includes(o))) continue;
+
+function runVitest(ws, label, env = process.env) {
   const out = path.join(os.tmpdir(), `vitest-${path.basename(ws)}-${process.pid}.json`);
-  console.log(`\n=== ${ws} ===`);
+  console.log(`\n=== ${label} ===`);
   const run = spawnSync(
     process.execPath,
     ['node_modules/vitest/vitest.mjs', 'run', '--root', ws, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
-    { stdio: 'inherit', env: process.env },
+    { stdio: 'inherit', env },
   );
   if (!fs.existsSync(out)) {
-    console.log(`${ws}: vitest produced no report (exit ${run.status})`);
+    console.log(`${label}: vitest produced no report (exit ${run.status})`);
     broken = true;
-    continue;
+    return;
   }
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
   fs.rmSync(out, { force: true });
@@ -32,9 +35,48 @@ for (const ws of workspaces) {
   failed += report.numFailedTests;
   skipped += report.numPendingTests + (report.numTodoTests ?? 0);
   if (run.status !== 0 && report.numFailedTests === 0) {
-    console.log(`${ws}: vitest exited ${run.status} (a suite failed to load?)`);
+    console.log(`${label}: vitest exited ${run.status} (a suite failed to load?)`);
     broken = true;
   }
 }
+
+for (const ws of workspaces) {
+  if (only.length && !only.some((o) => ws.includes(o))) continue;
+  runVitest(ws, ws);
+}
+
+const serverSelected = workspaces.includes('apps/server') && (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
+if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
+
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || broken ? 1 : 0);
+
+async function runScaleOutPass() {
+  const label = 'apps/server on PostgreSQL + S3 + 2 pg-boss workers';
+  const { startScaleOutServices } = await import('./scale-out/services.mjs');
+  let services;
+  try {
+    services = await startScaleOutServices();
+  } catch (err) {
+    console.log(`\n=== ${label} ===\n${label}: could not start the services: ${err.message}`);
+    console.log('(scripts/test-everything.sh installs Debian\'s postgresql; SCALE_OUT_TESTS=0 skips this pass)');
+    broken = true;
+    return;
+  }
+  // Always stop the cluster and s3rver, also on Ctrl-C or a kill.
+  const stop = () => {
+    services?.stop();
+    services = undefined;
+  };
+  const onSignal = (signal) => {
+    stop();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    runVitest('apps/server', label, { ...process.env, ...services.env });
+  } finally {
+    stop();
+  }
+}

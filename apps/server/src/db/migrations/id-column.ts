@@ -1,4 +1,4 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type CreateTableBuilder, type Kysely } from 'kysely';
 
 /**
  * The one real dialect difference in our schema: an auto-increment integer primary key.
@@ -6,7 +6,7 @@ import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
  */
 export async function isPostgres(db: Kysely<unknown>): Promise<boolean> {
   const adapter = db.getExecutor().adapter;
-  return adapter.constructor.name === 'PostgresAdapter';
+  return adapter instanceof PostgresAdapter;
 }
 
 export function withIdColumn<T extends string>(

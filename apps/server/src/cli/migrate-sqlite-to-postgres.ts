@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { AppConfig } from '../config/config.js';
+import { openDatabase, type Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { contentTypeForKey, type BlobStorage } from '../storage/blob-storage.js';
+import { LocalStorage } from '../storage/local-storage.js';
+import { createStorage } from '../storage/create-storage.js';
+
+/** Rows per INSERT: well under PostgreSQL's 65 535 bind parameters for our widest table. */
+const ROWS_PER_INSERT = 500;
+
+export interface MigrationReport {
+  tables: Record<string, number>;
+  blobs: number;
+}
+
+/**
+ * Copies an embedded installation (SQLite in `sourceDataDir` + its local blobs) into the scale-out
+ * parts the target config names (PostgreSQL, and S3 when configured). Both databases are first brought
+ * to the latest schema, so the copy is column for column; ids are kept (every URL and reference stays
+ * valid) and PostgreSQL's identity sequences are moved past them. Refuses a target that already holds
+ * data. The rows are copied in one transaction (all or nothing), then the blobs; blobs already in the
+ * target are skipped, so after a failed blob copy, re-run with `resumeBlobs` to copy only the rest.
+ */
+export async function migrateSqliteToPostgres(options: {
+  sourceDataDir: string;
+  target: AppConfig;
+  log?: (line: string) => void;
+  /** skip the rows (already copied by an earlier run) and copy only missing blobs */
+  resumeBlobs?: boolean;
+}): Promise<MigrationReport> {
+  const log = options.log ?? (() => {});
+  const { target } = options;
+  if (!target.databaseUrl) throw new Error('DATABASE_URL (the target PostgreSQL database) is not set');
+  if (!fs.existsSync(path.join(options.sourceDataDir, 'cassavascope.db'))) {
+    throw new Error(`no embedded database at ${path.join(options.sourceDataDir, 'cassavascope.db')}`);
+  }
+  const source = await openDatabase({ dataDir: options.sourceDataDir });
+  let dest: Db | undefined;
+  let destStorage: BlobStorage | undefined;
+  try {
+    dest = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl });
+    destStorage = await createStorage(target);
+    const tables = await tablesInCreationOrder(source.kysely);
+    const report: MigrationReport = { tables: {}, blobs: 0 };
+    if (!options.resumeBlobs) {
+      for (const table of tables) {
+        const n = await countRows(dest.kysely, table);
+        if (n > 0) throw new Error(`the target database is not empty (table ${table} has ${n} rows)`);
+      }
+      await dest.kysely.transaction().execute(async (trx) => {
+        for (const table of tables) {
+          report.tables[table] = await copyTable(source.kysely, trx, table);
+          log(`${table}: ${report.tables[table]} rows`);
+        }
+        for (const table of tables) await moveIdentityPast(trx, table, await sqliteSequence(source.kysely, table));
+      });
+    }
+    report.blobs = await copyBlobs(new LocalStorage(options.sourceDataDir), destStorage, log);
+    log(`blobs: ${report.blobs} copied`);
+    return report;
+  } finally {
+    await source.close();
+    await dest?.close();
+    (destStorage as { close?: () => void } | undefined)?.close?.();
+  }
+}
+
+/** Our tables (not Kysely's bookkeeping), parents before children (creation order honours the foreign keys). */
+async function tablesInCreationOrder(db: Kysely<Database>): Promise<string[]> {
+  const rows = await sql<{ name: string }>`
+    select name from sqlite_master
+    where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'
+    order by rowid`.execute(db);
+  return rows.rows.map((r) => r.name);
+}
+
+async function countRows(db: Kysely<Database>, table: string): Promise<number> {
+  const r = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+async function copyTable(from: Kysely<Database>, to: Kysely<Database>, table: string): Promise<number> {
+  let copied = 0;
+  let lastRowid = -Infinity;
+  // Paged by rowid so memory stays flat for 100 000s of rows.
+  for (;;) {
+    const page = await sql<Record<string, unknown>>`
+      select rowid as "__rowid", * from ${sql.table(table)} where rowid > ${lastRowid === -Infinity ? -1 : lastRowid}
+      order by rowid limit ${ROWS_PER_INSERT}`.execute(from);
+    if (page.rows.length === 0) return copied;
+    lastRowid = Number(page.rows[page.rows.length - 1]!.__rowid);
+    const rows = page.rows.map(({ __rowid: _, ...rest }) => rest);
+    await (to as Kysely<any>).insertInto(table).values(rows).execute();
+    copied += rows.length;
+  }
+}
+
+/** SQLite's AUTOINCREMENT high-water mark: ids of deleted rows are never handed out again. */
+async function sqliteSequence(db: Kysely<Database>, table: string): Promise<number> {
+  const r = await sql<{ seq: number }>`select seq from sqlite_sequence where name = ${table}`.execute(db);
+  return Number(r.rows[0]?.seq ?? 0);
+}
+
+/** Kept ids would collide with the identity sequence's next values: continue where SQLite would. */
+async function moveIdentityPast(db: Kysely<Database>, table: string, highWater: number): Promise<void> {
+  const hasId = await sql<{ n: number }>`
+    select count(*) as n from information_schema.columns
+    where table_schema = current_schema() and table_name = ${table} and column_name = 'id' and is_identity = 'YES'`.execute(db);
+  if (Number(hasId.rows[0]?.n) === 0) return;
+  await sql`select setval(pg_get_serial_sequence(${table}, 'id'),
+    greatest(${highWater}, coalesce((select max(id) from ${sql.table(table)}), 0)) + 1, false)`.execute(db);
+}
+
+async function copyBlobs(from: LocalStorage, to: BlobStorage, log: (line: string) => void): Promise<number> {
+  let copied = 0;
+  for await (const key of from.list('')) {
+    if (await to.exists(key)) continue;
+    const obj = await from.get(key);
+    if (!obj) continue;
+    // putFile consumes a temp file: stream the original into one (never the whole file in memory).
+    const temp = path.join(to.tempDir, `${crypto.randomUUID()}.part`);
+    await fsp.mkdir(to.tempDir, { recursive: true });
+    await fsp.writeFile(temp, obj.stream);
+    await to.putFile(key, temp, contentTypeForKey(key));
+    copied++;
+    if (copied % 1000 === 0) log(`blobs: ${copied} copied so far`);
+  }
+  return copied;
+}

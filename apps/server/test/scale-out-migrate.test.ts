@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateSqliteToPostgres } from '../src/cli/migrate-sqlite-to-postgres.js';
+import { LocalStorage } from '../src/storage/local-storage.js';
+import { createStorage } from '../src/storage/create-storage.js';
+import { createTestBucket, createTestDatabase } from './helpers/scale-out-env.js';
+
+// Needs the scale-out services (the second run of the server suite, scripts/run-tests.mjs).
+const enabled = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_S3_ENDPOINT);
+const serverDir = path.resolve(import.meta.dirname, '..');
+
+let sourceDir: string;
+let targetDir: string;
+const blobs = new Map<string, Buffer>();
+
+/** An embedded installation with folders, images, a task and results, and their blobs. */
+async function seedEmbeddedInstallation(dir: string): Promise<void> {
+  const db = await openDatabase({ dataDir: dir });
+  const storage = new LocalStorage(dir);
+  const now = '2026-11-21T10:00:00.000Z';
+  const k = db.kysely;
+  const folder = await k
+    .insertInto('folders')
+    .values({ name: 'Field trial 2026', name_key: 'field trial 2026', description: '试验田', created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await k.insertInto('folders').values({ name: 'Empty', name_key: 'empty', description: '', created_at: now }).execute();
+  // Delete one so ids have a gap: kept ids must survive the copy.
+  await k.deleteFrom('folders').where('name', '=', 'Empty').execute();
+  const imageIds: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const bytes = crypto.randomBytes(i === 0 ? 3 * 1024 * 1024 : 1000 + i);
+    const sha = crypto.createHash('sha256').update(bytes).digest('hex');
+    const name = i === 0 ? '木薯_plot1.jpg' : `plot${i}.jpg`;
+    const blobKey = `originals/${sha.slice(0, 2)}/${sha}.jpg`;
+    const thumbKey = `thumbs/${sha.slice(0, 2)}/${sha}.webp`;
+    await storage.putBuffer(blobKey, bytes, 'image/jpeg');
+    await storage.putBuffer(thumbKey, bytes.subarray(0, 100), 'image/webp');
+    blobs.set(blobKey, bytes).set(thumbKey, bytes.subarray(0, 100));
+    const row = await k
+      .insertInto('images')
+      .values({
+        name,
+        name_lower: name.toLowerCase(),
+        folder_id: i < 4 ? folder.id : null,
+        size: bytes.length,
+        format: 'jpeg',
+        width: 4000,
+        height: 3000,
+        sha256: sha,
+        blob_key: blobKey,
+        thumb_key: thumbKey,
+        created_at: `2026-11-2${i}T08:00:00.000Z`,
+        ppd_value: i === 1 ? 5.42 : null,
+        last_prediction: i === 1 ? 'mild' : null,
+        last_result_id: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    imageIds.push(row.id);
+  }
+  await db.close();
+}
+
+beforeAll(async () => {
+  if (!enabled) return;
+  sourceDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-migrate-src-'));
+  targetDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-migrate-dst-'));
+  await seedEmbeddedInstallation(sourceDir);
+});
+
+afterAll(async () => {
+  if (!enabled) return;
+  await fs.rm(sourceDir, { recursive: true, force: true });
+  await fs.rm(targetDir, { recursive: true, force: true });
+});
+
+async function targetEnv(): Promise<Record<string, string>> {
+  return {
+    DATA_DIR: targetDir,
+    DATABASE_URL: await createTestDatabase(process.env.TEST_DATABASE_URL!),
+    ...(await createTestBucket(process.env.TEST_S3_ENDPOINT!)),
+  };
+}
+
+describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3', () => {
+  it('copies every row with its id and every blob byte for byte; new rows get fresh ids', async () => {
+    const env = await targetEnv();
+    const target = loadConfig(env);
+    const report = await migrateSqliteToPostgres({ sourceDataDir: sourceDir, target });
+    expect(report.tables.folders).toBe(1);
+    expect(report.tables.images).toBe(7);
+    expect(report.blobs).toBe(blobs.size);
+
+    const src = await openDatabase({ dataDir: sourceDir });
+    const dst = await openDatabase({ dataDir: targetDir, databaseUrl: target.databaseUrl });
+    const srcImages = await src.kysely.selectFrom('images').selectAll().orderBy('id').execute();
+    const dstImages = await dst.kysely.selectFrom('images').selectAll().orderBy('id').execute();
+    expect(dstImages).toEqual(srcImages);
+    expect(await dst.kysely.selectFrom('folders').selectAll().execute()).toEqual(
+      await src.kysely.selectFrom('folders').selectAll().execute(),
+    );
+
+    // The identity sequence continues after the copied ids (the deleted folder's id included).
+    const next = await dst.kysely
+      .insertInto('folders')
+      .values({ name: 'New', name_key: 'new', description: '', created_at: '2026-11-22T00:00:00.000Z' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(next.id).toBe(3);
+    await src.close();
+    await dst.close();
+
+    const storage = await createStorage(target);
+    for (const [key, bytes] of blobs) expect((await storage.getBuffer(key))?.equals(bytes), key).toBe(true);
+    (storage as unknown as { close(): void }).close();
+  });
+
+  it('refuses a target database that already holds data, and the command explains why', async () => {
+    const env = await targetEnv();
+    await migrateSqliteToPostgres({ sourceDataDir: sourceDir, target: loadConfig(env) });
+    const run = promisify(execFile)(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'src/cli/migrate-command.ts', '--from', sourceDir],
+      { cwd: serverDir, env: { ...process.env, ...env } },
+    );
+    await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('target database is not empty') });
+  });
+
+  it('the command migrates a fresh target and prints its report', async () => {
+    const env = await targetEnv();
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'src/cli/migrate-command.ts', '--from', sourceDir],
+      { cwd: serverDir, env: { ...process.env, ...env } },
+    );
+    const report = JSON.parse(stdout.trim().split('\n').pop()!);
+    expect(report.tables.images).toBe(7);
+    expect(report.blobs).toBe(blobs.size);
+  });
+});

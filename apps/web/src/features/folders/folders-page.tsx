@@ -1,11 +1,142 @@
+import { DeleteOutlined, EditOutlined, FolderOpenOutlined, PictureOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Col, Empty, Row, Skeleton, Statistic, Tooltip, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { invalidateLibrary, useFolders } from '../../lib/folders-api';
+import { formatDate } from '../../lib/format';
+import type { FolderItem } from '../../lib/normalize-folder';
+import { FolderDeleteWizard } from './components/folder-delete-wizard';
+import { FolderFormModal } from './components/folder-form-modal';
+import './folders.css';
 
-/** Being built (issue 5). */
+/** Folders screen (spec section 2, Folders). */
 export default function FoldersPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('folders');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const folders = useFolders();
+  const [form, setForm] = useState<{ open: boolean; folder: FolderItem | null }>({ open: false, folder: null });
+  const [deleting, setDeleting] = useState<FolderItem | null>(null);
+
+  useEffect(() => {
+    if (folders.isError) message.error(t('load_failed'));
+  }, [folders.isError, folders.errorUpdatedAt, message, t]);
+
+  const list = folders.data ?? [];
+  const imageTotal = list.reduce((sum, f) => sum + f.imageCount, 0);
+  const average = list.length ? Math.round(imageTotal / list.length) : 0;
+  const reload = () => void invalidateLibrary(queryClient);
+
   return (
-    <div className="page">
-      <h1>{t('nav.folders')}</h1>
+    <div className="page folders-page">
+      <div className="page-head">
+        <div>
+          <Typography.Title level={2} style={{ margin: 0 }}>
+            {t('title')}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+            {t('description_text')}
+          </Typography.Paragraph>
+        </div>
+        <div className="page-head-actions">
+          <Button icon={<ReloadOutlined spin={folders.isFetching} />} onClick={reload} disabled={folders.isFetching}>
+            {t('refresh')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} data-testid="create-folder" onClick={() => setForm({ open: true, folder: null })}>
+            {t('create')}
+          </Button>
+        </div>
+      </div>
+
+      <Row gutter={[16, 16]} className="folders-stats">
+        <Col xs={24} sm={8}>
+          <Card>
+            <Statistic title={t('stat_total')} value={list.length} prefix={<FolderOpenOutlined />} data-testid="stat-folders" />
+          </Card>
+        </Col>
+        <Col xs={24} sm={8}>
+          <Card>
+            <Statistic title={t('stat_images')} value={imageTotal} prefix={<PictureOutlined />} data-testid="stat-images" />
+          </Card>
+        </Col>
+        <Col xs={24} sm={8}>
+          <Card>
+            <Statistic title={t('stat_average')} value={average} data-testid="stat-average" />
+          </Card>
+        </Col>
+      </Row>
+
+      {folders.isLoading ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : list.length === 0 ? (
+        <Card className="folders-empty">
+          <Empty description={t('empty')}>
+            <Typography.Paragraph type="secondary">{t('empty_tip')}</Typography.Paragraph>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, folder: null })}>
+              {t('create')}
+            </Button>
+          </Empty>
+        </Card>
+      ) : (
+        <div className="folders-grid">
+          {list.map((f) => (
+            <Card
+              key={f.id}
+              className="folder-card"
+              data-testid="folder-card"
+              data-folder-name={f.name}
+              actions={[
+                <Tooltip title={t('edit')} key="edit">
+                  <Button type="text" icon={<EditOutlined />} aria-label={t('edit')} data-testid="folder-edit" onClick={() => setForm({ open: true, folder: f })} />
+                </Tooltip>,
+                <Tooltip title={t('delete')} key="delete">
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('delete')} data-testid="folder-delete" onClick={() => setDeleting(f)} />
+                </Tooltip>,
+              ]}
+            >
+              <div className="folder-card-head">
+                <div className="folder-card-icon">
+                  <FolderOpenOutlined />
+                </div>
+                <div className="folder-card-title">
+                  <Typography.Text strong ellipsis={{ tooltip: f.name }}>
+                    {f.name}
+                  </Typography.Text>
+                  <Typography.Text type="secondary" className="folder-card-count" data-testid="folder-count">
+                    {t('image_count', { count: f.imageCount })}
+                  </Typography.Text>
+                </div>
+              </div>
+              <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} className="folder-card-desc">
+                {f.description || t('no_description')}
+              </Typography.Paragraph>
+              <Typography.Text type="secondary" className="folder-card-date">
+                {t('created_on', { date: formatDate(f.createdDate) })}
+              </Typography.Text>
+            </Card>
+          ))}
+        </div>
+      )}
+
+      <FolderFormModal
+        open={form.open}
+        folder={form.folder}
+        onClose={() => setForm({ open: false, folder: null })}
+        onSaved={() => {
+          setForm({ open: false, folder: null });
+          reload();
+        }}
+      />
+      <FolderDeleteWizard
+        folder={deleting}
+        folders={list}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => {
+          setDeleting(null);
+          reload();
+        }}
+      />
     </div>
   );
 }

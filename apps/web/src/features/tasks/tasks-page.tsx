@@ -1,13 +1,161 @@
-import { Empty } from 'antd';
+import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { App, Button, Empty, Input, Select, Spin, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigateSection } from '../../app/section-context';
+import type { TaskView } from '../../lib/normalize-task';
+import { focusResultsOnTask } from '../../lib/results-focus';
+import { useCancelTask } from './api/cancel-task';
+import { useDeleteTask } from './api/delete-task';
+import { hasRunningTask, useTasks } from './api/get-tasks';
+import { DeleteTaskDialog } from './components/delete-task-dialog';
+import { TaskDetailsModal } from './components/task-details-modal';
+import { TaskRow } from './components/task-row';
+import { TaskSummaryCards } from './components/task-summary-cards';
+import { useNow } from './hooks/use-now';
+import { filterTasks, summarizeTasks } from './task-figures';
+import './tasks.css';
 
-/** Placeholder: the second web engineer replaces this page. */
+const STATUS_FILTERS = ['all', 'running', 'completed', 'failed', 'cancelled'] as const;
+
+/** Tasks: follow, cancel, inspect and delete prediction tasks (spec section 2). */
 export default function TasksPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('tasks');
+  const { message } = App.useApp();
+  const navigate = useNavigateSection();
+  const tasks = useTasks();
+  const cancel = useCancelTask();
+  const remove = useDeleteTask();
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<string>('all');
+  const [refreshing, setRefreshing] = useState(false);
+  const [detailsId, setDetailsId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<TaskView | null>(null);
+  const all = useMemo(() => tasks.data?.results ?? [], [tasks.data]);
+  const now = useNow(hasRunningTask(all));
+  const visible = useMemo(() => filterTasks(all, search, status), [all, search, status]);
+  const summary = useMemo(() => summarizeTasks(all), [all]);
+  // The details modal reads the polled list, so it updates live without requests of its own.
+  const details = detailsId === null ? null : (all.find((task) => task.id === detailsId) ?? null);
+
+  useEffect(() => {
+    if (tasks.isError) message.error(t('errors.load'));
+  }, [tasks.isError, tasks.errorUpdatedAt, message, t]);
+
+  const loading = tasks.isLoading || refreshing;
+  const onRefresh = async () => {
+    setRefreshing(true);
+    try {
+      await tasks.refetch();
+    } finally {
+      setRefreshing(false);
+    }
+  };
+
+  const onCancel = (task: TaskView) =>
+    cancel.mutate(task.id, {
+      onSuccess: () => message.success(t('cancelled')),
+      onError: () => message.error(t('errors.cancel')),
+    });
+
+  const onDelete = (task: TaskView) =>
+    remove.mutate(task.id, {
+      onSuccess: () => {
+        setDeleting(null);
+        if (detailsId === task.id) setDetailsId(null);
+        message.success(t('deleted'));
+      },
+      onError: () => message.error(t('errors.delete')),
+    });
+
+  const onViewResults = (task: TaskView) => {
+    focusResultsOnTask(task.id);
+    navigate('results');
+  };
+
+  const filtered = search.trim() !== '' || status !== 'all';
+
   return (
-    <div className="page">
-      <h1>{t('nav.tasks')}</h1>
-      <Empty />
+    <div className="page tasks-page">
+      <header className="tasks-header">
+        <div>
+          <Typography.Title level={2}>{t('title')}</Typography.Title>
+          <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
+        </div>
+        <Button
+          icon={<ReloadOutlined spin={loading} />}
+          disabled={loading}
+          onClick={() => void onRefresh()}
+          data-testid="tasks-refresh"
+        >
+          {t('refresh')}
+        </Button>
+      </header>
+      <TaskSummaryCards summary={summary} />
+      <div className="tasks-filters">
+        <Input
+          allowClear
+          prefix={<SearchOutlined />}
+          placeholder={t('search')}
+          aria-label={t('search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          className="tasks-search"
+        />
+        <Select
+          value={status}
+          onChange={setStatus}
+          aria-label={t('status_filter')}
+          className="tasks-status-filter"
+          data-testid="tasks-status-filter"
+          options={STATUS_FILTERS.map((value) => ({ value, label: t(`filter.${value}`) }))}
+        />
+      </div>
+      {tasks.isLoading ? (
+        <div className="tasks-loading">
+          <Spin size="large" />
+        </div>
+      ) : visible.length === 0 ? (
+        <Empty
+          className="tasks-empty"
+          data-testid="tasks-empty"
+          description={
+            filtered && all.length > 0 ? (
+              <>
+                <strong>{t('empty.no_matches')}</strong>
+                <div>{t('empty.no_matches_hint')}</div>
+              </>
+            ) : (
+              <>
+                <strong>{t('empty.no_tasks')}</strong>
+                <div>{t('empty.no_tasks_hint')}</div>
+              </>
+            )
+          }
+        >
+          {!(filtered && all.length > 0) && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('prediction')}>
+              {t('empty.create')}
+            </Button>
+          )}
+        </Empty>
+      ) : (
+        <div className="tasks-list" data-testid="tasks-list">
+          {visible.map((task) => (
+            <TaskRow
+              key={task.id}
+              task={task}
+              now={now}
+              cancelling={cancel.isPending && cancel.variables === task.id}
+              onCancel={onCancel}
+              onDetails={(item) => setDetailsId(item.id)}
+              onDelete={setDeleting}
+            />
+          ))}
+        </div>
+      )}
+      <TaskDetailsModal task={details} onClose={() => setDetailsId(null)} onViewResults={onViewResults} />
+      <DeleteTaskDialog task={deleting} deleting={remove.isPending} onConfirm={onDelete} onCancel={() => setDeleting(null)} />
     </div>
   );
 }

@@ -1,0 +1,72 @@
+import { DeleteOutlined, EyeOutlined, StopOutlined } from '@ant-design/icons';
+import { Button, Progress } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
+import type { TaskView } from '../../../lib/normalize-task';
+import { useTaskDurationText } from '../hooks/use-task-duration-text';
+import { TaskStatusBadge, TaskStatusIcon } from './task-status';
+
+interface Props {
+  task: TaskView;
+  now: number;
+  cancelling: boolean;
+  onDetails: (task: TaskView) => void;
+  onDelete: (task: TaskView) => void;
+  onCancel: (task: TaskView) => void;
+}
+
+/** One task: icon, name, badge, model, image count, created, duration; progress and cancel while running. */
+export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }: Props) {
+  const { t } = useTranslation('tasks');
+  const duration = useTaskDurationText();
+  const running = task.status === 'running';
+  return (
+    <article className="task-row" data-testid="task-row" data-task-id={task.id} data-status={task.status}>
+      <div className="task-row-main">
+        <TaskStatusIcon status={task.status} />
+        <div className="task-row-body">
+          <div className="task-row-title">
+            <h3 title={task.name}>{task.name}</h3>
+            <TaskStatusBadge status={task.status} />
+          </div>
+          <dl className="task-row-meta">
+            <div>
+              <dt>{t('row.model')}</dt>
+              <dd>{task.modelType}</dd>
+            </div>
+            <div>
+              <dt>{t('row.images')}</dt>
+              <dd>{task.imageCount}</dd>
+            </div>
+            <div>
+              <dt>{t('row.created')}</dt>
+              <dd>{formatDateTime(task.createdDate)}</dd>
+            </div>
+            <div>
+              <dt>{t('row.duration')}</dt>
+              <dd data-testid="task-duration">{duration(task, now)}</dd>
+            </div>
+          </dl>
+          {running && (
+            <div className="task-row-progress">
+              <Progress percent={Math.round(task.progress)} status="active" size="small" data-testid="task-progress" />
+            </div>
+          )}
+        </div>
+      </div>
+      <div className="task-row-actions">
+        {running && (
+          <Button danger icon={<StopOutlined />} loading={cancelling} onClick={() => onCancel(task)} data-testid="task-cancel">
+            {t('actions.cancel')}
+          </Button>
+        )}
+        <Button icon={<EyeOutlined />} onClick={() => onDetails(task)} data-testid="task-details">
+          {t('actions.details')}
+        </Button>
+        <Button danger type="text" icon={<DeleteOutlined />} onClick={() => onDelete(task)} data-testid="task-delete">
+          {t('actions.delete')}
+        </Button>
+      </div>
+    </article>
+  );
+}

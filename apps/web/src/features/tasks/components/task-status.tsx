@@ -1,0 +1,25 @@
+import { CheckCircleOutlined, ClockCircleOutlined, CloseCircleOutlined, StopOutlined, SyncOutlined } from '@ant-design/icons';
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+const COLOURS: Record<string, string> = { running: 'processing', completed: 'success', failed: 'error', cancelled: 'warning' };
+
+/** The status icon of a task row; any status not in the spec gets a neutral one. */
+export function TaskStatusIcon({ status }: { status: string }) {
+  const cls = `task-status-icon is-${COLOURS[status] ? status : 'other'}`;
+  if (status === 'running') return <SyncOutlined spin className={cls} />;
+  if (status === 'completed') return <CheckCircleOutlined className={cls} />;
+  if (status === 'failed') return <CloseCircleOutlined className={cls} />;
+  if (status === 'cancelled') return <StopOutlined className={cls} />;
+  return <ClockCircleOutlined className={cls} />;
+}
+
+/** The status badge; unknown statuses are shown as they come, in a neutral style. */
+export function TaskStatusBadge({ status }: { status: string }) {
+  const { t } = useTranslation('tasks');
+  return (
+    <Tag color={COLOURS[status] ?? 'default'} data-testid="task-status">
+      {COLOURS[status] ? t(`status.${status}`) : status}
+    </Tag>
+  );
+}

@@ -16,6 +16,8 @@ export interface FoldersTable {
 export interface ImagesTable {
   id: Generated<number>;
   name: string;
+  /** name lower-cased in JS (Unicode-aware, unlike SQLite's lower()): what `search` matches with LIKE */
+  name_lower: string;
   folder_id: number | null;
   size: number;
   format: string;

@@ -1,5 +1,36 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
+import { parsePathId } from '../http/path-id.js';
+import { uploadsRoutes } from '../uploads/uploads.routes.js';
+import { parseImageListQuery } from './image-list-query.js';
+import { ImagesService } from './images.service.js';
 
-/** Routes of the images section of api.md (placeholder until its issue lands). */
-export async function imagesRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+/**
+ * `GET /images/` and `GET /folders/{id}/images/` (the latter with the folder fixed by its path).
+ * Validation happens before any query, so a malformed parameter changes and costs nothing.
+ */
+export async function listImages(req: FastifyRequest, service: ImagesService, folderId?: number) {
+  const query = flatQuery(req.query);
+  const paging = parsePaging(query);
+  const { filter, order } = parseImageListQuery(query);
+  if (folderId !== undefined) filter.folder = folderId;
+  const { count, results, facets } = await service.list(filter, order, paging);
+  return { ...listEnvelope(req, paging, count, results), facets };
+}
+
+/** Routes of the Images section of api.md. Uploads are registered from ../uploads. */
+export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = new ImagesService(ctx);
+
+  app.get('/images/', (req) => listImages(req, service));
+  app.get('/images/days/', () => service.days());
+  app.get('/images/types/', () => service.types());
+  app.get<{ Params: { id: string } }>('/images/:id/', (req) => service.get(parsePathId(req.params.id)));
+  app.delete<{ Params: { id: string } }>('/images/:id/', async (req, reply) => {
+    await service.delete(parsePathId(req.params.id));
+    return reply.status(204).send();
+  });
+
+  await uploadsRoutes(app, ctx);
+}

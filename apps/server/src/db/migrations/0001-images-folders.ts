@@ -12,6 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await withIdColumn(db.schema.createTable('images'), pgMode)
     .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('name_lower', 'text', (c) => c.notNull())
     .addColumn('folder_id', 'integer', (c) => c.references('folders.id').onDelete('set null'))
     .addColumn('size', 'bigint', (c) => c.notNull())
     .addColumn('format', 'text', (c) => c.notNull())
@@ -35,6 +36,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await idx('images_folder_name', ['folder_id', 'name', 'id']);
   await idx('images_folder_size', ['folder_id', 'size', 'id']);
   await idx('images_sha256', ['sha256']);
+  // Substring search scans this narrow index instead of the table.
+  await idx('images_name_lower', ['name_lower']);
+  await idx('images_format', ['format', 'created_at']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

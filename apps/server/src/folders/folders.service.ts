@@ -1,0 +1,115 @@
+import type { Folder } from '@cassavascope/contract';
+import type { AppContext } from '../context.js';
+import { ApiError, badRequest, notFound, unknownIds } from '../http/errors.js';
+import type { Paging } from '../http/paging.js';
+import { ImagesService } from '../images/images.service.js';
+import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
+import { toFolder } from './folder-view.js';
+import { FoldersRepository, folderNameKey } from './folders.repository.js';
+
+export interface FolderInput {
+  name: string;
+  description?: string | undefined;
+}
+
+export type FolderDeleteMode = { images: 'move'; target: number | null } | { images: 'delete' };
+
+const nameExists = (name: string) =>
+  new ApiError(409, 'name_exists', `A folder named "${name}" already exists`, { fields: { name: 'already exists' } });
+
+/** Unique-constraint violations from either database (a concurrent create with the same name). */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505';
+}
+
+/** The folder rules of api.md: trimmed unique names, moving images, delete with move/delete. */
+export class FoldersService {
+  readonly repo: FoldersRepository;
+  private readonly images: ImagesService;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new FoldersRepository(ctx.db.kysely);
+    this.images = new ImagesService(ctx);
+  }
+
+  async list(paging: Paging): Promise<{ count: number; results: Folder[] }> {
+    const [count, rows] = await Promise.all([this.repo.count(), this.repo.listPage(paging.pageSize, paging.offset)]);
+    return { count, results: rows.map(toFolder) };
+  }
+
+  async get(id: number): Promise<Folder> {
+    const row = await this.repo.getById(id);
+    if (!row) throw notFound(`Folder ${id}`);
+    return toFolder(row);
+  }
+
+  async requireExists(id: number): Promise<void> {
+    if (!(await this.repo.exists(id))) throw notFound(`Folder ${id}`);
+  }
+
+  async create(input: FolderInput): Promise<Folder> {
+    const db = this.ctx.db.kysely;
+    try {
+      const id = await db.transaction().execute(async (trx) => {
+        if ((await this.repo.findIdByNameKey(folderNameKey(input.name), trx)) !== undefined) throw nameExists(input.name);
+        return this.repo.insert(input.name, input.description ?? '', new Date().toISOString(), trx);
+      });
+      return this.get(id);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameExists(input.name);
+      throw err;
+    }
+  }
+
+  /** Saving a folder under its own name (in any case) is not a conflict. Absent description: unchanged. */
+  async update(id: number, input: FolderInput): Promise<Folder> {
+    const db = this.ctx.db.kysely;
+    try {
+      await db.transaction().execute(async (trx) => {
+        const current = await this.repo.getById(id, trx);
+        if (!current) throw notFound(`Folder ${id}`);
+        const other = await this.repo.findIdByNameKey(folderNameKey(input.name), trx);
+        if (other !== undefined && other !== id) throw nameExists(input.name);
+        await this.repo.update(id, input.name, input.description ?? current.description, trx);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameExists(input.name);
+      throw err;
+    }
+    return this.get(id);
+  }
+
+  /** Deletes a folder, moving its images (to `target` or uncategorised) or deleting them: all or nothing. */
+  async delete(id: number, mode: FolderDeleteMode): Promise<void> {
+    const repoImages = this.images.repo;
+    const keys = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      if (!(await this.repo.exists(id, trx))) throw notFound(`Folder ${id}`);
+      if (mode.images === 'move') {
+        if (mode.target === id) throw badRequest('target must be another folder', { target: 'must be another folder' });
+        if (mode.target !== null && !(await this.repo.exists(mode.target, trx))) throw unknownIds([mode.target]);
+        await repoImages.moveFolderContents(id, mode.target, trx);
+        await this.repo.delete(id, trx);
+        return [];
+      }
+      const ids = await repoImages.idsInFolder(id, trx);
+      const rows = await repoImages.getByIds(ids, trx);
+      const resultKeys = ids.length > 0 ? await removeResultsOfImages(trx, ids) : [];
+      await repoImages.deleteByIds(ids, trx);
+      await this.repo.delete(id, trx);
+      return [...resultKeys, ...(await repoImages.orphanedKeys(rows, trx))];
+    });
+    await this.images.deleteBlobs(keys);
+  }
+
+  /** Moves images into a folder (null = uncategorised). Unknown image ids: nothing moves. */
+  async addImages(folderId: number | null, imageIds: number[]): Promise<number> {
+    const ids = [...new Set(imageIds)];
+    return this.ctx.db.kysely.transaction().execute(async (trx) => {
+      if (folderId !== null && !(await this.repo.exists(folderId, trx))) throw notFound(`Folder ${folderId}`);
+      const missing = await this.images.repo.missingIds(ids, trx);
+      if (missing.length > 0) throw unknownIds(missing);
+      return this.images.repo.moveToFolder(ids, folderId, trx);
+    });
+  }
+}

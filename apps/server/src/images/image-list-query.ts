@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { parseInput } from '../http/validation.js';
+import type { ImageFilter, ImageOrder, ImageOrderKey } from './images.repository.js';
+
+export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'tiff', 'gif'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+const ORDERINGS = ['created_time', 'name', 'size', 'folder'] as const;
+
+/** A YYYY-MM-DD that is a real calendar day (2026-13-45 and 2026-02-30 are not). */
+export const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00.000Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'must be a real date YYYY-MM-DD');
+
+/** `folder`: an id, or `none` for uncategorised images. */
+export const folderFilter = z.union([
+  z.literal('none').transform(() => null),
+  z.string().regex(/^\d{1,15}$/, 'must be a folder id or "none"').transform(Number).refine((n) => n >= 1, 'must be a folder id or "none"'),
+]);
+
+const listQuerySchema = z.object({
+  folder: folderFilter.optional(),
+  search: z.string().max(500, 'must be at most 500 characters').optional(),
+  ordering: z
+    .string()
+    .refine((s) => (ORDERINGS as readonly string[]).includes(s.replace(/^-/, '')), {
+      message: `must be one of ${ORDERINGS.join(', ')}, optionally prefixed with -`,
+    })
+    .optional(),
+  format: z.enum(IMAGE_FORMATS, { message: `must be one of ${IMAGE_FORMATS.join(', ')}` }).optional(),
+  day: isoDay.optional(),
+  has_ppd: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
+});
+
+/**
+ * The filters and ordering of `GET /images/`. Empty values count as absent (`?folder=&search=`),
+ * as in Django filters; malformed values are a 400 naming the field.
+ */
+export function parseImageListQuery(query: Record<string, string>): { filter: ImageFilter; order: ImageOrder } {
+  const present = Object.fromEntries(
+    Object.entries(query).filter(([k, v]) => k in listQuerySchema.shape && v.trim() !== ''),
+  );
+  const q = parseInput(listQuerySchema, present, 'query');
+  const ordering = q.ordering ?? '-created_time';
+  return {
+    filter: {
+      folder: q.folder,
+      search: q.search?.trim() || undefined,
+      format: q.format,
+      day: q.day,
+      hasPpd: q.has_ppd === undefined ? undefined : q.has_ppd === 'true' || q.has_ppd === '1',
+    },
+    order: { key: ordering.replace(/^-/, '') as ImageOrderKey, desc: ordering.startsWith('-') },
+  };
+}

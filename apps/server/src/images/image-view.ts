@@ -1,0 +1,24 @@
+import type { Image } from '@cassavascope/contract';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import type { ImageRow } from './images.repository.js';
+
+/** An image row as the API shows it (api.md "Image object"). */
+export function toImage(row: ImageRow, storage: BlobStorage): Image {
+  return {
+    id: row.id,
+    name: row.name,
+    image_url: storage.url(row.blob_key),
+    thumbnail_url: storage.url(row.thumb_key),
+    folderId: row.folder_id,
+    size: Number(row.size),
+    format: row.format,
+    width: row.width,
+    height: row.height,
+    sha256: row.sha256,
+    created_time: row.created_at,
+    uploadDate: row.created_at,
+    hasPPD: row.ppd_value !== null,
+    ppdValue: row.ppd_value,
+    lastPrediction: row.last_prediction,
+  };
+}

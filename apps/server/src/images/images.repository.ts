@@ -1,0 +1,225 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, ImagesTable } from '../db/schema.js';
+
+export type ImageRow = Selectable<ImagesTable>;
+export type NewImageRow = Omit<ImageRow, 'id' | 'ppd_value' | 'last_prediction' | 'last_result_id'>;
+
+export type ImageOrderKey = 'created_time' | 'name' | 'size' | 'folder';
+
+export interface ImageFilter {
+  /** a folder id, `null` for uncategorised, undefined for every image */
+  folder?: number | null | undefined;
+  search?: string | undefined;
+  format?: string | undefined;
+  /** YYYY-MM-DD (UTC) */
+  day?: string | undefined;
+  hasPpd?: boolean | undefined;
+}
+
+export interface ImageOrder {
+  key: ImageOrderKey;
+  desc: boolean;
+}
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+export function likeContains(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The first instant of the UTC day after `day` (YYYY-MM-DD), as an ISO string. */
+function nextDay(day: string): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString();
+}
+
+type Db = Kysely<Database>;
+
+/** Every SQL query about images. One method per use. */
+export class ImagesRepository {
+  constructor(private readonly db: Db) {}
+
+  private filtered(db: Db, filter: ImageFilter) {
+    let q = db.selectFrom('images');
+    if (filter.folder === null) q = q.where('images.folder_id', 'is', null);
+    else if (filter.folder !== undefined) q = q.where('images.folder_id', '=', filter.folder);
+    if (filter.search) q = q.where(sql<boolean>`images.name_lower like ${likeContains(filter.search)} escape '\\'`);
+    if (filter.format) q = q.where('images.format', '=', filter.format);
+    if (filter.day) {
+      q = q
+        .where('images.created_at', '>=', `${filter.day}T00:00:00.000Z`)
+        .where('images.created_at', '<', nextDay(filter.day));
+    }
+    if (filter.hasPpd === true) q = q.where('images.ppd_value', 'is not', null);
+    if (filter.hasPpd === false) q = q.where('images.ppd_value', 'is', null);
+    return q;
+  }
+
+  async count(filter: ImageFilter): Promise<number> {
+    const row = await this.filtered(this.db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * One page of images. The page's ids are found first on the narrow indexes (deferred join), so a
+   * deep OFFSET skips index entries rather than whole rows.
+   */
+  async listPage(filter: ImageFilter, order: ImageOrder, limit: number, offset: number): Promise<ImageRow[]> {
+    const dir = order.desc ? 'desc' : 'asc';
+    const ids = this.filtered(this.db, filter).select('images.id');
+    let pageIds;
+    if (order.key === 'folder') {
+      // By folder name (case-insensitive); uncategorised images sort before every folder.
+      pageIds = ids
+        .leftJoin('folders', 'folders.id', 'images.folder_id')
+        .orderBy(sql`coalesce(folders.name_key, '')`, dir)
+        .orderBy('images.id', dir);
+    } else {
+      const column = order.key === 'created_time' ? 'images.created_at' : order.key === 'name' ? 'images.name' : 'images.size';
+      pageIds = ids.orderBy(column, dir).orderBy('images.id', dir);
+    }
+    const ordered = await pageIds.limit(limit).offset(offset).execute();
+    if (ordered.length === 0) return [];
+    const position = new Map(ordered.map((r, i) => [r.id, i]));
+    const rows = await this.db.selectFrom('images').selectAll().where('id', 'in', [...position.keys()]).execute();
+    return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+  }
+
+  async facets(): Promise<{ all: number; uncategorized: number }> {
+    const row = await this.db
+      .selectFrom('images')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        eb.fn.count<number>(sql`case when folder_id is null then 1 end`).as('uncategorized'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { all: Number(row.all), uncategorized: Number(row.uncategorized) };
+  }
+
+  async days(): Promise<{ day: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('images')
+      .select([sql<string>`substr(created_at, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(sql`substr(created_at, 1, 10)`)
+      .orderBy(sql`substr(created_at, 1, 10)`, 'desc')
+      .execute();
+    return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+  }
+
+  async types(): Promise<{ format: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('images')
+      .select(['format', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('format')
+      .orderBy('count', 'desc')
+      .orderBy('format')
+      .execute();
+    return rows.map((r) => ({ format: r.format, count: Number(r.count) }));
+  }
+
+  async getById(id: number, db: Db = this.db): Promise<ImageRow | undefined> {
+    return db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getBySha256(sha256: string, db: Db = this.db): Promise<ImageRow | undefined> {
+    return db.selectFrom('images').selectAll().where('sha256', '=', sha256).orderBy('id').limit(1).executeTakeFirst();
+  }
+
+  async getByIds(ids: number[], db: Db = this.db): Promise<ImageRow[]> {
+    const out: ImageRow[] = [];
+    for (const chunk of chunks(ids)) {
+      out.push(...(await db.selectFrom('images').selectAll().where('id', 'in', chunk).execute()));
+    }
+    return out;
+  }
+
+  /** Which of these ids do not exist. */
+  async missingIds(ids: number[], db: Db = this.db): Promise<number[]> {
+    const found = new Set<number>();
+    for (const chunk of chunks(ids)) {
+      const rows = await db.selectFrom('images').select('id').where('id', 'in', chunk).execute();
+      rows.forEach((r) => found.add(r.id));
+    }
+    return ids.filter((id) => !found.has(id));
+  }
+
+  async idsInFolder(folderId: number, db: Db = this.db): Promise<number[]> {
+    const rows = await db.selectFrom('images').select('id').where('folder_id', '=', folderId).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Images with one of these names in a folder (null = uncategorised). */
+  async findByNamesInFolder(names: string[], folderId: number | null, db: Db = this.db): Promise<ImageRow[]> {
+    const out: ImageRow[] = [];
+    for (const chunk of chunks(names)) {
+      let q = db.selectFrom('images').selectAll().where('name', 'in', chunk);
+      q = folderId === null ? q.where('folder_id', 'is', null) : q.where('folder_id', '=', folderId);
+      out.push(...(await q.execute()));
+    }
+    return out;
+  }
+
+  /** The sha256 values of this list that some stored image already has. */
+  async existingSha256(hashes: string[], db: Db = this.db): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const chunk of chunks(hashes)) {
+      const rows = await db.selectFrom('images').select('sha256').where('sha256', 'in', chunk).execute();
+      rows.forEach((r) => found.add(r.sha256));
+    }
+    return found;
+  }
+
+  async insert(row: NewImageRow, db: Db = this.db): Promise<ImageRow> {
+    return db.insertInto('images').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Replaces an image's bytes in place (same id, folder and name); its PPD columns start over. */
+  async replaceContent(
+    id: number,
+    content: Pick<ImageRow, 'size' | 'format' | 'width' | 'height' | 'sha256' | 'blob_key' | 'thumb_key'>,
+    db: Db = this.db,
+  ): Promise<ImageRow> {
+    return db
+      .updateTable('images')
+      .set({ ...content, ppd_value: null, last_prediction: null, last_result_id: null })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async moveToFolder(ids: number[], folderId: number | null, db: Db = this.db): Promise<number> {
+    let moved = 0;
+    for (const chunk of chunks(ids)) {
+      const res = await db.updateTable('images').set({ folder_id: folderId }).where('id', 'in', chunk).executeTakeFirst();
+      moved += Number(res.numUpdatedRows);
+    }
+    return moved;
+  }
+
+  async moveFolderContents(fromFolderId: number, toFolderId: number | null, db: Db = this.db): Promise<void> {
+    await db.updateTable('images').set({ folder_id: toFolderId }).where('folder_id', '=', fromFolderId).execute();
+  }
+
+  async deleteByIds(ids: number[], db: Db = this.db): Promise<void> {
+    for (const chunk of chunks(ids)) await db.deleteFrom('images').where('id', 'in', chunk).execute();
+  }
+
+  /**
+   * Of these images (just deleted or overwritten), the storage keys no remaining image refers to.
+   * Keys are content-addressed, so two rows with the same bytes share them (check_duplicate='0').
+   */
+  async orphanedKeys(removed: Pick<ImageRow, 'sha256' | 'blob_key' | 'thumb_key'>[], db: Db = this.db): Promise<string[]> {
+    const stillUsed = await this.existingSha256([...new Set(removed.map((r) => r.sha256))], db);
+    const keys = removed.filter((r) => !stillUsed.has(r.sha256)).flatMap((r) => [r.blob_key, r.thumb_key]);
+    return [...new Set(keys)];
+  }
+}
+
+/** SQL parameter lists stay well under the drivers' limits. */
+export function chunks<T>(items: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,61 @@
+import type { Image, ImageList } from '@cassavascope/contract';
+import type { AppContext } from '../context.js';
+import { notFound } from '../http/errors.js';
+import type { Paging } from '../http/paging.js';
+import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
+import { toImage } from './image-view.js';
+import { ImagesRepository, type ImageFilter, type ImageOrder } from './images.repository.js';
+
+/** The rules of browsing and deleting images (uploads live in ../uploads). */
+export class ImagesService {
+  readonly repo: ImagesRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new ImagesRepository(ctx.db.kysely);
+  }
+
+  async list(filter: ImageFilter, order: ImageOrder, paging: Paging): Promise<Omit<ImageList, 'next' | 'previous'>> {
+    const [count, rows, facets] = await Promise.all([
+      this.repo.count(filter),
+      this.repo.listPage(filter, order, paging.pageSize, paging.offset),
+      this.repo.facets(),
+    ]);
+    return { count, results: rows.map((r) => toImage(r, this.ctx.storage)), facets };
+  }
+
+  async get(id: number): Promise<Image> {
+    const row = await this.repo.getById(id);
+    if (!row) throw notFound(`Image ${id}`);
+    return toImage(row, this.ctx.storage);
+  }
+
+  /** Deletes an image, its prediction results and (after commit) every file no other row shares. */
+  async delete(id: number): Promise<void> {
+    const keys = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const row = await this.repo.getById(id, trx);
+      if (!row) throw notFound(`Image ${id}`);
+      const resultKeys = await removeResultsOfImages(trx, [id]);
+      await this.repo.deleteByIds([id], trx);
+      return [...resultKeys, ...(await this.repo.orphanedKeys([row], trx))];
+    });
+    await this.deleteBlobs(keys);
+  }
+
+  /** Files are removed after the rows are gone; a failure here leaves an orphan file, never a broken row. */
+  async deleteBlobs(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    try {
+      await this.ctx.storage.delete(keys);
+    } catch (err) {
+      this.ctx.log.warn({ err, keys: keys.length }, 'could not delete some stored files');
+    }
+  }
+
+  days() {
+    return this.repo.days();
+  }
+
+  types() {
+    return this.repo.types();
+  }
+}

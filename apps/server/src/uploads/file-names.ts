@@ -1,0 +1,47 @@
+/** The longest stored image name (characters). */
+const MAX_NAME_LENGTH = 255;
+
+/**
+ * The name an uploaded file or ZIP entry is stored under: its base name only (any folder part,
+ * `..`, drive letter or backslash path is dropped), without control characters, trimmed and
+ * capped. Names never become file paths (files are stored by content hash); this keeps them tidy.
+ */
+export function baseName(raw: string): string {
+  const last = raw.replace(/\\/g, '/').split('/').pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  let name = last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (name === '.' || name === '..') name = '';
+  return Array.from(name).slice(0, MAX_NAME_LENGTH).join('');
+}
+
+/** Fallback when a name is empty after cleaning. */
+export const UNNAMED = 'unnamed';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const gbk = new TextDecoder('gbk', { fatal: true });
+
+/**
+ * Decodes a ZIP entry's raw name. Bit 11 (or an Info-ZIP Unicode Path field) means UTF-8; many
+ * tools write UTF-8 without saying so, and Chinese Windows writes GBK: try those in that order,
+ * then fall back to Latin-1 so a name is always produced.
+ */
+export function decodeZipName(raw: Buffer, flags: number, extraFields: { id: number; data: Buffer }[]): string {
+  const unicodePath = extraFields.find((f) => f.id === 0x7075);
+  if (unicodePath && unicodePath.data.length > 5 && unicodePath.data[0] === 1) {
+    try {
+      return utf8.decode(unicodePath.data.subarray(5));
+    } catch {
+      // fall through to the header name
+    }
+  }
+  if (flags & 0x800) return raw.toString('utf8');
+  try {
+    return utf8.decode(raw);
+  } catch {
+    try {
+      return gbk.decode(raw);
+    } catch {
+      return raw.toString('latin1');
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import type { ImageFormat } from '../images/image-list-query.js';
+import { createLimit } from './concurrency-limit.js';
+import { UPLOAD_LIMITS } from './upload-limits.js';
+
+export interface ProbedImage {
+  format: ImageFormat;
+  /** as displayed, i.e. after the EXIF orientation */
+  width: number;
+  height: number;
+  /** 400 px WebP, EXIF orientation applied */
+  thumbnail: Buffer;
+}
+
+export class NotAnImageError extends Error {}
+
+// Each image is decoded once; libvips' operation cache would only hold memory we never reuse.
+sharp.cache(false);
+const limit = createLimit(UPLOAD_LIMITS.decodeConcurrency);
+
+/**
+ * Decodes a staged file once: the header for its size, then every pixel on the way to the thumbnail.
+ * Shrink-on-load keeps that cheap (a JPEG decodes at 1/8 scale) while the whole compressed stream is
+ * still read, so a truncated or corrupt file fails here (`failOn: 'truncated'`).
+ */
+export function probeImage(file: string, sniffed: ImageFormat): Promise<ProbedImage> {
+  return limit(async () => {
+    const options: SharpOptions = {
+      failOn: 'truncated',
+      limitInputPixels: UPLOAD_LIMITS.maxInputPixels,
+      sequentialRead: true,
+      pages: 1,
+    };
+    let meta: Metadata;
+    try {
+      meta = await sharp(file, options).metadata();
+    } catch (err) {
+      throw new NotAnImageError(`The file could not be read as ${sniffed.toUpperCase()}: ${reason(err)}`);
+    }
+    if (meta.format !== sniffed && !(sniffed === 'tiff' && meta.format === 'tiff')) {
+      throw new NotAnImageError(`The file is not a complete ${sniffed.toUpperCase()} image`);
+    }
+    if (!meta.width || !meta.height) throw new NotAnImageError('The image has no size');
+    const size = UPLOAD_LIMITS.thumbnailSize;
+    let thumbnail: Buffer;
+    try {
+      thumbnail = await sharp(file, options)
+        .rotate()
+        .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 75, effort: 2 })
+        .toBuffer();
+    } catch (err) {
+      throw new NotAnImageError(`The image does not decode completely: ${reason(err)}`);
+    }
+    const swapped = (meta.orientation ?? 1) >= 5;
+    return {
+      format: sniffed,
+      width: swapped ? meta.height : meta.width,
+      height: swapped ? meta.width : meta.height,
+      thumbnail,
+    };
+  });
+}
+
+function reason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
+}

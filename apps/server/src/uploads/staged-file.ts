@@ -1,0 +1,53 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** An incoming file written to a temp file, with its sha256 and first bytes (for sniffing). */
+export interface StagedFile {
+  path: string;
+  size: number;
+  sha256: string;
+  head: Buffer;
+}
+
+export class TooLargeError extends Error {}
+
+const HEAD_BYTES = 64;
+
+/**
+ * Streams `source` to a new temp file in `tempDir`, hashing on the way (never whole in memory).
+ * Stops with TooLargeError beyond `maxBytes`. On any failure the temp file is removed.
+ */
+export async function stageStream(source: Readable, tempDir: string, maxBytes = Number.POSITIVE_INFINITY): Promise<StagedFile> {
+  const file = path.join(tempDir, `${crypto.randomUUID()}.part`);
+  const hash = crypto.createHash('sha256');
+  const headChunks: Buffer[] = [];
+  let headLength = 0;
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(new TooLargeError(`larger than ${maxBytes} bytes`));
+      hash.update(chunk);
+      if (headLength < HEAD_BYTES) {
+        headChunks.push(chunk.subarray(0, HEAD_BYTES - headLength));
+        headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
+      }
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, fs.createWriteStream(file, { flags: 'wx' }));
+  } catch (err) {
+    await fsp.rm(file, { force: true });
+    throw err;
+  }
+  return { path: file, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
+}
+
+export async function discard(files: (StagedFile | undefined)[]): Promise<void> {
+  await Promise.all(files.map((f) => (f ? fsp.rm(f.path, { force: true }) : undefined)));
+}

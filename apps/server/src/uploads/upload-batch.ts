@@ -1,0 +1,62 @@
+import type { ImageFormat } from '../images/image-list-query.js';
+import { NotAnImageError, probeImage, type ProbedImage } from './image-probe.js';
+import { sniffFormat } from './image-sniff.js';
+import { discard, type StagedFile } from './staged-file.js';
+
+export type ProbeOutcome = { ok: true; image: ProbedImage } | { ok: false; code: string; detail: string };
+
+/** One file of an upload request, in the order it was sent. */
+export interface Candidate {
+  /** the name as sent (base name only) */
+  name: string;
+  staged?: StagedFile;
+  /** settles once the file is decoded (never rejects); absent for files that failed before */
+  outcome: Promise<ProbeOutcome>;
+}
+
+/**
+ * The files of one upload request while they arrive: each is sniffed, then decoded in the
+ * background (bounded concurrency) while the next one is still streaming in. Identical bytes
+ * are decoded once.
+ */
+export class UploadBatch {
+  readonly candidates: Candidate[] = [];
+  private readonly probes = new Map<string, Promise<ProbeOutcome>>();
+
+  addFile(name: string, staged: StagedFile): void {
+    const format: ImageFormat | null = sniffFormat(staged.head);
+    let outcome: Promise<ProbeOutcome>;
+    if (staged.size === 0) {
+      outcome = Promise.resolve({ ok: false, code: 'not_an_image', detail: 'The file is empty' });
+    } else if (format === null) {
+      outcome = Promise.resolve({
+        ok: false,
+        code: 'not_an_image',
+        detail: 'Not a JPEG, PNG, WebP, TIFF or GIF image (the format is read from the bytes, not the name)',
+      });
+    } else {
+      outcome =
+        this.probes.get(staged.sha256) ??
+        probeImage(staged.path, format).then(
+          (image): ProbeOutcome => ({ ok: true, image }),
+          (err): ProbeOutcome => ({
+            ok: false,
+            code: 'not_an_image',
+            detail: err instanceof NotAnImageError ? err.message : 'The image could not be decoded',
+          }),
+        );
+      this.probes.set(staged.sha256, outcome);
+    }
+    this.candidates.push({ name, staged, outcome });
+  }
+
+  addError(name: string, code: string, detail: string): void {
+    this.candidates.push({ name, outcome: Promise.resolve({ ok: false, code, detail }) });
+  }
+
+  /** Waits for every decode, then removes every temp file still there (stored ones were moved). */
+  async discardAll(): Promise<void> {
+    await Promise.all(this.candidates.map((c) => c.outcome));
+    await discard(this.candidates.map((c) => c.staged));
+  }
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { toImage } from '../images/image-view.js';
+import { ImagesRepository } from '../images/images.repository.js';
+import { baseName, UNNAMED } from './file-names.js';
+import { receiveMultipart, type ReceivedFile } from './multipart-intake.js';
+import { discard } from './staged-file.js';
+import { UploadBatch } from './upload-batch.js';
+import { parseUploadFields } from './upload-fields.js';
+import { UPLOAD_LIMITS } from './upload-limits.js';
+import { UploadService, type FileResult } from './upload.service.js';
+import { readZip } from './zip-intake.js';
+
+const STATUS_OF_ERROR: Record<string, number> = { not_an_image: 415, too_large: 413 };
+
+/** A request whose only file failed answers with that file's error (415 not_an_image, 413 too_large). */
+function onlyFileError(result: FileResult | undefined): ApiError | undefined {
+  if (result?.kind !== 'error') return undefined;
+  const { code, detail, name } = result.error;
+  return new ApiError(STATUS_OF_ERROR[code] ?? 400, code, detail, { name });
+}
+
+/** Upload routes of the Images section: POST /images/, /images/upload-files/, /images/upload-batch/. */
+export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = new UploadService(ctx);
+  const images = new ImagesRepository(ctx.db.kysely);
+  const tempDir = ctx.storage.tempDir;
+
+  /** Receives the files, decoding each as soon as it has arrived; cleans up whatever happens. */
+  async function withBatch<T>(
+    req: FastifyRequest,
+    maxFiles: number,
+    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>) => Promise<T>,
+    decodeOnArrival = true,
+  ): Promise<T> {
+    const batch = new UploadBatch();
+    try {
+      const { files, fields } = await receiveMultipart(req, tempDir, maxFiles, (file) => {
+        if (decodeOnArrival) batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
+      });
+      if (!decodeOnArrival) {
+        // The caller owns these temp files; make sure they go too.
+        try {
+          return await work(batch, files, fields);
+        } finally {
+          await discard(files.map((f) => f.staged));
+        }
+      }
+      return await work(batch, files, fields);
+    } finally {
+      await batch.discardAll();
+    }
+  }
+
+  app.post('/images/upload-files/', (req, reply) =>
+    withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields) => {
+      const options = parseUploadFields(fields);
+      if (files.length === 0) throw badRequest('No file was sent (multipart field "files")', { files: 'This field is required' });
+      const results = await service.ingest(batch, options);
+      const only = results.length === 1 ? onlyFileError(results[0]) : undefined;
+      if (only) throw only;
+      return reply.status(201).send(UploadService.response(results));
+    }),
+  );
+
+  app.post('/images/', (req, reply) =>
+    withBatch(req, 1, async (batch, files, fields) => {
+      const options = parseUploadFields(fields);
+      if (files.length === 0) throw badRequest('No file was sent (multipart field "file")', { file: 'This field is required' });
+      const renamed = options.name === undefined ? undefined : baseName(options.name);
+      if (renamed !== undefined) {
+        if (!renamed) throw badRequest('name may not be blank', { name: 'This field may not be blank' });
+        const candidate = batch.candidates[0];
+        if (candidate) candidate.name = renamed;
+      }
+      const [result] = await service.ingest(batch, options);
+      const failed = onlyFileError(result);
+      if (failed) throw failed;
+      if (result?.kind === 'stored') return reply.status(result.overwritten ? 200 : 201).send(result.image);
+      // Skipped (duplicate_action=skip): the image that already holds this name or these bytes.
+      const sha = batch.candidates[0]?.staged?.sha256;
+      const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await images.getBySha256(sha) : undefined);
+      if (!existing) throw new ApiError(409, 'duplicate', 'The file is a duplicate', { duplicates: [result?.name ?? ''] });
+      return reply.status(200).send(toImage(existing, ctx.storage));
+    }),
+  );
+
+  app.post('/images/upload-batch/', (req, reply: FastifyReply) =>
+    withBatch(
+      req,
+      1,
+      async (batch, files, fields) => {
+        const options = parseUploadFields(fields);
+        const zip = files[0];
+        if (!zip) throw badRequest('No ZIP file was sent (multipart field "file")', { file: 'This field is required' });
+        const head = zip.staged.head;
+        if (!(head[0] === 0x50 && head[1] === 0x4b)) throw new ApiError(400, 'invalid_zip', 'The file is not a ZIP archive');
+        const limits = { maxEntryBytes: ctx.config.maxUploadBytes, maxEntries: UPLOAD_LIMITS.maxZipEntries, maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes };
+        await readZip(zip.staged.path, tempDir, limits, (item) => {
+          if ('staged' in item) batch.addFile(item.name, item.staged);
+          else batch.addError(item.name, item.error.code, item.error.detail);
+        });
+        // The archive itself is no longer needed once its entries are staged.
+        await discard([zip.staged]);
+        const results = await service.ingest(batch, options);
+        return reply.status(201).send(UploadService.response(results));
+      },
+      false,
+    ),
+  );
+}

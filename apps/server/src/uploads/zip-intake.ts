@@ -1,0 +1,105 @@
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import { ApiError } from '../http/errors.js';
+import { baseName, decodeZipName, UNNAMED } from './file-names.js';
+import { discard, stageStream, TooLargeError, type StagedFile } from './staged-file.js';
+import { UPLOAD_LIMITS } from './upload-limits.js';
+
+/** One entry of a ZIP: staged to a temp file, or an error reported by its base name. */
+export type ZipItem = { name: string; staged: StagedFile } | { name: string; error: { code: string; detail: string } };
+
+export interface ZipLimits {
+  /** per entry, uncompressed (MAX_UPLOAD_MB) */
+  maxEntryBytes: number;
+  maxEntries: number;
+  maxTotalBytes: number;
+}
+
+const invalidZip = (detail: string) => new ApiError(400, 'invalid_zip', detail);
+
+function openZip(file: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true }, (err, zip) => {
+      if (err || !zip) reject(invalidZip(`The file is not a readable ZIP archive: ${err?.message ?? 'unknown error'}`));
+      else resolve(zip);
+    });
+  });
+}
+
+function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (err, stream) => (err || !stream ? reject(err ?? new Error('no stream')) : resolve(stream)));
+  });
+}
+
+/** macOS and Windows bookkeeping files that are never photos and not worth an error line. */
+function isBookkeeping(rawPath: string, name: string): boolean {
+  return rawPath.startsWith('__MACOSX/') || name.startsWith('._') || name === '.DS_Store' || name === 'Thumbs.db';
+}
+
+/**
+ * Reads a ZIP entry by entry (never whole in memory): each file entry streams to a temp file,
+ * directories are flattened away. Entries over the size or compression-ratio limits become
+ * per-entry errors; too many entries or too many bytes in all is a 413 and nothing is kept.
+ * `onItem` is called as each entry is staged, so decoding can overlap the extraction.
+ */
+export async function readZip(file: string, tempDir: string, limits: ZipLimits, onItem?: (item: ZipItem) => void): Promise<ZipItem[]> {
+  const zip = await openZip(file);
+  const items: ZipItem[] = [];
+  const staged = () => items.flatMap((i) => ('staged' in i ? [i.staged] : []));
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    throw new ApiError(413, 'too_large', `The ZIP has ${zip.entryCount} entries; at most ${limits.maxEntries} are accepted`);
+  }
+  let total = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', (err: Error) => reject(invalidZip(`The ZIP archive is corrupt: ${err.message}`)));
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        handleEntry(entry).then(
+          () => zip.readEntry(),
+          (err) => {
+            zip.close();
+            reject(err);
+          },
+        );
+      });
+      zip.readEntry();
+    });
+  } catch (err) {
+    await discard(staged());
+    throw err;
+  }
+  return items;
+
+  async function handleEntry(entry: yauzl.Entry): Promise<void> {
+    const rawPath = decodeZipName(entry.fileName as unknown as Buffer, entry.generalPurposeBitFlag, entry.extraFields).replace(/\\/g, '/');
+    if (rawPath.endsWith('/')) return; // a directory: folders inside the ZIP are flattened
+    const name = baseName(rawPath) || UNNAMED;
+    if (isBookkeeping(rawPath, name)) return;
+    const add = (item: ZipItem) => {
+      items.push(item);
+      onItem?.(item);
+    };
+    const fail = (code: string, detail: string) => add({ name, error: { code, detail } });
+    const size = entry.uncompressedSize;
+    if (size > limits.maxEntryBytes) return fail('too_large', `The entry is larger than MAX_UPLOAD_MB (${size} bytes)`);
+    total += size;
+    if (total > limits.maxTotalBytes) {
+      throw new ApiError(413, 'too_large', `The ZIP holds more than ${limits.maxTotalBytes} bytes uncompressed`);
+    }
+    if (size >= UPLOAD_LIMITS.compressionRatioMinBytes && size > entry.compressedSize * UPLOAD_LIMITS.maxCompressionRatio) {
+      return fail('suspicious_compression', `The entry expands more than ${UPLOAD_LIMITS.maxCompressionRatio}:1 (a zip bomb?)`);
+    }
+    if (entry.generalPurposeBitFlag & 0x1) return fail('not_an_image', 'The entry is encrypted');
+    if (size === 0) return fail('not_an_image', 'The file is empty');
+    try {
+      const stream = await openEntry(zip, entry);
+      add({ name, staged: await stageStream(stream, tempDir, limits.maxEntryBytes) });
+    } catch (err) {
+      if (err instanceof TooLargeError) return fail('too_large', 'The entry is larger than MAX_UPLOAD_MB');
+      return fail('corrupt_entry', `The entry could not be extracted: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}

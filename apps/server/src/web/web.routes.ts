@@ -29,6 +29,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       root: WEB_DIST,
       wildcard: false,
       index: false,
+      // index.html is served below, with its CSP; a second route for it would clash at start.
+      globIgnore: ['index.html'],
       setHeaders: (res, filePath) => {
         // Vite's hashed assets never change; index.html must always be revalidated.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');

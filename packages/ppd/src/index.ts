@@ -1,1 +1,4 @@
 export * from './types.js';
+export { createEngine } from './engine.js';
+export { analysisParamsSchema, parseAnalysisParams } from './params.js';
+export { COLOUR_ENGINE_INFO } from './models/colour-model.js';

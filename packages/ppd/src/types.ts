@@ -52,4 +52,6 @@ export interface EngineOptions {
   modelPath?: string | undefined;
   /** worker threads; default = available cores */
   workers?: number | undefined;
+  /** a job running longer is abandoned (error_code engine_timeout) and its worker replaced; default 60 s (colour), 600 s (ONNX) */
+  jobTimeoutMs?: number | undefined;
 }

@@ -1,0 +1,55 @@
+import os from 'node:os';
+import { COLOUR_ENGINE_INFO } from './models/colour-model.js';
+import { loadOnnxModel } from './models/onnx-model.js';
+import { parseAnalysisParams } from './params.js';
+import { failedResult } from './pipeline/analyse-image.js';
+import { WorkerPool } from './pool/worker-pool.js';
+import type { AnalysisMode, AnalysisParams, AnalysisResult, Engine, EngineOptions } from './types.js';
+
+/** A job slower than this is abandoned and its worker replaced (the real ONNX model needs seconds a cut). */
+const DEFAULT_JOB_TIMEOUT_MS = { colour: 60_000, onnx: 600_000 } as const;
+
+/** The worker entry beside this module: .ts under tsx/Vitest (sources), .js from dist/. */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  return new URL(here.endsWith('.ts') ? './pool/analysis.worker.ts' : './pool/analysis.worker.js', here);
+}
+
+/**
+ * Starts an engine: the colour engine, or the ONNX engine when `modelPath` is given. The ONNX model is
+ * loaded and test-run once here, so a missing or corrupt model rejects now with a clear message.
+ */
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+  const modelPath = options.modelPath || undefined;
+  let info = COLOUR_ENGINE_INFO;
+  if (modelPath) {
+    const probe = await loadOnnxModel(modelPath, { threads: 1 });
+    info = probe.info;
+    await probe.close();
+  }
+  const size = options.workers && options.workers > 0 ? Math.floor(options.workers) : os.availableParallelism();
+  const pool = new WorkerPool({
+    size,
+    workerUrl: workerUrl(),
+    setup: { modelPath },
+    jobTimeoutMs: options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS[modelPath ? 'onnx' : 'colour'],
+  });
+
+  return {
+    info,
+    async analyse(input: Buffer | string, params?: Partial<AnalysisParams>, mode: AnalysisMode = 'full'): Promise<AnalysisResult> {
+      const started = performance.now();
+      const checked = parseAnalysisParams(params);
+      if (!checked.ok) return failedResult('invalid_parameters', checked.message, started);
+      if (typeof input === 'string') return pool.run(input, checked.params, mode);
+      if (!(input instanceof Uint8Array) || input.byteLength === 0) {
+        return failedResult('decode_failed', 'the image is empty', started);
+      }
+      // The worker gets its own copy, handed over without a second copy; the caller keeps its buffer.
+      const bytes = new Uint8Array(input.byteLength);
+      bytes.set(input);
+      return pool.run(bytes, checked.params, mode, [bytes.buffer]);
+    },
+    close: () => pool.close(),
+  };
+}

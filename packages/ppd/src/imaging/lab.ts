@@ -1,0 +1,66 @@
+/** CIELAB (D65) planes of an image: L 0-100, a/b roughly -128..127. */
+export interface LabPlanes {
+  width: number;
+  height: number;
+  L: Float32Array;
+  a: Float32Array;
+  b: Float32Array;
+}
+
+const SRGB_TO_LINEAR = new Float32Array(256);
+for (let i = 0; i < 256; i++) {
+  const c = i / 255;
+  SRGB_TO_LINEAR[i] = c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+}
+
+function f(t: number): number {
+  return t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116;
+}
+
+export function rgbToLab(rgb: Uint8Array, width: number, height: number): LabPlanes {
+  const n = width * height;
+  const L = new Float32Array(n);
+  const A = new Float32Array(n);
+  const B = new Float32Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = SRGB_TO_LINEAR[rgb[j]!]!;
+    const g = SRGB_TO_LINEAR[rgb[j + 1]!]!;
+    const bl = SRGB_TO_LINEAR[rgb[j + 2]!]!;
+    const fx = f((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
+    const fy = f(0.2126 * r + 0.7152 * g + 0.0722 * bl);
+    const fz = f((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
+    L[i] = 116 * fy - 16;
+    A[i] = 500 * (fx - fy);
+    B[i] = 200 * (fy - fz);
+  }
+  return { width, height, L, a: A, b: B };
+}
+
+/** Separable box blur (radius r, edges clamped) in place-free form; smooths texture and JPEG noise. */
+export function boxBlur(src: Float32Array, width: number, height: number, r: number): Float32Array {
+  if (r <= 0) return src;
+  const tmp = new Float32Array(src.length);
+  const out = new Float32Array(src.length);
+  const row = new Float64Array(width + 1);
+  for (let y = 0; y < height; y++) {
+    const o = y * width;
+    row[0] = 0;
+    for (let x = 0; x < width; x++) row[x + 1] = row[x]! + src[o + x]!;
+    for (let x = 0; x < width; x++) {
+      const a = Math.max(0, x - r);
+      const b = Math.min(width, x + r + 1);
+      tmp[o + x] = (row[b]! - row[a]!) / (b - a);
+    }
+  }
+  const col = new Float64Array(height + 1);
+  for (let x = 0; x < width; x++) {
+    col[0] = 0;
+    for (let y = 0; y < height; y++) col[y + 1] = col[y]! + tmp[y * width + x]!;
+    for (let y = 0; y < height; y++) {
+      const a = Math.max(0, y - r);
+      const b = Math.min(height, y + r + 1);
+      out[y * width + x] = (col[b]! - col[a]!) / (b - a);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,196 @@
+/**
+ * Binary mask operations on Uint8Array planes (0/1), all O(pixels) per pass so they stay cheap at 1024 px.
+ * Square structuring elements are applied separably (row pass, then column pass) with running counts;
+ * windows are clipped at the image edge, so objects touching the frame are not eaten from outside.
+ */
+
+function pass1d(src: Uint8Array, width: number, height: number, k: number, erode: boolean, horizontal: boolean): Uint8Array {
+  const out = new Uint8Array(src.length);
+  const r = k >> 1;
+  const len = horizontal ? width : height;
+  const lines = horizontal ? height : width;
+  const step = horizontal ? 1 : width;
+  const prefix = new Int32Array(len + 1);
+  for (let line = 0; line < lines; line++) {
+    const base = horizontal ? line * width : line;
+    for (let i = 0; i < len; i++) prefix[i + 1] = prefix[i]! + src[base + i * step]!;
+    for (let i = 0; i < len; i++) {
+      const a = i - r < 0 ? 0 : i - r;
+      const b = i + r + 1 > len ? len : i + r + 1;
+      const ones = prefix[b]! - prefix[a]!;
+      out[base + i * step] = erode ? (ones === b - a ? 1 : 0) : ones > 0 ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+export function erode(mask: Uint8Array, width: number, height: number, k: number): Uint8Array {
+  if (k <= 1) return mask.slice();
+  return pass1d(pass1d(mask, width, height, k, true, true), width, height, k, true, false);
+}
+
+export function dilate(mask: Uint8Array, width: number, height: number, k: number): Uint8Array {
+  if (k <= 1) return mask.slice();
+  return pass1d(pass1d(mask, width, height, k, false, true), width, height, k, false, false);
+}
+
+/** Opening (erode then dilate, `iterations` times each): removes specks and thin bridges. */
+export function open(mask: Uint8Array, width: number, height: number, k: number, iterations = 1): Uint8Array {
+  let m = mask;
+  for (let i = 0; i < iterations; i++) m = erode(m, width, height, k);
+  for (let i = 0; i < iterations; i++) m = dilate(m, width, height, k);
+  return m;
+}
+
+/** Closing (dilate then erode): fills pinholes and joins streaks split by a pixel or two. */
+export function close(mask: Uint8Array, width: number, height: number, k: number, iterations = 1): Uint8Array {
+  let m = mask;
+  for (let i = 0; i < iterations; i++) m = dilate(m, width, height, k);
+  for (let i = 0; i < iterations; i++) m = erode(m, width, height, k);
+  return m;
+}
+
+export interface Components {
+  /** 0 = background, 1..count = component id */
+  labels: Int32Array;
+  count: number;
+  /** index = component id */
+  areas: Int32Array;
+  minX: Int32Array;
+  minY: Int32Array;
+  maxX: Int32Array;
+  maxY: Int32Array;
+  sumX: Float64Array;
+  sumY: Float64Array;
+}
+
+/** Connected components (4- or 8-connected) by a flood fill with an explicit stack. */
+export function components(mask: Uint8Array, width: number, height: number, connectivity: 4 | 8 = 8): Components {
+  const n = width * height;
+  const labels = new Int32Array(n);
+  const stack = new Int32Array(n);
+  const areas: number[] = [0];
+  const minX: number[] = [0];
+  const minY: number[] = [0];
+  const maxX: number[] = [0];
+  const maxY: number[] = [0];
+  const sumX: number[] = [0];
+  const sumY: number[] = [0];
+  let count = 0;
+  for (let start = 0; start < n; start++) {
+    if (mask[start] === 0 || labels[start] !== 0) continue;
+    const id = ++count;
+    let top = 0;
+    stack[top++] = start;
+    labels[start] = id;
+    let area = 0;
+    let x0 = width;
+    let y0 = height;
+    let x1 = -1;
+    let y1 = -1;
+    let sx = 0;
+    let sy = 0;
+    while (top > 0) {
+      const p = stack[--top]!;
+      const y = (p / width) | 0;
+      const x = p - y * width;
+      area++;
+      sx += x;
+      sy += y;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          if (dx === 0 && dy === 0) continue;
+          if (connectivity === 4 && dx !== 0 && dy !== 0) continue;
+          const nx = x + dx;
+          if (nx < 0 || nx >= width) continue;
+          const q = ny * width + nx;
+          if (mask[q] !== 0 && labels[q] === 0) {
+            labels[q] = id;
+            stack[top++] = q;
+          }
+        }
+      }
+    }
+    areas.push(area);
+    minX.push(x0);
+    minY.push(y0);
+    maxX.push(x1);
+    maxY.push(y1);
+    sumX.push(sx);
+    sumY.push(sy);
+  }
+  return {
+    labels,
+    count,
+    areas: Int32Array.from(areas),
+    minX: Int32Array.from(minX),
+    minY: Int32Array.from(minY),
+    maxX: Int32Array.from(maxX),
+    maxY: Int32Array.from(maxY),
+    sumX: Float64Array.from(sumX),
+    sumY: Float64Array.from(sumY),
+  };
+}
+
+/** Drops connected regions smaller than `minArea` pixels. */
+export function removeSmall(mask: Uint8Array, width: number, height: number, minArea: number): Uint8Array {
+  const c = components(mask, width, height, 8);
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < out.length; i++) {
+    const id = c.labels[i]!;
+    if (id !== 0 && c.areas[id]! >= minArea) out[i] = 1;
+  }
+  return out;
+}
+
+/** Fills holes: background regions that do not reach the image border become foreground. */
+export function fillHoles(mask: Uint8Array, width: number, height: number): Uint8Array {
+  const n = width * height;
+  const outside = new Uint8Array(n);
+  const stack = new Int32Array(n);
+  let top = 0;
+  const seed = (p: number) => {
+    if (mask[p] === 0 && outside[p] === 0) {
+      outside[p] = 1;
+      stack[top++] = p;
+    }
+  };
+  for (let x = 0; x < width; x++) {
+    seed(x);
+    seed((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y++) {
+    seed(y * width);
+    seed(y * width + width - 1);
+  }
+  while (top > 0) {
+    const p = stack[--top]!;
+    const y = (p / width) | 0;
+    const x = p - y * width;
+    if (x > 0) seed(p - 1);
+    if (x < width - 1) seed(p + 1);
+    if (y > 0) seed(p - width);
+    if (y < height - 1) seed(p + width);
+  }
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = outside[i] ? 0 : 1;
+  return out;
+}
+
+export function countOnes(mask: Uint8Array): number {
+  let s = 0;
+  for (let i = 0; i < mask.length; i++) s += mask[i]!;
+  return s;
+}
+
+export function and(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i]! & b[i]!;
+  return out;
+}

@@ -1,0 +1,15 @@
+import type { EngineInfo } from '@cassavascope/contract';
+import type { RgbImage } from '../imaging/raster.js';
+
+/**
+ * What an engine contributes: per-pixel probabilities. Everything else (thresholds, post-processing, TTA,
+ * PPD, rendering) is shared pipeline code, so both engines are scored the same way.
+ */
+export interface SegmentationModel {
+  readonly info: EngineInfo;
+  /** P(specimen) for every pixel of the working image. */
+  specimenProbability(image: RgbImage): Promise<Float32Array>;
+  /** P(discoloured) for every pixel of one cut; `mask` marks the specimen's own pixels (the rest is ignored). */
+  lesionProbability(cut: RgbImage, mask: Uint8Array): Promise<Float32Array>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,59 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import sharp from 'sharp';
+import { createColourModel } from '../models/colour-model.js';
+import { loadOnnxModel } from '../models/onnx-model.js';
+import type { SegmentationModel } from '../models/segmentation-model.js';
+import { analyseImage, failedResult } from '../pipeline/analyse-image.js';
+import type { AnalysisResult } from '../types.js';
+import type { AnalyseRequest, WorkerReply, WorkerSetup } from './messages.js';
+
+// One image at a time per worker; the pool supplies the parallelism, so libvips stays single-threaded here.
+sharp.concurrency(1);
+sharp.cache(false);
+
+const setup = workerData as WorkerSetup;
+const port = parentPort!;
+const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
+
+const modelReady: Promise<SegmentationModel | Error> = (async () => {
+  try {
+    return setup.modelPath ? await loadOnnxModel(setup.modelPath, { threads: 1 }) : createColourModel();
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+})();
+
+modelReady.then((m) => post(m instanceof Error ? { type: 'init_error', message: m.message } : { type: 'ready' }));
+
+/** The encoded images' memory moves to the main thread instead of being copied. */
+function transferables(result: AnalysisResult): ArrayBuffer[] {
+  const seen = new Set<ArrayBuffer>();
+  for (const b of [...result.images.cut2, ...result.images.pred, result.images.overview]) {
+    if (!b) continue;
+    const ab = b.buffer;
+    // Only buffers that own their whole ArrayBuffer: detaching a shared pool slab would corrupt others.
+    if (ab instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === ab.byteLength) seen.add(ab);
+  }
+  return [...seen];
+}
+
+port.on('message', async (msg: AnalyseRequest) => {
+  if (msg.type !== 'analyse') return;
+  const started = performance.now();
+  const model = await modelReady;
+  let result: AnalysisResult;
+  if (model instanceof Error) {
+    result = failedResult('engine_unavailable', model.message, started);
+  } else {
+    try {
+      result = await analyseImage(model, msg.input, msg.params, msg.mode);
+    } catch (err) {
+      result = failedResult('internal_error', err instanceof Error ? err.message : String(err), started);
+    }
+  }
+  try {
+    post({ type: 'result', id: msg.id, result }, transferables(result));
+  } catch {
+    post({ type: 'result', id: msg.id, result });
+  }
+});

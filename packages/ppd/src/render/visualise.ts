@@ -1,0 +1,90 @@
+import sharp from 'sharp';
+import type { Rect, RgbImage } from '../imaging/raster.js';
+import { drawText, GLYPH_H, textWidth } from './bitmap-font.js';
+
+/** Small, fast WebPs: these are previews, not archives. */
+const WEBP = { quality: 72, effort: 0 } as const;
+
+const LESION_FILL: readonly [number, number, number] = [230, 30, 30];
+const LESION_EDGE: readonly [number, number, number] = [255, 225, 0];
+const SPECIMEN_EDGE: readonly [number, number, number] = [40, 210, 90];
+const BOX_COLOURS: readonly (readonly [number, number, number])[] = [
+  [255, 64, 64],
+  [40, 200, 255],
+  [255, 200, 0],
+];
+
+export async function encodeWebp(img: RgbImage): Promise<Buffer> {
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).webp(WEBP).toBuffer();
+}
+
+function isEdge(mask: Uint8Array, width: number, height: number, i: number): boolean {
+  const x = i % width;
+  const y = (i - x) / width;
+  return x === 0 || y === 0 || x === width - 1 || y === height - 1 || !mask[i - 1] || !mask[i + 1] || !mask[i - width] || !mask[i + width];
+}
+
+/** The cut with its lesions filled at `opacity` and outlined, and the specimen outlined. */
+export function overlayLesions(cut: RgbImage, specimen: Uint8Array, lesion: Uint8Array, opacity: number): RgbImage {
+  const { width, height } = cut;
+  const out = cut.data.slice();
+  const keep = 1 - opacity;
+  for (let i = 0; i < lesion.length; i++) {
+    const o = i * 3;
+    if (lesion[i]) {
+      if (isEdge(lesion, width, height, i)) {
+        out[o] = LESION_EDGE[0];
+        out[o + 1] = LESION_EDGE[1];
+        out[o + 2] = LESION_EDGE[2];
+      } else {
+        out[o] = out[o]! * keep + LESION_FILL[0] * opacity;
+        out[o + 1] = out[o + 1]! * keep + LESION_FILL[1] * opacity;
+        out[o + 2] = out[o + 2]! * keep + LESION_FILL[2] * opacity;
+      }
+    } else if (specimen[i] && isEdge(specimen, width, height, i)) {
+      out[o] = SPECIMEN_EDGE[0];
+      out[o + 1] = SPECIMEN_EDGE[1];
+      out[o + 2] = SPECIMEN_EDGE[2];
+    }
+  }
+  return { width, height, data: out };
+}
+
+function fillRect(data: Uint8Array, width: number, height: number, r: Rect, colour: readonly [number, number, number]): void {
+  const x0 = Math.max(0, r.x0);
+  const y0 = Math.max(0, r.y0);
+  const x1 = Math.min(width, r.x1);
+  const y1 = Math.min(height, r.y1);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const o = (y * width + x) * 3;
+      data[o] = colour[0];
+      data[o + 1] = colour[1];
+      data[o + 2] = colour[2];
+    }
+  }
+}
+
+/** The whole photo with numbered boxes and, when scored, each cut's PPD ("1: 3.25"). */
+export function drawOverview(image: RgbImage, boxes: Rect[], values: (number | null)[]): RgbImage {
+  const { width, height } = image;
+  const data = image.data.slice();
+  const t = Math.max(2, Math.round(Math.max(width, height) / 400));
+  const scale = Math.max(2, Math.round(Math.max(width, height) / 350));
+  boxes.forEach((b, i) => {
+    const colour = BOX_COLOURS[i % BOX_COLOURS.length]!;
+    fillRect(data, width, height, { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y0 + t }, colour);
+    fillRect(data, width, height, { x0: b.x0, y0: b.y1 - t, x1: b.x1, y1: b.y1 }, colour);
+    fillRect(data, width, height, { x0: b.x0, y0: b.y0, x1: b.x0 + t, y1: b.y1 }, colour);
+    fillRect(data, width, height, { x0: b.x1 - t, y0: b.y0, x1: b.x1, y1: b.y1 }, colour);
+    const v = values[i];
+    const label = v === null || v === undefined ? `${i + 1}` : `${i + 1}: ${v.toFixed(2)}`;
+    const lw = textWidth(label, scale) + 2 * scale;
+    const lh = GLYPH_H * scale + 2 * scale;
+    const ly = b.y0 - lh >= 0 ? b.y0 - lh : b.y0 + t;
+    const lx = Math.min(Math.max(0, b.x0), Math.max(0, width - lw));
+    fillRect(data, width, height, { x0: lx, y0: ly, x1: lx + lw, y1: ly + lh }, [20, 20, 20]);
+    drawText(data, width, height, label, lx + scale, ly + scale, scale, colour);
+  });
+  return { width, height, data };
+}

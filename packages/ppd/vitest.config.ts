@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Workspace packages resolve to their TypeScript sources in tests (the "source" export condition).
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // Two cores, and each file starts its own worker threads: one file at a time.
+    maxWorkers: 1,
+  },
+});

@@ -1,6 +1,10 @@
+import type { Engine } from '@cassavascope/ppd';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { openDatabase, type Db } from './db/database.js';
+import { createAppEngine } from './engine/app-engine.js';
+import { createTaskQueue } from './queue/create-queue.js';
+import type { TaskQueue } from './queue/task-queue.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { createStorage } from './storage/create-storage.js';
 
@@ -14,14 +18,30 @@ export interface AppContext {
   storage: BlobStorage;
   log: Logger;
   startedAt: Date;
+  /** the PPD engine's worker pool, shared by the queue and predict_single */
+  engine: Engine;
+  /** runs task jobs (embedded, or pg-boss when scaled out) */
+  queue: TaskQueue;
 }
 
-export async function createContext(config: AppConfig, log: Logger): Promise<AppContext> {
+export interface ContextOptions {
+  /** consume queued jobs in this process (default true) */
+  startQueue?: boolean;
+}
+
+export async function createContext(config: AppConfig, log: Logger, options: ContextOptions = {}): Promise<AppContext> {
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const storage = await createStorage(config);
-  return { config, db, storage, log, startedAt: new Date() };
+  const engine = await createAppEngine(config, log);
+  const queue = createTaskQueue({ db, storage, engine, log }, config);
+  // Interrupted tasks of a previous run resume as soon as the process is up.
+  if (options.startQueue !== false) await queue.start();
+  return { config, db, storage, log, startedAt: new Date(), engine, queue };
 }
 
+/** Stops the queue (in-flight jobs are queued again), then the engine's workers, then the database. */
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.queue.stop();
+  await ctx.engine.close();
   await ctx.db.close();
 }

@@ -35,7 +35,64 @@ export interface ImagesTable {
   last_result_id: number | null;
 }
 
+/** A prediction task. JSON columns (`image_ids`, `parameters`) are text in both databases. */
+export interface TasksTable {
+  id: Generated<number>;
+  name: string;
+  name_lower: string;
+  type: string;
+  status: string;
+  algorithm: string;
+  model_type: string;
+  image_ids: string;
+  image_count: number;
+  parameters: string;
+  processed_count: Generated<number>;
+  failed_count: Generated<number>;
+  scored_count: Generated<number>;
+  healthy_count: Generated<number>;
+  disease_count: Generated<number>;
+  confidence_sum: Generated<number>;
+  processing_time_sum: Generated<number>;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+/** One queued unit of work: up to `split_count` images of a task. */
+export interface TaskJobsTable {
+  id: Generated<number>;
+  task_id: number;
+  image_ids: string;
+  status: string;
+  attempts: Generated<number>;
+  updated_at: string;
+}
+
+/** One prediction result per (task, image). `vis_keys` is JSON {cut2_1: key, ...}; `sub_ppd_values` a JSON array. */
+export interface ResultsTable {
+  id: Generated<number>;
+  task_id: number;
+  image_id: number;
+  image_name: string;
+  image_name_lower: string;
+  ppd_value: number | null;
+  sub_ppd_values: string;
+  prediction: string | null;
+  confidence: number | null;
+  oss_key: string | null;
+  vis_keys: string;
+  error_code: string | null;
+  error_message: string | null;
+  processing_time: number | null;
+  created_at: string;
+}
+
 export interface Database {
   folders: FoldersTable;
   images: ImagesTable;
+  tasks: TasksTable;
+  task_jobs: TaskJobsTable;
+  results: ResultsTable;
 }

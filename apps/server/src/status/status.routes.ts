@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { serverStatus } from './status.service.js';
 
-/** Routes of the status section of api.md (placeholder until its issue lands). */
-export async function statusRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+/** The Status section of api.md. */
+export async function statusRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/status/', async () => serverStatus(app, ctx));
+}

@@ -1,5 +1,53 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
+import { parsePathId } from '../http/path-id.js';
+import { parseInput } from '../http/validation.js';
+import { taskCreateSchema, taskListQuerySchema, taskRenameSchema, type TaskTypeName } from './task-payload.schema.js';
+import { TasksService } from './tasks.service.js';
 
-/** Routes of the tasks section of api.md (placeholder until its issue lands). */
-export async function tasksRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+/** The Tasks section of api.md. */
+export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const tasks = new TasksService(ctx);
+
+  app.get('/tasks/', async (req) => {
+    const query = flatQuery(req.query);
+    const paging = parsePaging(query);
+    const filter = parseInput(taskListQuerySchema, { status: query.status, search: query.search || undefined }, 'query');
+    const { count, results } = await tasks.list(filter, paging.pageSize, paging.offset);
+    return listEnvelope(req, paging, count, results);
+  });
+
+  app.get<{ Params: { id: string } }>('/tasks/:id/', async (req) => tasks.get(parsePathId(req.params.id)));
+
+  /** One creation handler per route; `fixedType` routes accept only their own `type` (or none). */
+  const create = (fixedType: TaskTypeName | null) => async (req: { body: unknown }, reply: { status(code: number): unknown }) => {
+    const input = parseInput(taskCreateSchema, req.body, 'task');
+    if (fixedType !== null && input.type !== undefined && input.type !== fixedType) {
+      throw new ApiError(400, 'invalid', `This route creates ${fixedType} tasks`, { fields: { type: `must be ${fixedType}` } });
+    }
+    const task = await tasks.create({ ...input, type: fixedType ?? input.type ?? 'prediction' });
+    reply.status(201);
+    return task;
+  };
+  app.post('/tasks/', create(null));
+  app.post('/tasks/prediction/', create('prediction'));
+  app.post('/tasks/first-segmentation/', create('first_segmentation'));
+  app.post('/tasks/second-segmentation/', create('second_segmentation'));
+
+  const rename = async (req: { params: { id: string }; body: unknown }) => {
+    const id = parsePathId(req.params.id);
+    const { name } = parseInput(taskRenameSchema, req.body, 'task');
+    return tasks.rename(id, name);
+  };
+  app.put<{ Params: { id: string } }>('/tasks/:id/', rename);
+  app.patch<{ Params: { id: string } }>('/tasks/:id/', rename);
+
+  app.post<{ Params: { id: string } }>('/tasks/:id/cancel/', async (req) => tasks.cancel(parsePathId(req.params.id)));
+
+  app.delete<{ Params: { id: string } }>('/tasks/:id/', async (req, reply) => {
+    await tasks.delete(parsePathId(req.params.id));
+    return reply.status(204).send();
+  });
+}

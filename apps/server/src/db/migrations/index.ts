@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-images-folders.js';
+import * as m0002 from './0002-tasks-results.js';
 
 /**
  * Every migration, in order. Static imports (not a folder scan) so the build output and the tests
@@ -7,6 +8,7 @@ import * as m0001 from './0001-images-folders.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-images-folders': m0001,
+  '0002-tasks-results': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {

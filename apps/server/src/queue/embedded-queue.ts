@@ -1,0 +1,126 @@
+import { JobsRepository, type JobRow } from './jobs.repository.js';
+import { createLimit, type Limit } from './limiter.js';
+import { runJob, type JobDeps } from './run-job.js';
+import type { TaskQueue } from './task-queue.js';
+
+export interface EmbeddedQueueOptions {
+  /** jobs run at once (default: engine workers) */
+  jobs: number;
+  /** images in flight across those jobs: a little more than the engine's workers keeps them all busy
+   *  while the main thread stores the previous image's files and row */
+  imagesInFlight: number;
+}
+
+/** A job that keeps failing (not a bad image: those are results) is given up after this many attempts. */
+const MAX_ATTEMPTS = 3;
+/** A fallback poll, in case a wake-up is missed; enqueue and job completion wake the loop at once. */
+const POLL_MS = 2000;
+
+interface ActiveJob {
+  taskId: number;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The in-process queue of the embedded default: job rows in the database are the queue, so work
+ * survives restarts; `start` requeues jobs a killed process was running.
+ */
+export class EmbeddedQueue implements TaskQueue {
+  readonly kind = 'embedded' as const;
+  private readonly repo: JobsRepository;
+  private readonly limit: Limit;
+  private readonly active = new Map<number, ActiveJob>();
+  private stopped = true;
+  private wakeUp: (() => void) | null = null;
+  private loopDone: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: JobDeps,
+    private readonly options: EmbeddedQueueOptions,
+  ) {
+    this.repo = new JobsRepository(deps.db.kysely);
+    this.limit = createLimit(options.imagesInFlight);
+  }
+
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    const requeued = await this.repo.requeueRunning();
+    const reopened = await this.repo.reopenStrandedTasks();
+    if (requeued > 0 || reopened.length > 0) this.deps.log.info({ requeued, reopened }, 'resuming interrupted tasks');
+    this.stopped = false;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const job of this.active.values()) job.controller.abort();
+    this.wake();
+    await this.loopDone;
+    await Promise.all([...this.active.values()].map((j) => j.done));
+  }
+
+  async enqueue(_taskId: number): Promise<void> {
+    this.wake();
+  }
+
+  cancel(taskId: number): void {
+    for (const job of this.active.values()) if (job.taskId === taskId) job.controller.abort();
+  }
+
+  private wake(): void {
+    const w = this.wakeUp;
+    this.wakeUp = null;
+    w?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        while (!this.stopped && this.active.size < this.options.jobs) {
+          const job = await this.repo.claimNext();
+          if (!job) break;
+          this.launch(job);
+        }
+      } catch (err) {
+        this.deps.log.error({ err }, 'queue: claiming a job failed');
+      }
+      if (this.stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        timer.unref();
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  private launch(job: JobRow): void {
+    const controller = new AbortController();
+    const done = runJob(this.deps, job.id, {
+      signal: controller.signal,
+      limit: this.limit,
+      concurrency: this.options.imagesInFlight,
+    })
+      .then(async (outcome) => {
+        if (outcome === 'interrupted') await this.repo.setJobStatus(job.id, 'queued');
+      })
+      .catch(async (err: unknown) => {
+        this.deps.log.error({ err, jobId: job.id, taskId: job.task_id, attempt: job.attempts }, 'queue: job failed');
+        try {
+          if (job.attempts < MAX_ATTEMPTS) await this.repo.setJobStatus(job.id, 'queued');
+          else await this.repo.failTask(job.task_id, `A job of this task failed ${MAX_ATTEMPTS} times: ${String(err)}`);
+        } catch (inner) {
+          this.deps.log.error({ err: inner }, 'queue: could not record a failed job');
+        }
+      })
+      .finally(() => {
+        this.active.delete(job.id);
+        this.wake();
+      });
+    this.active.set(job.id, { taskId: job.task_id, controller, done });
+  }
+}

@@ -1,0 +1,212 @@
+import type { PredictionParameters } from '@cassavascope/contract';
+import type { AnalysisMode, AnalysisResult, Engine } from '@cassavascope/ppd';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.js';
+import { EngineUnavailableError } from '../engine/app-engine.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { forEachLimit, type Limit } from './limiter.js';
+import { JobsRepository, type ResultRecord } from './jobs.repository.js';
+
+/** What a job needs; the same in the API process, the embedded queue and a separate worker process. */
+export interface JobDeps {
+  db: Db;
+  storage: BlobStorage;
+  engine: Engine;
+  log: Logger;
+}
+
+export interface RunJobOptions {
+  /** aborted = stop before the next image (cancel, delete, shutdown) */
+  signal?: AbortSignal | undefined;
+  /** shared slots for images in flight in this process */
+  limit?: Limit | undefined;
+  /** images of this job processed at once (default 2) */
+  concurrency?: number | undefined;
+}
+
+/** `done`: nothing left to do for this job; `interrupted`: stopped by the signal while its task still runs. */
+export type JobOutcome = 'done' | 'interrupted';
+
+/** The storage keys of one result's files: `results/<task>/<image>/...`, the same on every retry. */
+export function resultKeyPrefix(taskId: number, imageId: number): string {
+  return `results/${taskId}/${imageId}/`;
+}
+
+/**
+ * Runs one job: scores each of its images that has no result yet, stores the engine's files and one
+ * result row per image, and keeps the task's counters. Safe to run again after a crash (images with a
+ * result are skipped; file keys are deterministic, so a retry overwrites rather than orphans) and by
+ * several workers at once. Marks the job done unless interrupted by shutdown.
+ */
+export async function runJob(deps: JobDeps, jobId: number, options: RunJobOptions = {}): Promise<JobOutcome> {
+  const repo = new JobsRepository(deps.db.kysely);
+  const job = await repo.getJob(jobId);
+  if (!job) return 'done';
+  const task = await repo.getTask(job.task_id);
+  if (!task || task.status !== 'running') {
+    if (task) await repo.setJobStatus(jobId, 'done');
+    return 'done';
+  }
+  const params = JSON.parse(task.parameters) as PredictionParameters;
+  const mode: AnalysisMode = task.type === 'first_segmentation' ? 'cuts' : 'full';
+  const imageIds = JSON.parse(job.image_ids) as number[];
+  const already = await repo.imagesWithResults(task.id, imageIds);
+  const todo = imageIds.filter((id) => !already.has(id));
+
+  let stopped = false;
+  let engineError: string | null = null;
+  const limit: Limit = options.limit ?? ((fn) => fn());
+  await forEachLimit(todo, options.concurrency ?? 2, async (imageId) => {
+    if (stopped || options.signal?.aborted) return;
+    await limit(async () => {
+      // Checked per image so a cancel made through another process stops this one too.
+      if (stopped || options.signal?.aborted || (await repo.taskStatus(task.id)) !== 'running') {
+        stopped = true;
+        return;
+      }
+      try {
+        await scoreImage(deps, repo, task.id, imageId, params, mode);
+      } catch (err) {
+        if (!(err instanceof EngineUnavailableError)) throw err;
+        engineError = err.message;
+        stopped = true;
+      }
+    });
+  });
+
+  if (engineError !== null) {
+    await repo.failTask(task.id, engineError);
+    return 'done';
+  }
+  const status = await repo.taskStatus(task.id);
+  if (status === 'running' && options.signal?.aborted) return 'interrupted';
+  if (status !== undefined) {
+    await repo.finishIfComplete(task.id);
+    await repo.setJobStatus(jobId, 'done');
+  }
+  return 'done';
+}
+
+/** Scores one image and records its outcome; every image ends with exactly one row. */
+async function scoreImage(
+  deps: JobDeps,
+  repo: JobsRepository,
+  taskId: number,
+  imageId: number,
+  params: PredictionParameters,
+  mode: AnalysisMode,
+): Promise<void> {
+  const started = performance.now();
+  const image = await repo.imageForScoring(imageId);
+  const bytes = image ? await deps.storage.getBuffer(image.blob_key) : null;
+  const name = image?.name ?? `image ${imageId}`;
+  if (!image || !bytes) {
+    await recordFailure(deps, repo, taskId, imageId, name, 'image_deleted', 'The image was deleted before it was scored', started);
+    return;
+  }
+  const { split_count: _split, ...analysisParams } = params;
+  let analysis: AnalysisResult;
+  try {
+    analysis = await deps.engine.analyse(bytes, analysisParams, mode);
+  } catch (err) {
+    if (err instanceof EngineUnavailableError) throw err;
+    deps.log.error({ err, taskId, imageId }, 'the engine failed on an image');
+    await recordFailure(deps, repo, taskId, imageId, name, 'engine_error', 'The engine failed on this image', started);
+    return;
+  }
+  if (analysis.error_code !== null) {
+    const message = analysis.error_message ?? analysis.error_code;
+    await recordFailure(deps, repo, taskId, imageId, name, analysis.error_code, message, started, analysis.processing_time);
+    return;
+  }
+
+  const written = await storeFiles(deps.storage, taskId, imageId, analysis);
+  const outcome = await repo.recordResult({
+    taskId,
+    imageId,
+    imageName: name,
+    ppdValue: analysis.ppd_value,
+    subPpdValues: analysis.sub_ppd_values,
+    prediction: analysis.prediction,
+    confidence: analysis.confidence,
+    ossKey: written.ossKey,
+    visKeys: written.visKeys,
+    errorCode: null,
+    errorMessage: null,
+    processingTime: round3(analysis.processing_time),
+  });
+  // Files no row points at are removed: the task stopped meanwhile, or the image was deleted.
+  const unused =
+    (outcome.kind === 'stored' && outcome.imageDeleted) ||
+    (outcome.kind === 'discarded' && !(await repo.hasResult(taskId, imageId)));
+  if (unused) await deps.storage.delete(written.all);
+}
+
+async function recordFailure(
+  deps: JobDeps,
+  repo: JobsRepository,
+  taskId: number,
+  imageId: number,
+  name: string,
+  code: string,
+  message: string,
+  started: number,
+  engineSeconds?: number,
+): Promise<void> {
+  const rec: ResultRecord = {
+    taskId,
+    imageId,
+    imageName: name,
+    ppdValue: null,
+    subPpdValues: [],
+    prediction: null,
+    confidence: null,
+    ossKey: null,
+    visKeys: {},
+    errorCode: code,
+    errorMessage: message,
+    processingTime: round3(engineSeconds ?? (performance.now() - started) / 1000),
+  };
+  const outcome = await repo.recordResult(rec);
+  // A crash after an earlier attempt wrote files leaves them under this image's prefix: clear it.
+  if (outcome.kind === 'stored') await deleteUnder(deps.storage, resultKeyPrefix(taskId, imageId));
+}
+
+async function storeFiles(storage: BlobStorage, taskId: number, imageId: number, a: AnalysisResult) {
+  const prefix = resultKeyPrefix(taskId, imageId);
+  const visKeys: Record<string, string> = {};
+  const puts: Promise<void>[] = [];
+  a.images.cut2.forEach((buf, i) => {
+    const key = `${prefix}cut2_${i + 1}.webp`;
+    visKeys[`cut2_${i + 1}`] = key;
+    puts.push(storage.putBuffer(key, buf, 'image/webp'));
+  });
+  a.images.pred.forEach((buf, i) => {
+    const key = `${prefix}pred_${i + 1}.webp`;
+    visKeys[`pred_${i + 1}`] = key;
+    puts.push(storage.putBuffer(key, buf, 'image/webp'));
+  });
+  let ossKey: string | null = null;
+  if (a.images.overview) {
+    ossKey = `${prefix}overlay.webp`;
+    puts.push(storage.putBuffer(ossKey, a.images.overview, 'image/webp'));
+  }
+  const all = [...Object.values(visKeys), ...(ossKey ? [ossKey] : [])];
+  try {
+    await Promise.all(puts);
+  } catch (err) {
+    await storage.delete(all);
+    throw err;
+  }
+  return { ossKey, visKeys, all };
+}
+
+async function deleteUnder(storage: BlobStorage, prefix: string): Promise<void> {
+  const keys: string[] = [];
+  for await (const key of storage.list(prefix)) keys.push(key);
+  if (keys.length > 0) await storage.delete(keys);
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

@@ -1,0 +1,19 @@
+/**
+ * Runs the jobs of tasks. Two transports share the job rows in the database (`task_jobs`) and the
+ * transport-independent `runJob` (run-job.ts):
+ * - `embedded`: an in-process loop claims queued job rows (this file's EmbeddedQueue);
+ * - `pg-boss`: jobs are sent to pg-boss and handled by any number of worker processes (scale-out).
+ */
+export type QueueKind = 'embedded' | 'pg-boss';
+
+export interface TaskQueue {
+  readonly kind: QueueKind;
+  /** Recovers work of a previous run (jobs left running by a dead process) and starts consuming. */
+  start(): Promise<void>;
+  /** Stops consuming; in-flight jobs stop after their current image and are queued again. */
+  stop(): Promise<void>;
+  /** Called after a task and its job rows were committed: makes its jobs runnable. */
+  enqueue(taskId: number): Promise<void>;
+  /** Signals this process's in-flight jobs of a task to stop at once (after cancel or delete). */
+  cancel(taskId: number): void;
+}

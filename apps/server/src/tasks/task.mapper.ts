@@ -1,0 +1,47 @@
+import type { PredictionParameters, Task, TaskStatus, TaskType } from '@cassavascope/contract';
+import type { TaskRow } from './tasks.repository.js';
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** A task row as the API's Task object. Progress and statistics derive from the atomic counters. */
+export function toTask(row: TaskRow): Task {
+  const p = JSON.parse(row.parameters) as PredictionParameters;
+  const processed = row.processed_count;
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type as TaskType,
+    status: row.status as TaskStatus,
+    algorithm: row.algorithm,
+    model_type: row.model_type,
+    image_ids: JSON.parse(row.image_ids) as number[],
+    image_count: row.image_count,
+    progress: row.image_count > 0 ? round(Math.min(100, (processed / row.image_count) * 100), 2) : 100,
+    processed_count: processed,
+    failed_count: row.failed_count,
+    created_time: row.created_at,
+    updated_time: row.updated_at,
+    completed_time: row.completed_at,
+    parameters: {
+      threshold: p.threshold,
+      min_size: p.min_size,
+      method: p.method,
+      use_tta: p.use_tta,
+      morph_kernel_size: p.morph_kernel_size,
+      morph_iterations: p.morph_iterations,
+      overlay_opacity: p.overlay_opacity,
+      split_count: p.split_count,
+    },
+    statistics:
+      processed === 0
+        ? null
+        : {
+            healthyCount: row.healthy_count,
+            diseaseCount: row.disease_count,
+            averageConfidence: row.scored_count > 0 ? round(row.confidence_sum / row.scored_count, 4) : 0,
+            processingTime: round(row.processing_time_sum, 2),
+            totalProcessed: processed,
+          },
+    error_message: row.error_message,
+  };
+}

@@ -1,0 +1,140 @@
+import { MODEL_TYPE, predictionParametersSchema, type PredictionParameters, type Task } from '@cassavascope/contract';
+import type { AppContext } from '../context.js';
+import { ApiError, notFound } from '../http/errors.js';
+import { toTask } from './task.mapper.js';
+import type { TaskTypeName } from './task-payload.schema.js';
+import { TasksRepository, type TaskListFilter, type TaskRow } from './tasks.repository.js';
+import { ImageSelection } from './image-selection.js';
+
+export interface CreateTaskInput extends Partial<PredictionParameters> {
+  name: string;
+  type: TaskTypeName;
+  algorithm?: string | null | undefined;
+  image_ids?: number[] | null | undefined;
+  folder_ids?: number[] | null | undefined;
+}
+
+/** The rules of tasks: creation (ids resolved once, split into jobs), rename, cancel, delete. */
+export class TasksService {
+  private readonly repo: TasksRepository;
+  private readonly selection: ImageSelection;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new TasksRepository(ctx.db.kysely);
+    this.selection = new ImageSelection(ctx.db.kysely);
+  }
+
+  /** Creates a running task over the union of image_ids and folder_ids and hands its jobs to the queue. */
+  async create(input: CreateTaskInput): Promise<Task> {
+    const imageIds = await this.resolveImages(input.image_ids ?? [], input.folder_ids ?? []);
+    const row = await this.repo.insertWithJobs({
+      name: input.name,
+      type: input.type,
+      algorithm: input.algorithm ?? MODEL_TYPE,
+      modelType: MODEL_TYPE,
+      imageIds,
+      parameters: parametersOf(input),
+    });
+    await this.ctx.queue.enqueue(row.id);
+    return toTask(row);
+  }
+
+  /**
+   * Creates a one-image task whose job is already claimed by the caller (predict_single runs it at
+   * once). Returns the task row and its job id.
+   */
+  async createForSingle(input: CreateTaskInput & { image_ids: number[] }): Promise<TaskRow> {
+    const imageIds = await this.resolveImages(input.image_ids, []);
+    return this.repo.insertWithJobs(
+      {
+        name: input.name,
+        type: 'prediction',
+        algorithm: input.algorithm ?? MODEL_TYPE,
+        modelType: MODEL_TYPE,
+        imageIds,
+        parameters: { ...parametersOf(input), split_count: 1 },
+      },
+      'running',
+    );
+  }
+
+  /** image_ids first (in the order given), then each folder's images by id; duplicates dropped. */
+  private async resolveImages(imageIds: number[], folderIds: number[]): Promise<number[]> {
+    const missingImages = await this.selection.missingImageIds(imageIds);
+    const missingFolders = await this.selection.missingFolderIds(folderIds);
+    if (missingImages.length > 0 || missingFolders.length > 0) {
+      const ids = [...missingImages, ...missingFolders];
+      throw new ApiError(400, 'unknown_ids', `Unknown ids: ${ids.join(', ')}`, {
+        ids,
+        fields: {
+          ...(missingImages.length ? { image_ids: `unknown image ids: ${missingImages.join(', ')}` } : {}),
+          ...(missingFolders.length ? { folder_ids: `unknown folder ids: ${missingFolders.join(', ')}` } : {}),
+        },
+      });
+    }
+    const all = [...new Set([...imageIds, ...(await this.selection.imageIdsInFolders(folderIds))])];
+    if (all.length === 0) {
+      throw new ApiError(400, 'no_images', 'Select at least one image or a folder that holds images', {
+        fields: { image_ids: 'no images selected' },
+      });
+    }
+    return all;
+  }
+
+  async get(id: number): Promise<Task> {
+    const row = await this.repo.get(id);
+    if (!row) throw notFound('Task');
+    return toTask(row);
+  }
+
+  async list(filter: TaskListFilter, limit: number, offset: number): Promise<{ count: number; results: Task[] }> {
+    const [count, rows] = await Promise.all([this.repo.count(filter), this.repo.listPage(filter, limit, offset)]);
+    return { count, results: rows.map(toTask) };
+  }
+
+  async rename(id: number, name: string): Promise<Task> {
+    const row = await this.repo.rename(id, name);
+    if (!row) throw notFound('Task');
+    return toTask(row);
+  }
+
+  async cancel(id: number): Promise<Task> {
+    const row = await this.repo.get(id);
+    if (!row) throw notFound('Task');
+    if (!(await this.repo.cancel(id))) {
+      throw new ApiError(409, 'not_running', `Task ${id} is ${row.status}, not running`, { status: row.status });
+    }
+    this.ctx.queue.cancel(id);
+    return this.get(id);
+  }
+
+  /** Cancels the task if running, then removes it, its results and their files; originals stay. */
+  async delete(id: number): Promise<void> {
+    this.ctx.queue.cancel(id);
+    const keys = await this.repo.deleteWithResults(id);
+    if (keys === null) throw notFound('Task');
+    // Files go after commit: a crash in between leaves unreferenced files, never rows without files.
+    const prefix = `results/${id}/`;
+    const all = new Set(keys);
+    for await (const key of this.ctx.storage.list(prefix)) all.add(key);
+    await this.ctx.storage.delete([...all]);
+  }
+
+  async count(): Promise<number> {
+    return this.repo.countAll();
+  }
+}
+
+function parametersOf(input: Partial<PredictionParameters>): PredictionParameters {
+  // The payload schema already applied the defaults; this keeps exactly the parameter keys.
+  return predictionParametersSchema.parse({
+    threshold: input.threshold,
+    min_size: input.min_size,
+    method: input.method,
+    use_tta: input.use_tta,
+    morph_kernel_size: input.morph_kernel_size,
+    morph_iterations: input.morph_iterations,
+    overlay_opacity: input.overlay_opacity,
+    split_count: input.split_count,
+  });
+}

@@ -1,13 +1,136 @@
-import { Empty } from 'antd';
+import { BarChartOutlined, PlusOutlined } from '@ant-design/icons';
+import { App, Button, Empty, Spin, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigateSection } from '../../app/section-context';
+import { takeResultsFocus } from '../../lib/results-focus';
+import { exportResults } from './api/export-results';
+import { useResultTasks } from './api/get-result-tasks';
+import { useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
+import { useResultsSummary } from './api/get-results-summary';
+import { FullScreenPreview } from './components/full-screen-preview';
+import { ResultDetailModal } from './components/result-detail-modal';
+import { ResultsCollection } from './components/results-collection';
+import { ResultsFilterBar, type ResultsView } from './components/results-filter-bar';
+import { ResultsOverview } from './components/results-overview';
+import { TaskBanner } from './components/task-banner';
+import { TaskSidebar } from './components/task-sidebar';
+import './results.css';
 
-/** Placeholder: the second web engineer replaces this page. */
+/** Results: browse, filter, inspect and export the prediction results of one task or all (spec section 2). */
 export default function ResultsPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('results');
+  const { message } = App.useApp();
+  const navigate = useNavigateSection();
+  const [filter, setFilter] = useState<ResultFilter>(() => ({ taskId: takeResultsFocus(), search: '', severity: 'all' }));
+  const [view, setView] = useState<ResultsView>('grid');
+  // The first result of the current filter is selected; the detail modal and the preview show the selected one.
+  const [selectedIndex, setSelectedIndex] = useState(0);
+  const [detailOpen, setDetailOpen] = useState(false);
+  const [previewOpen, setPreviewOpen] = useState(false);
+
+  const tasks = useResultTasks();
+  const task = useMemo(() => tasks.data?.results.find((item) => item.id === filter.taskId) ?? null, [tasks.data, filter.taskId]);
+  const running = filter.taskId === null ? (tasks.data?.results.some((item) => item.status === 'running') ?? false) : task?.status === 'running';
+  const summary = useResultsSummary(filter.taskId, running);
+  const first = useResultsPage(filter, 1);
+  const count = first.data?.count ?? null;
+  const selected = useResultAt(filter, selectedIndex);
+
+  useEffect(() => {
+    if (first.isError || summary.isError) message.error(t('errors.load'));
+  }, [first.isError, summary.isError, message, t]);
+  useEffect(() => {
+    if (tasks.isError) message.error(t('errors.load_tasks'));
+  }, [tasks.isError, message, t]);
+
+  const changeFilter = (next: ResultFilter) => {
+    setFilter(next);
+    setSelectedIndex(0);
+    setDetailOpen(false);
+    setPreviewOpen(false);
+  };
+
+  const onExport = () => {
+    try {
+      exportResults(filter.taskId);
+      message.success(t('export.success'));
+    } catch {
+      message.error(t('export.failed'));
+    }
+  };
+
+  const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all';
+
   return (
-    <div className="page">
-      <h1>{t('nav.results')}</h1>
-      <Empty />
+    <div className="page results-page">
+      <header className="results-header">
+        <Typography.Title level={2}>
+          <BarChartOutlined /> {t('title')}
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
+      </header>
+      <div className="results-layout">
+        <TaskSidebar
+          tasks={tasks.data?.results ?? []}
+          loading={tasks.isLoading}
+          selected={filter.taskId}
+          onSelect={(taskId) => changeFilter({ ...filter, taskId })}
+        />
+        <div className="results-main">
+          {task && <TaskBanner task={task} />}
+          <ResultsOverview summary={summary.data} />
+          <ResultsFilterBar filter={filter} onFilterChange={changeFilter} count={count} view={view} onViewChange={setView} onExport={onExport} />
+          {first.isLoading ? (
+            <div className="results-loading">
+              <Spin size="large" />
+            </div>
+          ) : count === 0 || count === null ? (
+            <Empty
+              className="results-empty"
+              data-testid="results-empty"
+              description={
+                filtered ? (
+                  <>
+                    <strong>{t('empty.filtered')}</strong>
+                    <div>{t('empty.filtered_hint')}</div>
+                  </>
+                ) : (
+                  <>
+                    <strong>{t('empty.none')}</strong>
+                    <div>{t('empty.none_hint')}</div>
+                  </>
+                )
+              }
+            >
+              {!filtered && (
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('prediction')}>
+                  {t('empty.create')}
+                </Button>
+              )}
+            </Empty>
+          ) : (
+            <ResultsCollection
+              view={view}
+              filter={filter}
+              count={count}
+              selectedIndex={selectedIndex}
+              onOpen={(index) => {
+                setSelectedIndex(index);
+                setDetailOpen(true);
+              }}
+              onPreview={(index) => {
+                setSelectedIndex(index);
+                setPreviewOpen(true);
+              }}
+            />
+          )}
+        </div>
+      </div>
+      <ResultDetailModal open={detailOpen} result={selected} onClose={() => setDetailOpen(false)} onPreview={() => setPreviewOpen(true)} />
+      {previewOpen && count !== null && count > 0 && (
+        <FullScreenPreview result={selected} index={selectedIndex} count={count} onNavigate={setSelectedIndex} onClose={() => setPreviewOpen(false)} />
+      )}
     </div>
   );
 }

@@ -1,0 +1,53 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Severity } from '@cassavascope/contract';
+import { api } from '../../../lib/api-client';
+import { normalizeResultList, type ResultView } from '../../../lib/normalize-result';
+
+export interface ResultFilter {
+  taskId: number | null;
+  search: string;
+  severity: Severity | 'all';
+}
+
+/** Results per request: cards ask for the page they sit on, so a 10 000-result task loads what is on screen. */
+export const RESULT_PAGE_SIZE = 100;
+
+export interface ResultPage {
+  count: number;
+  items: ResultView[];
+}
+
+export async function getResultsPage(filter: ResultFilter, page: number, signal?: AbortSignal): Promise<ResultPage> {
+  const data = await api.get<unknown>(
+    '/predictions/',
+    {
+      task_id: filter.taskId ?? undefined,
+      search: filter.search.trim() || undefined,
+      severity: filter.severity === 'all' ? undefined : filter.severity,
+      page,
+      page_size: RESULT_PAGE_SIZE,
+    },
+    signal,
+  );
+  const { count, results } = normalizeResultList(data);
+  return { count, items: results };
+}
+
+const resultsPageOptions = (filter: ResultFilter, page: number) => ({
+  queryKey: ['results', 'page', filter, page] as const,
+  queryFn: ({ signal }: { signal?: AbortSignal }) => getResultsPage(filter, page, signal),
+  staleTime: 30_000,
+});
+
+export const pageOfIndex = (index: number) => Math.floor(index / RESULT_PAGE_SIZE) + 1;
+
+/** The page holding result number `index` (0-based) of the filter. */
+export function useResultsPage(filter: ResultFilter, page: number) {
+  return useQuery({ ...resultsPageOptions(filter, page), placeholderData: page === 1 ? keepPreviousData : undefined });
+}
+
+/** The result at `index` (0-based) of the filter; loads its page when needed (the preview's wrap-around). */
+export function useResultAt(filter: ResultFilter, index: number): ResultView | null {
+  const { data } = useResultsPage(filter, pageOfIndex(index));
+  return data?.items[index % RESULT_PAGE_SIZE] ?? null;
+}

@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+import { HISTOGRAM_BINS, type HistogramKey, type PredictionSummary } from '@cassavascope/contract';
+import { api } from '../../../lib/api-client';
+import { pickNumber } from '../../../lib/normalize-fields';
+
+export interface ResultsSummary {
+  count: number;
+  average: number | null;
+  max: number | null;
+  min: number | null;
+  bands: { healthy: number; mild: number; severe: number };
+  histogram: Record<HistogramKey, number>;
+}
+
+function normalizeSummary(raw: Partial<PredictionSummary> | null): ResultsSummary {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const bands = (raw?.bands ?? {}) as Record<string, unknown>;
+  const histogram = (raw?.histogram ?? {}) as Record<string, unknown>;
+  return {
+    count: pickNumber(r, 'count') ?? 0,
+    average: pickNumber(r, 'average'),
+    max: pickNumber(r, 'max'),
+    min: pickNumber(r, 'min'),
+    bands: {
+      healthy: pickNumber(bands, 'healthy') ?? 0,
+      mild: pickNumber(bands, 'mild') ?? 0,
+      severe: pickNumber(bands, 'severe') ?? 0,
+    },
+    histogram: Object.fromEntries(HISTOGRAM_BINS.map((bin) => [bin.key, pickNumber(histogram, bin.key) ?? 0])) as Record<
+      HistogramKey,
+      number
+    >,
+  };
+}
+
+export async function getResultsSummary(taskId: number | null, signal?: AbortSignal): Promise<ResultsSummary> {
+  return normalizeSummary(await api.get<Partial<PredictionSummary>>('/predictions/summary/', { task_id: taskId ?? undefined }, signal));
+}
+
+/** Figures over the successful results of a task (or all): computed by the server, never from a loaded page. */
+export function useResultsSummary(taskId: number | null, running: boolean) {
+  return useQuery({
+    queryKey: ['results', 'summary', taskId],
+    queryFn: ({ signal }) => getResultsSummary(taskId, signal),
+    refetchInterval: running ? 5_000 : false,
+  });
+}

@@ -1,0 +1,58 @@
+import { AppstoreOutlined, DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { Button, Input, Segmented, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ResultFilter } from '../api/get-results-page';
+
+export type ResultsView = 'grid' | 'list';
+
+interface Props {
+  filter: ResultFilter;
+  onFilterChange: (filter: ResultFilter) => void;
+  count: number | null;
+  view: ResultsView;
+  onViewChange: (view: ResultsView) => void;
+  onExport: () => void;
+}
+
+/** Search by image name, severity, results count, grid/list toggle and CSV export. */
+export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewChange, onExport }: Props) {
+  const { t } = useTranslation('results');
+  return (
+    <div className="results-filter-bar">
+      <Input.Search
+        allowClear
+        className="results-search"
+        placeholder={t('filter.search')}
+        aria-label={t('filter.search')}
+        onSearch={(search) => onFilterChange({ ...filter, search })}
+      />
+      <Select<ResultFilter['severity']>
+        className="results-severity"
+        aria-label={t('filter.severity')}
+        data-testid="results-severity"
+        value={filter.severity}
+        onChange={(severity) => onFilterChange({ ...filter, severity })}
+        options={[
+          { value: 'all', label: t('filter.all') },
+          { value: 'healthy', label: t('filter.healthy') },
+          { value: 'mild', label: t('filter.mild') },
+          { value: 'severe', label: t('filter.severe') },
+        ]}
+      />
+      <span className="results-count" data-testid="results-count">
+        {count === null ? '' : t('filter.count', { count })}
+      </span>
+      <Segmented<ResultsView>
+        value={view}
+        onChange={onViewChange}
+        options={[
+          { value: 'grid', icon: <AppstoreOutlined />, title: t('filter.grid') },
+          { value: 'list', icon: <UnorderedListOutlined />, title: t('filter.list') },
+        ]}
+      />
+      <Button icon={<DownloadOutlined />} onClick={onExport} data-testid="results-export">
+        {t('export.button')}
+      </Button>
+    </div>
+  );
+}

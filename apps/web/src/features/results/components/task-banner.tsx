@@ -1,0 +1,27 @@
+import { FileSearchOutlined } from '@ant-design/icons';
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
+import type { TaskView } from '../../../lib/normalize-task';
+
+const STATUS_COLOURS: Record<string, string> = { running: 'processing', completed: 'success', failed: 'error', cancelled: 'warning' };
+
+/** The selected task: name, model, created time and status badge. */
+export function TaskBanner({ task }: { task: TaskView }) {
+  const { t } = useTranslation('results');
+  const known = STATUS_COLOURS[task.status] !== undefined;
+  return (
+    <div className="results-banner" data-testid="results-banner">
+      <FileSearchOutlined className="results-banner-icon" />
+      <div className="results-banner-body">
+        <div className="results-banner-title">
+          <strong>{task.name}</strong>
+          <Tag color={STATUS_COLOURS[task.status] ?? 'default'}>{known ? t(`status.${task.status}`) : task.status}</Tag>
+        </div>
+        <div className="results-banner-meta">
+          {t('banner.model')}: {task.modelType} · {t('banner.created')}: {formatDateTime(task.createdDate)}
+        </div>
+      </div>
+    </div>
+  );
+}

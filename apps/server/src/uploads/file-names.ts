@@ -21,11 +21,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const gbk = new TextDecoder('gbk', { fatal: true });
 
 /**
- * Decodes a ZIP entry's raw name. Bit 11 (or an Info-ZIP Unicode Path field) means UTF-8; many
- * tools write UTF-8 without saying so, and Chinese Windows writes GBK: try those in that order,
- * then fall back to Latin-1 so a name is always produced.
+ * Decodes a ZIP entry's raw name. An Info-ZIP Unicode Path field wins; otherwise the bytes are
+ * tried as UTF-8 (bit 11 promises it, but many tools write UTF-8 without the flag and some set it
+ * on code-page names), then GBK (Chinese Windows), then Latin-1 so a name is always produced.
  */
-export function decodeZipName(raw: Buffer, flags: number, extraFields: { id: number; data: Buffer }[]): string {
+export function decodeZipName(raw: Buffer, extraFields: { id: number; data: Buffer }[]): string {
   const unicodePath = extraFields.find((f) => f.id === 0x7075);
   if (unicodePath && unicodePath.data.length > 5 && unicodePath.data[0] === 1) {
     try {
@@ -34,7 +34,6 @@ export function decodeZipName(raw: Buffer, flags: number, extraFields: { id: num
       // fall through to the header name
     }
   }
-  if (flags & 0x800) return raw.toString('utf8');
   try {
     return utf8.decode(raw);
   } catch {

@@ -74,7 +74,7 @@ export async function readZip(file: string, tempDir: string, limits: ZipLimits, 
   return items;
 
   async function handleEntry(entry: yauzl.Entry): Promise<void> {
-    const rawPath = decodeZipName(entry.fileName as unknown as Buffer, entry.generalPurposeBitFlag, entry.extraFields).replace(/\\/g, '/');
+    const rawPath = decodeZipName(entry.fileName as unknown as Buffer, entry.extraFields).replace(/\\/g, '/');
     if (rawPath.endsWith('/')) return; // a directory: folders inside the ZIP are flattened
     const name = baseName(rawPath) || UNNAMED;
     if (isBookkeeping(rawPath, name)) return;

@@ -83,7 +83,8 @@ export async function makeZip(entries: ZipEntry[]): Promise<Buffer> {
       patches.push([Buffer.from(placeholder), Buffer.from(name)]);
       name = placeholder;
     }
-    zip.addBuffer(e.data, name, { compress: e.compress ?? true, mtime: new Date('2026-01-01T00:00:00Z') });
+    if (name.endsWith('/')) zip.addEmptyDirectory(name, { mtime: new Date('2026-01-01T00:00:00Z') });
+    else zip.addBuffer(e.data, name, { compress: e.compress ?? true, mtime: new Date('2026-01-01T00:00:00Z') });
   });
   zip.end();
   const chunks: Buffer[] = [];
@@ -91,6 +92,20 @@ export async function makeZip(entries: ZipEntry[]): Promise<Buffer> {
   const out = Buffer.concat(chunks);
   for (const [from, to] of patches) {
     for (let at = out.indexOf(from); at !== -1; at = out.indexOf(from, at + to.length)) to.copy(out, at);
+  }
+  return out;
+}
+
+/**
+ * Clears the "names are UTF-8" flag (bit 11) of every entry, as old Windows tools write ZIPs
+ * (their names are in the local code page, e.g. GBK).
+ */
+export function clearUtf8Flags(zip: Buffer): Buffer {
+  const out = Buffer.from(zip);
+  for (let i = 0; i + 10 < out.length; i++) {
+    const sig = out.readUInt32LE(i);
+    if (sig === 0x04034b50) out.writeUInt16LE(out.readUInt16LE(i + 6) & ~0x800, i + 6);
+    else if (sig === 0x02014b50) out.writeUInt16LE(out.readUInt16LE(i + 8) & ~0x800, i + 8);
   }
   return out;
 }

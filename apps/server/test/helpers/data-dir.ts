@@ -1,0 +1,35 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { TestServer } from './test-server.js';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    let entries;
+    try {
+      entries = await fs.readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else out.push(path.relative(dir, p));
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
+/** What a test server holds on disk and in its database: to check that a bad request left nothing behind. */
+export async function storedState(server: TestServer): Promise<{ images: number; blobs: string[]; tmp: string[] }> {
+  const row = await server.ctx.db.kysely
+    .selectFrom('images')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return {
+    images: Number(row.n),
+    blobs: await filesUnder(path.join(server.dataDir, 'blobs')),
+    tmp: await filesUnder(path.join(server.dataDir, 'tmp')),
+  };
+}

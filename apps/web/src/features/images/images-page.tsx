@@ -1,11 +1,195 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Grid, Select } from 'antd';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
+import { useImageList, type FolderFilter, type SortDirection, type SortField } from './api/list-images';
+import { deleteImages } from './api/delete-images';
+import { ImageBrowser, type ViewMode } from './components/image-browser';
+import { ImagePreview } from './components/image-preview';
+import { ImagesSidebar } from './components/images-sidebar';
+import { ImagesToolbar } from './components/images-toolbar';
+import { DuplicateDialog } from './components/duplicate-dialog';
+import { MoveDialog } from './components/move-dialog';
+import { UploadProgressDialog } from './components/upload-progress-dialog';
+import { UploadSettingsDialog, type UploadMode } from './components/upload-settings-dialog';
+import { useUpload } from './hooks/use-upload';
+import type { DateGrouping } from './image-groups';
+import './images.css';
 
-/** Being built (issue 5). */
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** Images screen (spec section 2, Images). */
 export default function ImagesPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('images');
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const screens = Grid.useBreakpoint();
+  const narrow = !screens.md;
+
+  const [folder, setFolder] = useState<FolderFilter>('all');
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortField>('date');
+  const [direction, setDirection] = useState<SortDirection>('desc');
+  const [dateGrouping, setDateGrouping] = useState<DateGrouping>('day');
+  const [view, setView] = useState<ViewMode>('grid');
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [previewIndex, setPreviewIndex] = useState<number | null>(null);
+  const [uploadMode, setUploadMode] = useState<UploadMode | null>(null);
+  const [moveOpen, setMoveOpen] = useState(false);
+  const [moving, setMoving] = useState(false);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(searchInput), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+
+  const folders = useFolders();
+  const list = useImageList({ folder, search, sort, direction });
+  const images = useMemo(() => list.data?.pages.flatMap((p) => p.images) ?? [], [list.data]);
+  const firstPage = list.data?.pages[0];
+  const total = firstPage?.count ?? 0;
+  const facets = firstPage?.facets ?? null;
+  const folderList = folders.data ?? [];
+  const folderNames = useMemo(() => new Map(folderList.map((f) => [f.id, f.name])), [folderList]);
+
+  useEffect(() => {
+    if (list.isError) message.error(t('load_failed'));
+  }, [list.isError, list.errorUpdatedAt, message, t]);
+  useEffect(() => {
+    if (folders.isError) message.error(t('load_folders_failed'));
+  }, [folders.isError, folders.errorUpdatedAt, message, t]);
+
+  // A changed filter starts a new selection: hidden images must not be moved or deleted by accident.
+  useEffect(() => setSelected(new Set()), [folder, search]);
+
+  const loadedNames = useCallback(
+    (folderId: number | null) => new Set(images.filter((i) => i.folderId === folderId).map((i) => i.name)),
+    [images],
+  );
+  const upload = useUpload(loadedNames);
+
+  const toggle = useCallback((id: number) => {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const openPreview = useCallback(
+    (id: number) => {
+      const index = images.findIndex((i) => i.id === id);
+      if (index >= 0) setPreviewIndex(index);
+    },
+    [images],
+  );
+  const allSelected = images.length > 0 && images.every((i) => selected.has(i.id));
+
+  const confirmDelete = () => {
+    const ids = [...selected];
+    modal.confirm({
+      title: t('delete_confirm_title'),
+      content: t('delete_confirm', { count: ids.length }),
+      okText: t('delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('cancel'),
+      onOk: async () => {
+        const { deleted, failed } = await deleteImages(ids);
+        if (deleted > 0) message.success(t('deleted_count', { count: deleted }));
+        if (failed.length > 0) message.error(t('delete_failed'));
+        setSelected(new Set(failed));
+        await invalidateLibrary(queryClient);
+      },
+    });
+  };
+
+  const move = async (folderId: number | null) => {
+    setMoving(true);
+    try {
+      const moved = await moveImages(folderId, [...selected]);
+      message.success(t('moved_count', { count: moved }));
+      setSelected(new Set());
+      setMoveOpen(false);
+    } catch {
+      message.error(t('move_failed'));
+    } finally {
+      setMoving(false);
+      await invalidateLibrary(queryClient);
+    }
+  };
+
   return (
-    <div className="page">
-      <h1>{t('nav.images')}</h1>
+    <div className="images-page">
+      {narrow ? null : <ImagesSidebar value={folder} onChange={setFolder} facets={facets} folders={folderList} />}
+      <section className="images-main">
+        {narrow ? (
+          <Select
+            className="images-folder-select"
+            value={String(folder)}
+            onChange={(v: string) => setFolder(v === 'all' || v === 'none' ? v : Number(v))}
+            options={[
+              { value: 'all', label: `${t('all_images')} (${facets?.all ?? '–'})` },
+              { value: 'none', label: `${t('uncategorized')} (${facets?.uncategorized ?? '–'})` },
+              ...folderList.map((f) => ({ value: String(f.id), label: `${f.name} (${f.imageCount})` })),
+            ]}
+          />
+        ) : null}
+        <ImagesToolbar
+          narrow={narrow}
+          view={view}
+          onView={setView}
+          search={searchInput}
+          onSearch={setSearchInput}
+          sort={sort}
+          onSort={setSort}
+          direction={direction}
+          onDirection={setDirection}
+          dateGrouping={dateGrouping}
+          onDateGrouping={setDateGrouping}
+          selectedCount={selected.size}
+          allSelected={allSelected}
+          onSelectAll={() => setSelected(allSelected ? new Set() : new Set(images.map((i) => i.id)))}
+          onMove={() => setMoveOpen(true)}
+          onDelete={confirmDelete}
+          onUpload={setUploadMode}
+        />
+        <div className="images-count" data-testid="images-total">
+          {t('total_count', { count: total })}
+        </div>
+        <ImageBrowser
+          images={images}
+          total={total}
+          view={view}
+          sort={sort}
+          direction={direction}
+          dateGrouping={dateGrouping}
+          folderNames={folderNames}
+          selected={selected}
+          loading={list.isLoading}
+          hasMore={list.hasNextPage}
+          loadingMore={list.isFetchingNextPage}
+          onLoadMore={() => void list.fetchNextPage()}
+          onToggle={toggle}
+          onOpen={openPreview}
+        />
+      </section>
+
+      <UploadSettingsDialog
+        mode={uploadMode}
+        folders={folderList}
+        defaultFolderId={typeof folder === 'number' ? folder : null}
+        onCancel={() => setUploadMode(null)}
+        onFiles={(files, settings, mode) => {
+          setUploadMode(null);
+          void upload.start(files, settings, mode);
+        }}
+      />
+      <UploadProgressDialog open={upload.open} items={upload.items} onClose={upload.close} />
+      <DuplicateDialog names={upload.duplicates} onAnswer={upload.resolveDuplicates} />
+      <MoveDialog open={moveOpen} count={selected.size} folders={folderList} busy={moving} onCancel={() => setMoveOpen(false)} onMove={(f) => void move(f)} />
+      <ImagePreview images={images} index={previewIndex} onIndexChange={setPreviewIndex} onClose={() => setPreviewIndex(null)} />
     </div>
   );
 }

@@ -1,0 +1,66 @@
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { api, listCount, listResults } from '../../../lib/api-client';
+import { IMAGES_KEY } from '../../../lib/folders-api';
+import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
+
+export type SortField = 'date' | 'name' | 'folder' | 'size';
+export type SortDirection = 'asc' | 'desc';
+/** `all`, `none` (uncategorised) or a folder id. */
+export type FolderFilter = 'all' | 'none' | number;
+
+export interface ImageListParams {
+  folder: FolderFilter;
+  search: string;
+  sort: SortField;
+  direction: SortDirection;
+}
+
+/** One page of the server's list; small enough to answer fast at 100 000 images, large enough to scroll far. */
+export const IMAGE_PAGE_SIZE = 200;
+
+const ORDERING_FIELD: Record<SortField, string> = { date: 'created_time', name: 'name', folder: 'folder', size: 'size' };
+
+export function orderingOf(sort: SortField, direction: SortDirection): string {
+  return `${direction === 'desc' ? '-' : ''}${ORDERING_FIELD[sort]}`;
+}
+
+export interface ImagePage {
+  images: ImageItem[];
+  count: number;
+  facets: { all: number; uncategorized: number } | null;
+  hasNext: boolean;
+}
+
+async function fetchImagePage(params: ImageListParams, page: number, signal: AbortSignal): Promise<ImagePage> {
+  const data = await api.get<unknown>(
+    '/images/',
+    {
+      folder: params.folder === 'all' ? undefined : params.folder,
+      search: params.search.trim() || undefined,
+      ordering: orderingOf(params.sort, params.direction),
+      page,
+      page_size: IMAGE_PAGE_SIZE,
+    },
+    signal,
+  );
+  const images = listResults(data).map(normalizeImage);
+  const raw = (data && typeof data === 'object' ? data : {}) as { next?: unknown; facets?: { all?: unknown; uncategorized?: unknown } };
+  const count = listCount(data);
+  const facets =
+    raw.facets && typeof raw.facets.all === 'number' && typeof raw.facets.uncategorized === 'number'
+      ? { all: raw.facets.all, uncategorized: raw.facets.uncategorized }
+      : null;
+  const hasNext = Array.isArray(data) ? false : typeof raw.next === 'string' ? true : page * IMAGE_PAGE_SIZE < count;
+  return { images, count, facets, hasNext };
+}
+
+/** Server-side search, sort, filter and paging; pages load as the grid scrolls (endReached). */
+export function useImageList(params: ImageListParams) {
+  return useInfiniteQuery({
+    queryKey: [...IMAGES_KEY, 'list', params],
+    queryFn: ({ pageParam, signal }) => fetchImagePage(params, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, _all, lastPage) => (last.hasNext ? lastPage + 1 : undefined),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,192 @@
+import { Empty, Spin } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { ImageItem } from '../../../lib/normalize-image';
+import type { SortDirection, SortField } from '../api/list-images';
+import { buildRows, groupKeyOf, knownGroupKeys, type BrowserRow, type DateGrouping } from '../image-groups';
+import { ImageCard } from './image-card';
+import { ImageListRow } from './image-list-row';
+import { QuickJumpIndex } from './quick-jump-index';
+
+export type ViewMode = 'grid' | 'list';
+
+interface Props {
+  images: ImageItem[];
+  total: number;
+  view: ViewMode;
+  sort: SortField;
+  direction: SortDirection;
+  dateGrouping: DateGrouping;
+  folderNames: Map<number, string>;
+  selected: ReadonlySet<number>;
+  loading: boolean;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  onToggle: (id: number) => void;
+  onOpen: (id: number) => void;
+}
+
+/** Smallest card width; the grid fits as many columns as the width allows. */
+const CARD_MIN_WIDTH = 190;
+const GRID_GAP = 14;
+
+function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver((entries) => setWidth(entries[0]?.contentRect.width ?? 0));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  if (view === 'list') return 1;
+  // 40 px: the index strip on the right.
+  return Math.max(1, Math.floor((width - 40 + GRID_GAP) / (CARD_MIN_WIDTH + GRID_GAP)));
+}
+
+/**
+ * The virtualised image area: only the rows on screen are in the DOM, and the next server page loads when the
+ * end is reached, so 100 000 images scroll like 100. Group headers follow the sort; the right-hand index jumps
+ * to a group with a smooth scroll.
+ */
+export function ImageBrowser(props: Props) {
+  const { t, i18n } = useTranslation('images');
+  const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen } = props;
+  const containerRef = useRef<HTMLDivElement>(null);
+  const virtuoso = useRef<VirtuosoHandle>(null);
+  const columns = useColumns(containerRef, view);
+  const keyOf = useCallback((img: ImageItem) => groupKeyOf(img, sort, dateGrouping), [sort, dateGrouping]);
+  const { rows, groupStart, groupOrder } = useMemo(() => buildRows(images, columns, keyOf), [images, columns, keyOf]);
+  const [pendingJump, setPendingJump] = useState<string | null>(null);
+
+  const groupLabel = useCallback(
+    (key: string): string => {
+      if (key === '--') return '--';
+      if (sort === 'folder') return key === 'none' ? t('uncategorized') : (folderNames.get(Number(key.slice(7))) ?? key);
+      if (sort === 'date') {
+        const locale = i18n.language === 'zh' ? 'zh-CN' : 'en-US';
+        const date = new Date(`${key.length === 4 ? `${key}-01-01` : key.length === 7 ? `${key}-01` : key}T00:00:00Z`);
+        const options: Intl.DateTimeFormatOptions =
+          dateGrouping === 'year'
+            ? { year: 'numeric', timeZone: 'UTC' }
+            : dateGrouping === 'month'
+              ? { year: 'numeric', month: 'long', timeZone: 'UTC' }
+              : { dateStyle: 'full', timeZone: 'UTC' };
+        return new Intl.DateTimeFormat(locale, options).format(date);
+      }
+      return key;
+    },
+    [sort, dateGrouping, folderNames, t, i18n.language],
+  );
+
+  const indexLabel = useCallback(
+    (key: string): string => {
+      if (sort === 'date') return dateGrouping === 'day' ? key.slice(5) : key;
+      if (sort === 'folder') return groupLabel(key);
+      return key;
+    },
+    [sort, dateGrouping, groupLabel],
+  );
+
+  const indexKeys = useMemo(() => {
+    const known = knownGroupKeys(sort, direction);
+    return known.length ? known : groupOrder;
+  }, [sort, direction, groupOrder]);
+
+  const scrollToGroup = useCallback(
+    (key: string) => {
+      const index = groupStart.get(key);
+      if (index === undefined) return false;
+      virtuoso.current?.scrollToIndex({ index, align: 'start', behavior: 'smooth' });
+      return true;
+    },
+    [groupStart],
+  );
+
+  // A size bucket further down than the loaded pages: load pages until it appears, then jump.
+  useEffect(() => {
+    if (!pendingJump) return;
+    if (scrollToGroup(pendingJump)) setPendingJump(null);
+    else if (props.hasMore && !props.loadingMore) props.onLoadMore();
+    else if (!props.hasMore) setPendingJump(null);
+  }, [pendingJump, scrollToGroup, props]);
+
+  const renderRow = (_index: number, row: BrowserRow) => {
+    if (row.kind === 'header') {
+      return (
+        <div className="image-group-header" data-group={row.key}>
+          <span>{groupLabel(row.key)}</span>
+          <span className="image-group-count">{t('group_count', { count: row.count })}</span>
+        </div>
+      );
+    }
+    if (view === 'list') {
+      const img = row.items[0]!;
+      return (
+        <ImageListRow
+          image={img}
+          folderName={img.folderId === null ? t('uncategorized') : (folderNames.get(img.folderId) ?? '--')}
+          selected={selected.has(img.id)}
+          onToggle={onToggle}
+          onOpen={onOpen}
+        />
+      );
+    }
+    return (
+      <div className="image-grid-row" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+        {row.items.map((img) => (
+          <ImageCard key={img.id} image={img} selected={selected.has(img.id)} onToggle={onToggle} onOpen={onOpen} />
+        ))}
+      </div>
+    );
+  };
+
+  return (
+    <div className="image-browser" ref={containerRef} data-testid="image-browser" data-view={view}>
+      {props.loading && images.length === 0 ? (
+        <div className="image-browser-state">
+          <Spin size="large" />
+        </div>
+      ) : images.length === 0 ? (
+        <div className="image-browser-state">
+          <Empty description={t('empty')} />
+        </div>
+      ) : (
+        <>
+          <Virtuoso
+            ref={virtuoso}
+            className="image-virtuoso"
+            data={rows}
+            computeItemKey={(_i, row) => (row.kind === 'header' ? `h:${row.key}:${row.count}` : `r:${row.first}:${row.items.length}:${columns}`)}
+            itemContent={renderRow}
+            endReached={() => {
+              if (props.hasMore && !props.loadingMore) props.onLoadMore();
+            }}
+            increaseViewportBy={{ top: 400, bottom: 800 }}
+            components={{
+              Footer: () =>
+                props.loadingMore ? (
+                  <div className="image-browser-more">
+                    <Spin />
+                  </div>
+                ) : (
+                  <div className="image-browser-more">{t('loaded_of', { loaded: images.length, total: props.total })}</div>
+                ),
+            }}
+          />
+          <QuickJumpIndex
+            keys={indexKeys}
+            label={indexLabel}
+            title={groupLabel}
+            available={(k) => groupStart.has(k) || (props.hasMore && knownGroupKeys(sort, direction).includes(k))}
+            onJump={(k) => {
+              if (!scrollToGroup(k)) setPendingJump(k);
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { Checkbox } from 'antd';
+import { memo } from 'react';
+import { formatDateTime, formatSizeMb } from '../../../lib/format';
+import type { ImageItem } from '../../../lib/normalize-image';
+import { PpdBadge } from './ppd-badge';
+
+interface Props {
+  image: ImageItem;
+  selected: boolean;
+  onToggle: (id: number) => void;
+  onOpen: (id: number) => void;
+}
+
+/** Grid card: thumbnail, name, created time, size in MB, PPD. Clicking the picture opens the preview. */
+export const ImageCard = memo(function ImageCard({ image, selected, onToggle, onOpen }: Props) {
+  return (
+    <div className={`image-card${selected ? ' is-selected' : ''}`} data-testid="image-card" data-image-name={image.name}>
+      <button type="button" className="image-card-thumb" onClick={() => onOpen(image.id)} aria-label={image.name}>
+        <img src={image.thumbnailUrl} alt="" loading="lazy" decoding="async" draggable={false} />
+      </button>
+      <Checkbox className="image-card-check" checked={selected} onChange={() => onToggle(image.id)} aria-label={image.name} />
+      <div className="image-card-body">
+        <div className="image-card-name" title={image.name}>
+          {image.name}
+        </div>
+        <div className="image-card-meta">
+          <span>{formatDateTime(image.createdTime)}</span>
+        </div>
+        <div className="image-card-meta">
+          <span data-testid="image-size">{formatSizeMb(image.size)}</span>
+          <PpdBadge value={image.ppdValue} hasPPD={image.hasPPD} />
+        </div>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,120 @@
+import {
+  AppstoreOutlined,
+  CheckSquareOutlined,
+  CloudUploadOutlined,
+  DeleteOutlined,
+  FileZipOutlined,
+  FolderOpenOutlined,
+  SortAscendingOutlined,
+  SortDescendingOutlined,
+  UnorderedListOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
+import { Button, Input, Segmented, Select, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { SortDirection, SortField } from '../api/list-images';
+import type { DateGrouping } from '../image-groups';
+import type { ViewMode } from './image-browser';
+import type { UploadMode } from './upload-settings-dialog';
+
+interface Props {
+  narrow: boolean;
+  view: ViewMode;
+  onView: (v: ViewMode) => void;
+  search: string;
+  onSearch: (v: string) => void;
+  sort: SortField;
+  onSort: (v: SortField) => void;
+  direction: SortDirection;
+  onDirection: (v: SortDirection) => void;
+  dateGrouping: DateGrouping;
+  onDateGrouping: (v: DateGrouping) => void;
+  selectedCount: number;
+  allSelected: boolean;
+  onSelectAll: () => void;
+  onMove: () => void;
+  onDelete: () => void;
+  onUpload: (mode: UploadMode) => void;
+}
+
+/** Header of the images screen: view, search, sort, direction, date grouping; then the actions row. */
+export function ImagesToolbar(p: Props) {
+  const { t } = useTranslation('images');
+  return (
+    <div className="images-toolbar">
+      <div className="images-toolbar-row">
+        <Segmented<ViewMode>
+          value={p.view}
+          onChange={p.onView}
+          options={[
+            { value: 'grid', icon: <AppstoreOutlined />, title: t('grid_view') },
+            { value: 'list', icon: <UnorderedListOutlined />, title: t('list_view') },
+          ]}
+          data-testid="view-toggle"
+        />
+        <Input.Search
+          allowClear
+          className="images-search"
+          placeholder={t('search_placeholder')}
+          value={p.search}
+          onChange={(e) => p.onSearch(e.target.value)}
+          data-testid="image-search"
+        />
+        <Select<SortField>
+          value={p.sort}
+          onChange={p.onSort}
+          className="images-sort"
+          aria-label={t('sort_by')}
+          data-testid="sort-select"
+          options={(['date', 'name', 'folder', 'size'] as const).map((s) => ({ value: s, label: t(`sort.${s}`) }))}
+        />
+        <Tooltip title={t(p.direction === 'asc' ? 'ascending' : 'descending')}>
+          <Button
+            icon={p.direction === 'asc' ? <SortAscendingOutlined /> : <SortDescendingOutlined />}
+            onClick={() => p.onDirection(p.direction === 'asc' ? 'desc' : 'asc')}
+            aria-label={t(p.direction === 'asc' ? 'ascending' : 'descending')}
+            data-testid="sort-direction"
+          />
+        </Tooltip>
+        {p.sort === 'date' ? (
+          <Segmented<DateGrouping>
+            value={p.dateGrouping}
+            onChange={p.onDateGrouping}
+            options={(['year', 'month', 'day'] as const).map((g) => ({ value: g, label: t(`group.${g}`) }))}
+            data-testid="date-grouping"
+          />
+        ) : null}
+      </div>
+      <div className="images-toolbar-row">
+        <Button type="primary" icon={<UploadOutlined />} onClick={() => p.onUpload('single')} data-testid="upload-single">
+          {t('upload')}
+        </Button>
+        {p.narrow ? null : (
+          <>
+            <Button icon={<CloudUploadOutlined />} onClick={() => p.onUpload('multiple')} data-testid="upload-multiple">
+              {t('upload_multiple')}
+            </Button>
+            <Button icon={<FileZipOutlined />} onClick={() => p.onUpload('zip')} data-testid="upload-zip">
+              {t('upload_zip')}
+            </Button>
+          </>
+        )}
+        <span className="images-toolbar-spacer" />
+        <Button icon={<CheckSquareOutlined />} onClick={p.onSelectAll} data-testid="select-all">
+          {p.allSelected ? t('deselect_all') : t('select_all')}
+        </Button>
+        <Button icon={<FolderOpenOutlined />} disabled={p.selectedCount === 0} onClick={p.onMove} data-testid="move-selected">
+          {t('move_selected')}
+        </Button>
+        <Button danger icon={<DeleteOutlined />} disabled={p.selectedCount === 0} onClick={p.onDelete} data-testid="delete-selected">
+          {t('delete_selected')}
+        </Button>
+        {p.selectedCount > 0 ? (
+          <span className="images-selected-count" data-testid="selected-count">
+            {t('selected_count', { count: p.selectedCount })}
+          </span>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { Form, Modal, Select, Switch, Typography, type ButtonProps } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FolderItem } from '../../../lib/normalize-folder';
+import type { UploadSettings } from '../hooks/use-upload';
+import { InlineFolderCreate } from './inline-folder-create';
+
+export type UploadMode = 'single' | 'multiple' | 'zip';
+
+interface Props {
+  mode: UploadMode | null;
+  folders: FolderItem[];
+  defaultFolderId: number | null;
+  onCancel: () => void;
+  onFiles: (files: File[], settings: UploadSettings, mode: UploadMode) => void;
+}
+
+/** Spec section 5: image/* and .zip names; the ZIP picker takes only the first ZIP. */
+const ACCEPT: Record<UploadMode, string> = { single: 'image/*', multiple: 'image/*,.zip', zip: '.zip,application/zip' };
+
+/**
+ * Upload settings: target folder (with inline create) and the duplicate check (on by default). Its button opens
+ * the file picker; the chosen files start the upload.
+ */
+export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel, onFiles }: Props) {
+  const { t } = useTranslation('images');
+  const [folderId, setFolderId] = useState<number | null>(defaultFolderId);
+  const [checkDuplicate, setCheckDuplicate] = useState(true);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (mode) {
+      setFolderId(defaultFolderId);
+      setCheckDuplicate(true);
+    }
+  }, [mode, defaultFolderId]);
+
+  return (
+    <Modal
+      open={mode !== null}
+      title={t(`upload_title.${mode ?? 'single'}`)}
+      okText={t('choose_files')}
+      cancelText={t('cancel')}
+      onCancel={onCancel}
+      onOk={() => input.current?.click()}
+      okButtonProps={{ 'data-testid': 'choose-files' } as ButtonProps}
+      destroyOnHidden
+    >
+      <Form layout="vertical">
+        <Form.Item label={t('target_folder')}>
+          <Select
+            allowClear
+            value={folderId ?? undefined}
+            placeholder={t('uncategorized')}
+            onChange={(v?: number) => setFolderId(v ?? null)}
+            options={folders.map((f) => ({ value: f.id, label: f.name }))}
+            data-testid="upload-folder-select"
+          />
+        </Form.Item>
+        <Form.Item>
+          <InlineFolderCreate onCreated={(f) => setFolderId(f.id)} />
+        </Form.Item>
+        <Form.Item label={t('check_duplicates')} extra={t('check_duplicates_hint')}>
+          <Switch checked={checkDuplicate} onChange={setCheckDuplicate} data-testid="duplicate-switch" />
+        </Form.Item>
+        <Typography.Text type="secondary">{t(`upload_hint.${mode ?? 'single'}`)}</Typography.Text>
+      </Form>
+      {mode ? (
+        <input
+          ref={input}
+          type="file"
+          hidden
+          data-testid="upload-input"
+          accept={ACCEPT[mode]}
+          multiple={mode === 'multiple'}
+          onChange={(e) => {
+            const files = Array.from(e.target.files ?? []);
+            e.target.value = '';
+            if (files.length) onFiles(files, { folderId, checkDuplicate }, mode);
+          }}
+        />
+      ) : null}
+    </Modal>
+  );
+}

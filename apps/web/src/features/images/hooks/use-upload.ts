@@ -1,0 +1,190 @@
+import type { UploadResponse } from '@cassavascope/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
+import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api-client';
+import { invalidateLibrary } from '../../../lib/folders-api';
+import { uploadImageFiles, uploadZip, type DuplicateAction, type UploadOptions } from '../api/upload-images';
+
+/** Spec section 3: an upload progress item. */
+export interface UploadItem {
+  fileName: string;
+  progress: number;
+  status: 'uploading' | 'completed' | 'error';
+  /** Why a file failed, or that it was skipped as a duplicate. */
+  note?: string;
+}
+
+export interface UploadSettings {
+  folderId: number | null;
+  checkDuplicate: boolean;
+}
+
+/** Spec section 9: the progress dialog closes 1 s after completion; the list reloads 1 s after a ZIP. */
+export const CLOSE_DELAY_MS = 1000;
+export const ZIP_RELOAD_DELAY_MS = 1000;
+
+export function isZipFile(file: File): boolean {
+  return file.name.toLowerCase().endsWith('.zip');
+}
+
+export function isImageFile(file: File): boolean {
+  return file.type.startsWith('image/');
+}
+
+/**
+ * The upload state machine: per-file progress items, the duplicate question (driven by the server's 409, and by
+ * names already loaded in the target folder), the success/error toasts and the list reloads.
+ */
+export function useUpload(loadedNames: (folderId: number | null) => Set<string>) {
+  const { t } = useTranslation('images');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const [open, setOpen] = useState(false);
+  const [duplicates, setDuplicates] = useState<string[] | null>(null);
+  const answer = useRef<((action: DuplicateAction | null) => void) | null>(null);
+
+  const askDuplicates = (names: string[]) =>
+    new Promise<DuplicateAction | null>((resolve) => {
+      answer.current = resolve;
+      setDuplicates(names);
+    });
+
+  const resolveDuplicates = useCallback((action: DuplicateAction | null) => {
+    setDuplicates(null);
+    answer.current?.(action);
+    answer.current = null;
+  }, []);
+
+  const finish = (failed: boolean) => {
+    // Failed items stay on screen until the user closes the dialog.
+    if (!failed) setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
+  };
+
+  /** Sends a request; on a 409 duplicate asks the user and sends again with the chosen action. */
+  const withDuplicateRetry = async (
+    send: (options: UploadOptions) => Promise<UploadResponse>,
+    settings: UploadSettings,
+    preDuplicates: string[],
+  ): Promise<UploadResponse | null> => {
+    let action: DuplicateAction | undefined;
+    if (settings.checkDuplicate && preDuplicates.length > 0) {
+      const chosen = await askDuplicates(preDuplicates);
+      if (!chosen) return null;
+      action = chosen;
+    }
+    const options: UploadOptions = { folderId: settings.folderId, checkDuplicate: settings.checkDuplicate, duplicateAction: action };
+    try {
+      return await send(options);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 409 && err.code === 'duplicate')) throw err;
+      const names = Array.isArray(err.body.duplicates) ? (err.body.duplicates as unknown[]).map(String) : [];
+      const chosen = await askDuplicates(names);
+      if (!chosen) return null;
+      return send({ ...options, duplicateAction: chosen });
+    }
+  };
+
+  const applyResponse = (res: UploadResponse, names: string[]) => {
+    const skipped = new Set(res.skipped ?? []);
+    const errors = new Map((res.errors ?? []).map((e) => [e.name, e.detail]));
+    setItems(
+      names.map((fileName) =>
+        errors.has(fileName)
+          ? { fileName, progress: 100, status: 'error', note: errors.get(fileName) }
+          : { fileName, progress: 100, status: 'completed', note: skipped.has(fileName) ? t('skipped_duplicate') : undefined },
+      ),
+    );
+    return errors.size > 0;
+  };
+
+  const uploadImages = async (files: File[], settings: UploadSettings) => {
+    const names = files.map((f) => f.name);
+    setItems(names.map((fileName) => ({ fileName, progress: 0, status: 'uploading' })));
+    setOpen(true);
+    const known = loadedNames(settings.folderId);
+    const pre = names.filter((n) => known.has(n));
+    try {
+      const res = await withDuplicateRetry(
+        (options) => {
+          setItems(names.map((fileName) => ({ fileName, progress: 0, status: 'uploading' })));
+          return uploadImageFiles(files, options, (i, progress) =>
+            setItems((prev) => prev.map((it, j) => (j === i && it.status === 'uploading' ? { ...it, progress } : it))),
+          );
+        },
+        settings,
+        pre,
+      );
+      if (!res) {
+        setOpen(false);
+        return;
+      }
+      const failed = applyResponse(res, names);
+      if (res.count > 0) message.success(t('uploaded_count', { count: res.count }));
+      if (res.skipped?.length) message.info(t('skipped_count', { count: res.skipped.length }));
+      if (failed) message.error(t('upload_failed'));
+      finish(failed);
+    } catch (err) {
+      setItems((prev) => prev.map((it) => (it.status === 'completed' ? it : { ...it, status: 'error', note: err instanceof ApiError ? err.detail : undefined })));
+      message.error(t('upload_failed'));
+    } finally {
+      await invalidateLibrary(queryClient);
+    }
+  };
+
+  const uploadArchive = async (file: File, settings: UploadSettings) => {
+    setItems([{ fileName: file.name, progress: 0, status: 'uploading' }]);
+    setOpen(true);
+    try {
+      const res = await withDuplicateRetry(
+        (options) => {
+          setItems([{ fileName: file.name, progress: 0, status: 'uploading' }]);
+          return uploadZip(file, options, (progress) => setItems([{ fileName: file.name, progress, status: 'uploading' }]));
+        },
+        settings,
+        [],
+      );
+      if (!res) {
+        setOpen(false);
+        return;
+      }
+      const failedEntries = res.errors ?? [];
+      setItems([
+        {
+          fileName: file.name,
+          progress: 100,
+          status: 'completed',
+          note: t('zip_summary', { count: res.count, skipped: res.skipped?.length ?? 0, failed: failedEntries.length }),
+        },
+        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, progress: 100, status: 'error', note: e.detail })),
+      ]);
+      message.success(t('uploaded_count', { count: res.count }));
+      if (res.skipped?.length) message.info(t('skipped_count', { count: res.skipped.length }));
+      finish(failedEntries.length > 0);
+    } catch (err) {
+      setItems([{ fileName: file.name, progress: 100, status: 'error', note: err instanceof ApiError ? err.detail : undefined }]);
+      message.error(t('zip_failed'));
+    } finally {
+      // Spec section 4: after a ZIP upload the image list reloads after 1 second.
+      setTimeout(() => void invalidateLibrary(queryClient), ZIP_RELOAD_DELAY_MS);
+    }
+  };
+
+  /** Images go in one request; ZIP archives picked alongside are imported after them, one by one. */
+  const start = async (files: File[], settings: UploadSettings, mode: 'single' | 'multiple' | 'zip') => {
+    if (mode === 'zip') {
+      const zip = files.find(isZipFile);
+      if (zip) await uploadArchive(zip, settings);
+      return;
+    }
+    const images = files.filter(isImageFile);
+    const zips = files.filter(isZipFile);
+    if (images.length > 0) await uploadImages(mode === 'single' ? images.slice(0, 1) : images, settings);
+    for (const zip of mode === 'single' && images.length > 0 ? [] : zips) await uploadArchive(zip, settings);
+    if (images.length === 0 && zips.length === 0) message.error(t('no_supported_files'));
+  };
+
+  return { items, open, close: () => setOpen(false), duplicates, resolveDuplicates, start };
+}

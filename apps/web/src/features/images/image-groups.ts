@@ -1,0 +1,76 @@
+import { SIZE_BUCKET_1MB, SIZE_BUCKET_5MB } from '@cassavascope/contract';
+import type { ImageItem } from '../../lib/normalize-image';
+import type { SortDirection, SortField } from './api/list-images';
+
+export type DateGrouping = 'year' | 'month' | 'day';
+
+/** Size buckets of the quick-jump index (spec section 9: 1048576 and 5242880 bytes). */
+export const SIZE_BUCKETS = ['<1MB', '1-5MB', '>5MB'] as const;
+
+export function sizeBucketOf(bytes: number): (typeof SIZE_BUCKETS)[number] {
+  if (bytes < SIZE_BUCKET_1MB) return '<1MB';
+  if (bytes <= SIZE_BUCKET_5MB) return '1-5MB';
+  return '>5MB';
+}
+
+/** The group an image falls in for the current sort: date part (UTC, as the server groups), first letter, folder, size bucket. */
+export function groupKeyOf(image: ImageItem, sort: SortField, dateGrouping: DateGrouping): string {
+  switch (sort) {
+    case 'date': {
+      const iso = image.createdTime ?? image.uploadDate ?? '';
+      const d = new Date(iso);
+      if (Number.isNaN(d.getTime())) return '--';
+      const day = d.toISOString().slice(0, 10);
+      return dateGrouping === 'year' ? day.slice(0, 4) : dateGrouping === 'month' ? day.slice(0, 7) : day;
+    }
+    case 'name': {
+      const first = [...image.name.trim()][0] ?? '';
+      return /[\p{L}\p{N}]/u.test(first) ? first.toLocaleUpperCase() : '#';
+    }
+    case 'folder':
+      return image.folderId === null ? 'none' : `folder:${image.folderId}`;
+    case 'size':
+      return sizeBucketOf(image.size);
+  }
+}
+
+/** Every bucket key the index can show before the images are loaded (size buckets only). */
+export function knownGroupKeys(sort: SortField, direction: SortDirection): string[] {
+  if (sort !== 'size') return [];
+  return direction === 'asc' ? [...SIZE_BUCKETS] : [...SIZE_BUCKETS].reverse();
+}
+
+export type BrowserRow =
+  | { kind: 'header'; key: string; count: number }
+  | { kind: 'images'; key: string; items: ImageItem[]; first: number };
+
+/**
+ * Flattens the loaded images into virtualised rows: a header per group, then rows of `columns` images.
+ * `groupStart` maps each group key to its header row (for the quick-jump index).
+ */
+export function buildRows(
+  images: ImageItem[],
+  columns: number,
+  keyOf: (image: ImageItem) => string,
+): { rows: BrowserRow[]; groupStart: Map<string, number>; groupOrder: string[] } {
+  const rows: BrowserRow[] = [];
+  const groupStart = new Map<string, number>();
+  const groupOrder: string[] = [];
+  let i = 0;
+  while (i < images.length) {
+    const key = keyOf(images[i]!);
+    let end = i;
+    while (end < images.length && keyOf(images[end]!) === key) end++;
+    // A group split across the sort (should not happen with a server sort) keeps its first header.
+    if (!groupStart.has(key)) {
+      groupStart.set(key, rows.length);
+      groupOrder.push(key);
+    }
+    rows.push({ kind: 'header', key, count: end - i });
+    for (let j = i; j < end; j += columns) {
+      rows.push({ kind: 'images', key, items: images.slice(j, Math.min(j + columns, end)), first: j });
+    }
+    i = end;
+  }
+  return { rows, groupStart, groupOrder };
+}

@@ -1,13 +1,59 @@
-import { Empty } from 'antd';
+import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import { Button, Card, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api-client';
+import { formatDateTime } from '../../lib/format';
+import { useConnectionTest } from './api/get-server-status';
+import { ConnectionDetails } from './components/connection-details';
+import { ConnectionError } from './components/connection-error';
+import './connection.css';
 
-/** Placeholder: the second web engineer replaces this page. */
+type TestState = 'idle' | 'testing' | 'success' | 'error';
+
+/** Connection: a real test of the server (spec section 2; the seed's simulated test made true). */
 export default function ConnectionPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('connection');
+  const test = useConnectionTest();
+  const [lastTest, setLastTest] = useState<string | null>(null);
+  const state: TestState = test.isPending ? 'testing' : test.isSuccess ? 'success' : test.isError ? 'error' : 'idle';
+
+  const start = () => test.mutate(undefined, { onSettled: () => setLastTest(new Date().toISOString()) });
+  const errorMessage =
+    test.error instanceof ApiError || test.error instanceof Error ? test.error.message || t('error.generic') : t('error.generic');
+
+  const icon = {
+    idle: <QuestionCircleOutlined />,
+    testing: <LoadingOutlined />,
+    success: <CheckCircleFilled />,
+    error: <CloseCircleFilled />,
+  }[state];
+
   return (
-    <div className="page">
-      <h1>{t('nav.connection')}</h1>
-      <Empty />
+    <div className="page connection-page">
+      <header className="connection-header">
+        <Typography.Title level={2}>
+          <ApiOutlined /> {t('title')}
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
+      </header>
+      <Card className={`connection-test is-${state}`} data-testid="connection-test" data-state={state}>
+        <div className="connection-test-row">
+          <span className="connection-state-icon">{icon}</span>
+          <div className="connection-state-text">
+            <strong data-testid="connection-state">{t(`state.${state}`)}</strong>
+            <span>{t(`state.${state}_hint`)}</span>
+          </div>
+          <Button type="primary" size="large" onClick={start} disabled={state === 'testing'} loading={state === 'testing'} data-testid="connection-start">
+            {t('start')}
+          </Button>
+        </div>
+        <div className="connection-last" data-testid="connection-last">
+          {t('last_test')}: {lastTest ? formatDateTime(lastTest) : t('never')}
+        </div>
+      </Card>
+      {state === 'success' && test.data && <ConnectionDetails status={test.data} />}
+      {state === 'error' && <ConnectionError message={errorMessage} />}
     </div>
   );
 }

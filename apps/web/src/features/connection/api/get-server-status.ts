@@ -1,0 +1,60 @@
+import { useMutation } from '@tanstack/react-query';
+import type { ServerStatus } from '@cassavascope/contract';
+import { api } from '../../../lib/api-client';
+import { asRecord, pickNumber, pickString } from '../../../lib/normalize-fields';
+
+/** The connection test's view of `/api/status/` (spec section 3: status, counts, version, uptime, server time). */
+export interface ConnectionStatus {
+  status: string;
+  imageCount: number | null;
+  taskCount: number | null;
+  version: string | null;
+  uptimeSeconds: number | null;
+  serverTime: string | null;
+  engineLabel: string | null;
+  database: string | null;
+  storage: string | null;
+  queue: string | null;
+  endpoints: { path: string; ok: boolean }[];
+  /** round trip of the test request, in milliseconds */
+  latencyMs: number;
+  testedAt: string;
+}
+
+export function normalizeStatus(input: unknown, latencyMs: number, testedAt: Date): ConnectionStatus {
+  const raw = asRecord(input);
+  const engine = asRecord(raw.engine);
+  const endpoints = Array.isArray(raw.endpoints)
+    ? raw.endpoints.map((e) => {
+        const r = asRecord(e);
+        return { path: pickString(r, 'path') ?? '', ok: r.ok === true };
+      })
+    : [];
+  return {
+    status: pickString(raw, 'status') ?? 'unknown',
+    imageCount: pickNumber(raw, 'image_count', 'imageCount'),
+    taskCount: pickNumber(raw, 'task_count', 'taskCount'),
+    version: pickString(raw, 'version'),
+    uptimeSeconds: pickNumber(raw, 'uptime_seconds', 'uptimeSeconds'),
+    serverTime: pickString(raw, 'server_time', 'serverTime'),
+    engineLabel: pickString(engine, 'label'),
+    database: pickString(raw, 'database'),
+    storage: pickString(raw, 'storage'),
+    queue: pickString(raw, 'queue'),
+    endpoints,
+    latencyMs,
+    testedAt: testedAt.toISOString(),
+  };
+}
+
+/** A real call to the server (the seed's simulated test made true). */
+export async function testConnection(): Promise<ConnectionStatus> {
+  const started = performance.now();
+  const data = await api.get<Partial<ServerStatus>>('/status/');
+  return normalizeStatus(data, Math.round(performance.now() - started), new Date());
+}
+
+/** The test is started by the user: idle -> testing (pending) -> success | error. */
+export function useConnectionTest() {
+  return useMutation({ mutationFn: testConnection });
+}

@@ -1,0 +1,59 @@
+import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
+import { Card, Descriptions, List, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
+import type { ConnectionStatus } from '../api/get-server-status';
+import { uptimeParts } from '../uptime';
+
+/** On success: the server's real status and the endpoint list, each marked from the server's own check. */
+export function ConnectionDetails({ status }: { status: ConnectionStatus }) {
+  const { t } = useTranslation('connection');
+  const uptime = status.uptimeSeconds === null ? null : uptimeParts(status.uptimeSeconds);
+  return (
+    <div className="connection-details">
+      <Card size="small" title={t('details.title')} className="connection-card" data-testid="connection-status">
+        <Descriptions
+          size="small"
+          column={{ xs: 1, sm: 2 }}
+          items={[
+            {
+              key: 'status',
+              label: t('details.status'),
+              children: <Tag color={status.status === 'online' ? 'success' : 'warning'}>{status.status === 'online' ? t('details.online') : status.status}</Tag>,
+            },
+            { key: 'images', label: t('details.image_count'), children: <span data-testid="status-images">{status.imageCount ?? '--'}</span> },
+            { key: 'tasks', label: t('details.task_count'), children: <span data-testid="status-tasks">{status.taskCount ?? '--'}</span> },
+            { key: 'version', label: t('details.version'), children: <span data-testid="status-version">{status.version ?? '--'}</span> },
+            { key: 'uptime', label: t('details.uptime'), children: uptime ? t(`uptime.${uptime.unit}`, uptime) : '--' },
+            { key: 'time', label: t('details.server_time'), children: formatDateTime(status.serverTime) },
+            { key: 'latency', label: t('details.latency'), children: t('details.ms', { value: status.latencyMs }) },
+            { key: 'engine', label: t('details.engine'), children: status.engineLabel ?? '--' },
+            { key: 'database', label: t('details.database'), children: status.database ?? '--' },
+            { key: 'storage', label: t('details.storage'), children: status.storage ?? '--' },
+            { key: 'queue', label: t('details.queue'), children: status.queue ?? '--' },
+          ]}
+        />
+      </Card>
+      <Card size="small" title={t('endpoints.title')} className="connection-card" data-testid="connection-endpoints">
+        <List
+          size="small"
+          dataSource={status.endpoints}
+          renderItem={(endpoint) => (
+            <List.Item data-testid="endpoint" data-ok={endpoint.ok}>
+              <code>{endpoint.path}</code>
+              {endpoint.ok ? (
+                <Tag color="success" icon={<CheckCircleFilled />}>
+                  {t('endpoints.normal')}
+                </Tag>
+              ) : (
+                <Tag color="error" icon={<CloseCircleFilled />}>
+                  {t('endpoints.failing')}
+                </Tag>
+              )}
+            </List.Item>
+          )}
+        />
+      </Card>
+    </div>
+  );
+}

@@ -51,7 +51,15 @@ export async function receiveMultipart(
     }
   } catch (err) {
     await discard(files.map((f) => f.staged));
-    throw err;
+    throw isMalformedBody(err) ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${(err as Error).message}`) : err;
   }
   return { files, fields };
+}
+
+/**
+ * The multipart parser's own complaints (a body cut off, a broken part header) carry no error code;
+ * file-system failures (errno) and our or Fastify's coded errors keep their own meaning.
+ */
+function isMalformedBody(err: unknown): boolean {
+  return err instanceof Error && !(err instanceof ApiError) && !('code' in err) && !('syscall' in err);
 }

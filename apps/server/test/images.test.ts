@@ -1,0 +1,240 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ImagesRepository } from '../src/images/images.repository.js';
+import { storedState } from './helpers/data-dir.js';
+import { formWith, makeJpeg } from './helpers/fixtures.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+let server: TestServer;
+let counter = 0;
+
+interface Seed {
+  name: string;
+  folder?: number | null;
+  size?: number;
+  format?: string;
+  created?: string;
+  ppd?: number | null;
+}
+
+/** Rows straight into the real database: listing rules do not need real pixels. */
+async function seed(s: Seed): Promise<number> {
+  counter += 1;
+  const sha = String(counter).padStart(64, 'a');
+  const row = await new ImagesRepository(server.ctx.db.kysely).insert({
+    name: s.name,
+    name_lower: s.name.toLowerCase(),
+    folder_id: s.folder ?? null,
+    size: s.size ?? 1000,
+    format: s.format ?? 'jpeg',
+    width: 10,
+    height: 10,
+    sha256: sha,
+    blob_key: `originals/aa/${sha}.jpg`,
+    thumb_key: `thumbs/aa/${sha}.webp`,
+    created_at: s.created ?? new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString(),
+  });
+  if (s.ppd !== undefined && s.ppd !== null) {
+    await server.ctx.db.kysely
+      .updateTable('images')
+      .set({ ppd_value: s.ppd, last_prediction: s.ppd >= 7 ? 'severe' : s.ppd >= 4 ? 'mild' : 'healthy' })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return row.id;
+}
+
+const names = async (query: string) => {
+  const res = await server.json(`/api/images/${query}`);
+  expect(res.status).toBe(200);
+  return res.body.results.map((i: any) => i.name);
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  await server.ctx.db.kysely.deleteFrom('images').execute();
+  await server.ctx.db.kysely.deleteFrom('folders').execute();
+});
+
+async function folder(name: string): Promise<number> {
+  return (await server.json('/api/folders/', { method: 'POST', body: { name } })).body.id;
+}
+
+describe('GET /images/', () => {
+  it('returns the list envelope with facets, newest first by default', async () => {
+    const f = await folder('F');
+    await seed({ name: 'old.jpg', created: '2026-01-01T00:00:00.000Z' });
+    await seed({ name: 'new.jpg', created: '2026-03-01T00:00:00.000Z', folder: f });
+    await seed({ name: 'mid.jpg', created: '2026-02-01T00:00:00.000Z' });
+    const res = await server.json('/api/images/');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ count: 3, next: null, previous: null, facets: { all: 3, uncategorized: 2 } });
+    expect(res.body.results.map((i: any) => i.name)).toEqual(['new.jpg', 'mid.jpg', 'old.jpg']);
+    expect(Object.keys(res.body.results[0]).sort()).toEqual(
+      ['created_time', 'folderId', 'format', 'hasPPD', 'height', 'id', 'image_url', 'lastPrediction', 'name', 'ppdValue', 'sha256', 'size', 'thumbnail_url', 'uploadDate', 'width'].sort(),
+    );
+    expect(await names('')).toEqual(await names('?'));
+    const noSlash = await server.json('/api/images');
+    expect(noSlash.body).toEqual(res.body);
+  });
+
+  it('filters by folder id and by none; facets stay over the whole library', async () => {
+    const f = await folder('F');
+    await seed({ name: 'in.jpg', folder: f });
+    await seed({ name: 'out.jpg' });
+    expect(await names(`?folder=${f}`)).toEqual(['in.jpg']);
+    expect(await names('?folder=none')).toEqual(['out.jpg']);
+    expect(await names('?folder=424242')).toEqual([]);
+    const res = await server.json(`/api/images/?folder=${f}`);
+    expect(res.body.facets).toEqual({ all: 2, uncategorized: 1 });
+    expect(res.body.count).toBe(1);
+  });
+
+  it('searches names case-insensitively by substring, with % and _ matched literally', async () => {
+    await seed({ name: 'Plot3_Rep2.JPG' });
+    await seed({ name: 'plot30rep2.jpg' });
+    await seed({ name: '100%_done.jpg' });
+    await seed({ name: 'Ärger.jpg' });
+    expect((await names('?search=plot3')).sort()).toEqual(['Plot3_Rep2.JPG', 'plot30rep2.jpg'].sort());
+    expect(await names('?search=3_r')).toEqual(['Plot3_Rep2.JPG']);
+    expect(await names('?search=%25')).toEqual(['100%_done.jpg']);
+    expect(await names('?search=%25_')).toEqual(['100%_done.jpg']);
+    expect(await names('?search=%5C')).toEqual([]);
+    expect(await names('?search=%C3%A4rger')).toEqual(['Ärger.jpg']);
+    expect((await names('?search=')).length).toBe(4);
+  });
+
+  it('orders by created_time, name, size and folder name, each ascending or descending', async () => {
+    const zeta = await folder('zeta');
+    const alpha = await folder('Alpha');
+    await seed({ name: 'b.jpg', size: 300, folder: zeta });
+    await seed({ name: 'a.jpg', size: 100, folder: alpha });
+    await seed({ name: 'c.jpg', size: 200 });
+    expect(await names('?ordering=created_time')).toEqual(['b.jpg', 'a.jpg', 'c.jpg']);
+    expect(await names('?ordering=-created_time')).toEqual(['c.jpg', 'a.jpg', 'b.jpg']);
+    expect(await names('?ordering=name')).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
+    expect(await names('?ordering=-name')).toEqual(['c.jpg', 'b.jpg', 'a.jpg']);
+    expect(await names('?ordering=size')).toEqual(['a.jpg', 'c.jpg', 'b.jpg']);
+    expect(await names('?ordering=-size')).toEqual(['b.jpg', 'c.jpg', 'a.jpg']);
+    // By folder name (case-insensitive); uncategorised first ascending.
+    expect(await names('?ordering=folder')).toEqual(['c.jpg', 'a.jpg', 'b.jpg']);
+    expect(await names('?ordering=-folder')).toEqual(['b.jpg', 'a.jpg', 'c.jpg']);
+  });
+
+  it('filters by format, UTC day and has_ppd', async () => {
+    await seed({ name: 'p.png', format: 'png', created: '2026-11-21T23:59:59.999Z', ppd: 5.5 });
+    await seed({ name: 'j.jpg', format: 'jpeg', created: '2026-11-22T00:00:00.000Z' });
+    await seed({ name: 'k.jpg', format: 'jpeg', created: '2026-11-20T12:00:00.000Z', ppd: 0 });
+    expect(await names('?format=png')).toEqual(['p.png']);
+    expect(await names('?day=2026-11-21')).toEqual(['p.png']);
+    expect(await names('?day=2026-11-22')).toEqual(['j.jpg']);
+    expect(await names('?has_ppd=true')).toEqual(['p.png', 'k.jpg']);
+    expect(await names('?has_ppd=false')).toEqual(['j.jpg']);
+    expect(await names('?has_ppd=true&format=jpeg')).toEqual(['k.jpg']);
+    const withPpd = (await server.json('/api/images/?has_ppd=true')).body.results[0];
+    expect(withPpd).toMatchObject({ hasPPD: true, ppdValue: 5.5, lastPrediction: 'mild' });
+  });
+
+  it('pages with next/previous keeping the other parameters, clamps page_size to 1000, and a page past the end is empty', async () => {
+    for (let i = 0; i < 5; i++) await seed({ name: `img${i}.jpg` });
+    const p1 = await server.json('/api/images/?page_size=2&ordering=name&search=img');
+    expect(p1.body.results.map((i: any) => i.name)).toEqual(['img0.jpg', 'img1.jpg']);
+    expect(p1.body.count).toBe(5);
+    const next = new URL(p1.body.next);
+    expect(Object.fromEntries(next.searchParams)).toEqual({ page_size: '2', ordering: 'name', search: 'img', page: '2' });
+    const p3 = await server.json('/api/images/?page_size=2&ordering=name&page=3');
+    expect(p3.body.results.map((i: any) => i.name)).toEqual(['img4.jpg']);
+    expect(p3.body.next).toBeNull();
+    expect(new URL(p3.body.previous).searchParams.get('page')).toBe('2');
+    const big = await server.json('/api/images/?page_size=5000');
+    expect(big.status).toBe(200);
+    expect(big.body.results).toHaveLength(5);
+    const beyond = await server.json('/api/images/?page=99');
+    expect(beyond.status).toBe(200);
+    expect(beyond.body.results).toEqual([]);
+  });
+
+  it.each([
+    ['page=abc', 'page'],
+    ['page=0', 'page'],
+    ['page_size=0', 'page_size'],
+    ['folder=abc', 'folder'],
+    ['folder=-1', 'folder'],
+    ['ordering=colour', 'ordering'],
+    ['ordering=--name', 'ordering'],
+    ['format=bmp', 'format'],
+    ['day=2026-13-45', 'day'],
+    ['day=2026-02-30', 'day'],
+    ['day=yesterday', 'day'],
+    ['has_ppd=maybe', 'has_ppd'],
+  ])('answers 400 with fields.%s for a malformed value', async (query, field) => {
+    const res = await server.json(`/api/images/?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid');
+    expect(typeof res.body.detail).toBe('string');
+    expect(Object.keys(res.body.fields)).toContain(field);
+  });
+
+  it('ignores unknown parameters', async () => {
+    await seed({ name: 'a.jpg' });
+    const res = await server.json('/api/images/?colour=blue&status=whatever');
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(1);
+  });
+});
+
+describe('GET /images/days/ and /images/types/', () => {
+  it('counts per UTC day (newest first) and per format', async () => {
+    await seed({ name: 'a', created: '2026-11-20T10:00:00.000Z', format: 'png' });
+    await seed({ name: 'b', created: '2026-11-21T23:59:00.000Z' });
+    await seed({ name: 'c', created: '2026-11-21T00:00:00.000Z' });
+    const days = await server.json('/api/images/days/');
+    expect(days.status).toBe(200);
+    expect(days.body).toEqual([
+      { day: '2026-11-21', count: 2 },
+      { day: '2026-11-20', count: 1 },
+    ]);
+    const types = await server.json('/api/images/types');
+    expect(types.body).toEqual([
+      { format: 'jpeg', count: 2 },
+      { format: 'png', count: 1 },
+    ]);
+  });
+});
+
+describe('GET and DELETE /images/{id}/', () => {
+  it('gets one image; 404 for an unknown id, 400 for a malformed one', async () => {
+    const id = await seed({ name: 'one.jpg' });
+    const res = await server.json(`/api/images/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, name: 'one.jpg', folderId: null, hasPPD: false });
+    const missing = await server.json('/api/images/987654/');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
+    for (const bad of ['abc', '0', '1e3', '99999999999999999999']) {
+      expect((await server.json(`/api/images/${bad}/`)).status).toBe(400);
+    }
+  });
+
+  it('deletes the row, the original and the thumbnail (204), then 404', async () => {
+    const up = await server.json('/api/images/upload-files/', {
+      method: 'POST',
+      body: formWith([{ name: 'x.jpg', data: await makeJpeg({ seed: 5 }) }]),
+    });
+    const img = up.body.uploaded[0];
+    const files = [img.image_url, img.thumbnail_url].map((u: string) => path.join(server.dataDir, 'blobs', u.replace('/media/', '')));
+    for (const f of files) await fs.stat(f);
+    const res = await server.request(`/api/images/${img.id}/`, { method: 'DELETE' });
+    expect(res.status).toBe(204);
+    for (const f of files) await expect(fs.stat(f)).rejects.toThrow();
+    expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+    expect((await server.json(`/api/images/${img.id}/`)).status).toBe(404);
+    expect((await server.json(`/api/images/${img.id}/`, { method: 'DELETE' })).status).toBe(404);
+  });
+});

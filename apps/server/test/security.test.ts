@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedState } from './helpers/data-dir.js';
+import { formWith, makeJpeg } from './helpers/fixtures.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** Every error is `{code, detail}` JSON, never a 500, never a stack trace. */
+async function expectCleanError(res: Response, status: number) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toContain('application/json');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  const body = await res.json();
+  expect(typeof body.code).toBe('string');
+  expect(typeof body.detail).toBe('string');
+  expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);
+  return body;
+}
+
+describe('bad input across the images and folders API', () => {
+  it.each([
+    ['POST', '/api/folders/', '{"name":'],
+    ['PUT', '/api/folders/1/', '{oops}'],
+    ['POST', '/api/folders/1/add_images/', '[1,2'],
+    ['POST', '/api/folders//add_images/', 'nul'],
+  ])('%s %s with malformed JSON is 400 invalid_json', async (method, p, body) => {
+    const res = await server.request(p, { method, body, headers: { 'content-type': 'application/json' } });
+    const err = await expectCleanError(res, 400);
+    expect(err.code).toBe('invalid_json');
+  });
+
+  it('a JSON body over the limit is 413', async () => {
+    const huge = JSON.stringify({ name: 'x'.repeat(6 * 1024 * 1024) });
+    const res = await server.request('/api/folders/', { method: 'POST', body: huge, headers: { 'content-type': 'application/json' } });
+    await expectCleanError(res, 413);
+  });
+
+  it('an unknown route under /api is a 404 JSON', async () => {
+    await expectCleanError(await server.request('/api/nothing-here/'), 404);
+  });
+
+  it.each([
+    '/api/images/?page=1e9999',
+    '/api/images/?page_size=%00',
+    '/api/images/?search=' + 'x'.repeat(600),
+    '/api/images/?day=2026-1-1',
+    '/api/images/?folder=1.5',
+    '/api/folders/?page=-1',
+  ])('GET %s is a 400', async (p) => {
+    await expectCleanError(await server.request(p), 400);
+  });
+
+  it('a multipart upload to a JSON route and JSON to an upload route change nothing', async () => {
+    const before = await storedState(server);
+    const form = formWith([{ name: 'a.jpg', data: await makeJpeg() }]);
+    const toFolders = await server.request('/api/folders/', { method: 'POST', body: form });
+    expect([400, 415]).toContain(toFolders.status);
+    await expectCleanError(await server.request('/api/images/upload-batch/', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }), 415);
+    expect(await storedState(server)).toEqual(before);
+  });
+
+  it('a multipart body cut off half way stores nothing and leaves no temp file', async () => {
+    const boundary = 'XBOUNDARYX';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+    const body = Buffer.concat([Buffer.from(head), (await makeJpeg({ width: 200, height: 200, noise: 20 })).subarray(0, 2000)]);
+    const res = await server.request('/api/images/upload-files/', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    await expectCleanError(res, 400);
+    expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+  });
+});

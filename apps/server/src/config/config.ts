@@ -26,6 +26,10 @@ const envSchema = z.object({
   WORKERS: z.coerce.number().int().min(1).max(256).default(Math.max(1, os.availableParallelism())),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1_000_000).default(4096),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Scale-out (pg-boss, only with DATABASE_URL): see docs/deployment.md.
+  API_WORKS_JOBS: boolFromEnv.default(false),
+  WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(0),
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -50,6 +54,15 @@ export interface AppConfig {
   workers: number;
   maxUploadBytes: number;
   logLevel: Env['LOG_LEVEL'];
+  /** pg-boss settings (used only with DATABASE_URL) */
+  scaleOut: {
+    /** the API process also works jobs (else only `npm run worker` processes do) */
+    apiWorksJobs: boolean;
+    /** worker processes the API process starts and stops itself (one-machine scale-out, tests) */
+    workerProcesses: number;
+    /** a job whose worker stopped sending heartbeats for this long is retried by another worker */
+    jobExpireSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +101,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers: e.WORKERS,
     maxUploadBytes: Math.floor(e.MAX_UPLOAD_MB * 1024 * 1024),
     logLevel: e.LOG_LEVEL,
+    scaleOut: { apiWorksJobs: e.API_WORKS_JOBS, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
   };
 }

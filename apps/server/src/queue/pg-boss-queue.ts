@@ -1,0 +1,205 @@
+import type PgBoss from 'pg-boss';
+import type { AppConfig } from '../config/config.js';
+import { JobsRepository } from './jobs.repository.js';
+import { createLimit, type Limit } from './limiter.js';
+import { LocalWorkerProcesses } from './pg-boss-worker-processes.js';
+import { runJob, type JobDeps } from './run-job.js';
+import type { TaskQueue } from './task-queue.js';
+
+/** The pg-boss queue every process of one installation shares. */
+const QUEUE = 'task-job';
+/** A job that keeps failing (not a bad image: those are results) is given up after this many retries. */
+const RETRY_LIMIT = 3;
+/** How often idle workers look for jobs (pg-boss' minimum is 0.5 s). */
+const POLL_SECONDS = 0.5;
+
+interface TaskJobData {
+  taskJobId: number;
+  taskId: number;
+}
+
+export interface PgBossQueueOptions {
+  connectionString: string;
+  /** this process works jobs (worker processes; the API only with API_WORKS_JOBS) */
+  works: boolean;
+  /** jobs worked at once by this process */
+  jobs: number;
+  /** images in flight across those jobs */
+  imagesInFlight: number;
+  jobExpireSeconds: number;
+  /** API only: recover stranded tasks and start WORKER_PROCESSES local workers */
+  api?: { config: AppConfig; workerProcesses: number } | undefined;
+}
+
+/**
+ * pg-boss job ids derived from the `task_jobs` row id: sending the same job twice is a no-op
+ * (pg-boss inserts with ON CONFLICT DO NOTHING), so enqueue and the start-up sweep may overlap freely.
+ */
+export function pgBossJobId(taskJobId: number): string {
+  return `00000000-0000-4000-8000-${taskJobId.toString(16).padStart(12, '0')}`;
+}
+
+/**
+ * The scale-out transport: the `task_jobs` rows stay the truth (what to do, what is done); pg-boss
+ * carries one message per row to whichever worker process takes it. Crash recovery: a working process
+ * touches its job's `started_on` every few seconds (a heartbeat; pg-boss 10 has none of its own), so a
+ * job whose process died expires after JOB_EXPIRE_SECONDS and pg-boss hands it to another worker, which
+ * skips the images that already have a result (runJob). Cancel reaches other processes through the task
+ * status, which runJob checks before every image.
+ */
+export class PgBossQueue implements TaskQueue {
+  readonly kind = 'pg-boss' as const;
+  private boss: PgBoss | null = null;
+  private readonly repo: JobsRepository;
+  private readonly limit: Limit;
+  private readonly active = new Map<string, { taskId: number; controller: AbortController }>();
+  private readonly localWorkers: LocalWorkerProcesses | null;
+  private stopping = false;
+
+  constructor(
+    private readonly deps: JobDeps,
+    private readonly options: PgBossQueueOptions,
+  ) {
+    this.repo = new JobsRepository(deps.db.kysely);
+    this.limit = createLimit(options.imagesInFlight);
+    this.localWorkers = options.api?.workerProcesses ? new LocalWorkerProcesses(options.api.config, options.api.workerProcesses, deps.log) : null;
+  }
+
+  async start(): Promise<void> {
+    if (this.boss) return;
+    const { default: PgBossClass } = await import('pg-boss');
+    const expire = this.options.jobExpireSeconds;
+    const boss = new PgBossClass({
+      connectionString: this.options.connectionString,
+      max: 4,
+      // Expired jobs are found by pg-boss' maintenance run (one process per interval does it).
+      maintenanceIntervalSeconds: Math.max(1, Math.floor(expire / 3)),
+    });
+    boss.on('error', (err) => this.deps.log.error({ err }, 'pg-boss error'));
+    await boss.start();
+    await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: RETRY_LIMIT, retryDelay: 1, expireInSeconds: expire });
+    this.boss = boss;
+
+    if (this.options.api) {
+      const reopened = await this.repo.reopenStrandedTasks();
+      if (reopened.length > 0) this.deps.log.info({ reopened }, 'reopened tasks whose jobs were given up');
+    }
+    // Jobs committed but never handed to pg-boss (a crash between the two) are sent now.
+    const sent = await this.sendQueuedJobs();
+    if (sent > 0) this.deps.log.info({ sent }, 'queued jobs handed to pg-boss');
+    if (this.options.works) {
+      for (let i = 0; i < this.options.jobs; i++) {
+        await boss.work<TaskJobData>(QUEUE, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS, includeMetadata: true }, (jobs) =>
+          this.handle(jobs),
+        );
+      }
+    }
+    if (this.localWorkers && sent > 0) await this.localWorkers.ensureStarted();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.boss || this.stopping) return;
+    this.stopping = true;
+    for (const job of this.active.values()) job.controller.abort();
+    // graceful: wait for the handlers, which stop after their current image.
+    await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    this.boss = null;
+    await this.localWorkers?.stop();
+    this.stopping = false;
+  }
+
+  async enqueue(taskId: number): Promise<void> {
+    await this.sendQueuedJobs(taskId);
+    await this.localWorkers?.ensureStarted();
+  }
+
+  cancel(taskId: number): void {
+    for (const job of this.active.values()) if (job.taskId === taskId) job.controller.abort();
+  }
+
+  /** Sends a pg-boss job for every queued `task_jobs` row of running tasks (or of one task). */
+  private async sendQueuedJobs(taskId?: number): Promise<number> {
+    if (!this.boss) throw new Error('the pg-boss queue is not started');
+    let q = this.deps.db.kysely
+      .selectFrom('task_jobs')
+      .innerJoin('tasks', 'tasks.id', 'task_jobs.task_id')
+      .select(['task_jobs.id as id', 'task_jobs.task_id as task_id'])
+      .where('task_jobs.status', '=', 'queued')
+      .where('tasks.status', '=', 'running')
+      .orderBy('task_jobs.id');
+    if (taskId !== undefined) q = q.where('task_jobs.task_id', '=', taskId);
+    const rows = await q.execute();
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.boss.insert(
+        rows.slice(i, i + 500).map((r) => ({
+          id: pgBossJobId(r.id),
+          name: QUEUE,
+          data: { taskJobId: r.id, taskId: r.task_id } satisfies TaskJobData,
+        })),
+      );
+    }
+    return rows.length;
+  }
+
+  private async handle(jobs: PgBoss.JobWithMetadata<TaskJobData>[]): Promise<void> {
+    // batchSize 1: one job per handler call; several handlers run when `jobs` > 1.
+    for (const job of jobs) await this.handleOne(job);
+  }
+
+  private async handleOne(job: PgBoss.JobWithMetadata<TaskJobData>): Promise<void> {
+    const { taskJobId, taskId } = job.data;
+    const controller = new AbortController();
+    this.active.set(job.id, { taskId, controller });
+    const heartbeat = this.startHeartbeat(job.id);
+    try {
+      await this.repo.setJobStatus(taskJobId, 'running');
+      const outcome = await runJob(this.deps, taskJobId, {
+        signal: controller.signal,
+        limit: this.limit,
+        concurrency: this.options.imagesInFlight,
+      });
+      if (outcome === 'interrupted') {
+        // Shutdown: the job goes back to the queue; failing it makes pg-boss hand it out again.
+        await this.repo.setJobStatus(taskJobId, 'queued');
+        throw new Error('interrupted by shutdown: retried by another worker');
+      }
+    } catch (err) {
+      this.deps.log.error({ err, taskJobId, taskId, retry: job.retryCount }, 'pg-boss job failed');
+      if (job.retryCount >= job.retryLimit && !controller.signal.aborted) {
+        await this.repo.failTask(taskId, `A job of this task failed ${job.retryLimit + 1} times: ${String(err)}`);
+      }
+      throw err;
+    } finally {
+      clearInterval(heartbeat);
+      this.active.delete(job.id);
+    }
+  }
+
+  /** Keeps a live job from expiring: moves its pg-boss `started_on` forward while this process works on it. */
+  private startHeartbeat(jobId: string): NodeJS.Timeout {
+    const every = Math.max(1000, (this.options.jobExpireSeconds * 1000) / 4);
+    const timer = setInterval(() => {
+      const boss = this.boss;
+      if (!boss) return;
+      boss
+        .getDb()
+        .executeSql(`UPDATE pgboss.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active'`, [QUEUE, jobId])
+        .catch((err: unknown) => this.deps.log.warn({ err, jobId }, 'pg-boss heartbeat failed'));
+    }, every);
+    timer.unref();
+    return timer;
+  }
+}
+
+/** The API process's pg-boss queue (create-queue.ts picks it when DATABASE_URL is set). */
+export function createPgBossQueue(deps: JobDeps, config: AppConfig): PgBossQueue {
+  if (!config.databaseUrl) throw new Error('pg-boss needs DATABASE_URL');
+  return new PgBossQueue(deps, {
+    connectionString: config.databaseUrl,
+    works: config.scaleOut.apiWorksJobs,
+    jobs: config.workers,
+    imagesInFlight: config.workers + 2,
+    jobExpireSeconds: config.scaleOut.jobExpireSeconds,
+    api: { config, workerProcesses: config.scaleOut.workerProcesses },
+  });
+}

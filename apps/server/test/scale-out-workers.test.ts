@@ -1,0 +1,186 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { workerEnv } from '../src/queue/pg-boss-worker-processes.js';
+import { makeJpeg } from './helpers/fixtures.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+// Real worker processes on PostgreSQL + S3: runs in the scale-out pass of the server suite
+// (scripts/run-tests.mjs starts the services and sets TEST_DATABASE_URL / TEST_S3_ENDPOINT).
+const enabled = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_S3_ENDPOINT);
+const serverDir = path.resolve(import.meta.dirname, '..');
+
+let server: TestServer | undefined;
+const workers: ChildProcess[] = [];
+
+afterEach(async () => {
+  for (const w of workers.splice(0)) {
+    if (w.exitCode === null && w.signalCode === null) {
+      w.kill('SIGKILL');
+      await new Promise((resolve) => w.once('exit', resolve));
+    }
+  }
+  await server?.close();
+  server = undefined;
+});
+
+/** An API server that works no jobs itself: only the worker processes this test starts do. */
+async function startApi(): Promise<TestServer> {
+  return startTestServer({ WORKER_PROCESSES: '0', API_WORKS_JOBS: 'false', JOB_EXPIRE_SECONDS: '4' });
+}
+
+/** `npm run worker` from the sources, one engine thread, same configuration as the API. */
+function startWorker(api: TestServer): ChildProcess {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/worker-main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, ...workerEnv(api.ctx.config), WORKERS: '1', WORKER_EXIT_WITH_PARENT: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  workers.push(child);
+  return child;
+}
+
+/** Image rows and their stored originals (uploads have their own tests); varied photo-like pictures. */
+async function seedImages(api: TestServer, count: number): Promise<number[]> {
+  const pictures = await Promise.all(
+    Array.from({ length: count }, (_, i) => makeJpeg({ width: 640, height: 480, seed: i + 1, noise: 12 })),
+  );
+  const ids: number[] = [];
+  for (const [i, bytes] of pictures.entries()) {
+    const sha = crypto.createHash('sha256').update(bytes).digest('hex');
+    const blobKey = `originals/${sha.slice(0, 2)}/${sha}.jpg`;
+    await api.ctx.storage.putBuffer(blobKey, bytes, 'image/jpeg');
+    const row = await api.ctx.db.kysely
+      .insertInto('images')
+      .values({
+        name: `plot${i}.jpg`,
+        name_lower: `plot${i}.jpg`,
+        folder_id: null,
+        size: bytes.length,
+        format: 'jpeg',
+        width: 640,
+        height: 480,
+        sha256: sha,
+        blob_key: blobKey,
+        thumb_key: blobKey,
+        created_at: new Date().toISOString(),
+        ppd_value: null,
+        last_prediction: null,
+        last_result_id: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+async function createTask(api: TestServer, imageIds: number[], splitCount: number) {
+  const res = await api.json('/api/tasks/prediction/', {
+    method: 'POST',
+    body: { name: 'scale-out', image_ids: imageIds, split_count: splitCount, threshold: 0.5 },
+  });
+  expect(res.status).toBe(201);
+  return res.body as { id: number };
+}
+
+async function waitForTask(api: TestServer, id: number, until: (t: any) => boolean, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const t = (await api.json(`/api/tasks/${id}/`)).body;
+    if (until(t)) return t;
+    if (Date.now() > deadline) throw new Error(`task ${id} stuck: ${JSON.stringify(t)}`);
+    await sleep(100);
+  }
+}
+
+async function resultRows(api: TestServer, taskId: number) {
+  return api.ctx.db.kysely.selectFrom('results').select(['image_id', 'error_code']).where('task_id', '=', taskId).execute();
+}
+
+/** pg-boss' view of the jobs: how many are being worked now, and how many were retried. */
+async function pgBossJobStates(api: TestServer) {
+  const r = await sql<{ active: number; retried: number }>`
+    select count(*) filter (where state = 'active') as active, count(*) filter (where retry_count > 0) as retried
+    from pgboss.job where name = 'task-job'`.execute(api.ctx.db.kysely);
+  return { active: Number(r.rows[0]!.active), retried: Number(r.rows[0]!.retried) };
+}
+
+describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
+  it('two worker processes share one task and complete it with one result per image; the API works none', async () => {
+    server = await startApi();
+    const imageIds = await seedImages(server, 12);
+    const task = await createTask(server, imageIds, 2);
+    // No worker yet: the API process does not work jobs, so nothing moves.
+    await sleep(1500);
+    expect((await server.json(`/api/tasks/${task.id}/`)).body.processed_count).toBe(0);
+
+    startWorker(server);
+    startWorker(server);
+    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+    expect(done.status).toBe('completed');
+    expect(done.processed_count).toBe(12);
+    expect(done.progress).toBe(100);
+    const rows = await resultRows(server, task.id);
+    expect(rows.map((r) => r.image_id).sort((a, b) => a - b)).toEqual(imageIds);
+    // Result files went to the object store: each scored result's overlay is served through /media/.
+    const results = (await server.json(`/api/predictions/?task_id=${task.id}&page_size=100`)).body.results as any[];
+    const scored = results.filter((r) => r.result_image_url);
+    for (const r of scored.slice(0, 3)) {
+      const media = await server.request(r.result_image_url);
+      expect(media.status).toBe(200);
+      expect(media.headers.get('content-type')).toBe('image/webp');
+    }
+  });
+
+  it('a worker killed mid-job: another takes its job over and every image is scored exactly once', async () => {
+    server = await startApi();
+    const imageIds = await seedImages(server, 24);
+    const task = await createTask(server, imageIds, 3);
+    const victim = startWorker(server);
+    startWorker(server);
+    // Kill one worker while both hold a job (two active pg-boss jobs) and the task is under way.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const t = (await server.json(`/api/tasks/${task.id}/`)).body;
+      const jobs = await pgBossJobStates(server);
+      if (jobs.active === 2 && t.processed_count >= 2) break;
+      if (t.status !== 'running' || Date.now() > deadline) throw new Error(`could not catch both workers busy: ${JSON.stringify(t)}`);
+      await sleep(20);
+    }
+    victim.kill('SIGKILL');
+
+    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+    expect(done.status).toBe('completed');
+    expect(done.processed_count).toBe(24);
+    const rows = await resultRows(server, task.id);
+    expect(rows).toHaveLength(24);
+    expect(new Set(rows.map((r) => r.image_id)).size).toBe(24);
+    // The dead worker's job expired and was handed out again.
+    expect((await pgBossJobStates(server)).retried).toBeGreaterThanOrEqual(1);
+  });
+
+  it('cancel from the API stops a task that other processes are working on', async () => {
+    server = await startApi();
+    const imageIds = await seedImages(server, 30);
+    const task = await createTask(server, imageIds, 2);
+    startWorker(server);
+    startWorker(server);
+    await waitForTask(server, task.id, (t) => t.processed_count >= 2);
+    const cancel = await server.json(`/api/tasks/${task.id}/cancel/`, { method: 'POST' });
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.status).toBe('cancelled');
+    // Within 2 s the workers have stopped: the count no longer moves.
+    await sleep(2000);
+    const settled = (await server.json(`/api/tasks/${task.id}/`)).body.processed_count;
+    await sleep(1500);
+    const later = (await server.json(`/api/tasks/${task.id}/`)).body;
+    expect(later.status).toBe('cancelled');
+    expect(later.processed_count).toBe(settled);
+    expect(later.processed_count).toBeLessThan(30);
+    expect(await resultRows(server, task.id)).toHaveLength(later.processed_count);
+  });
+});

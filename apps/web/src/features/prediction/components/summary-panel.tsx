@@ -1,7 +1,7 @@
 import { ClockCircleOutlined, RocketOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions } from 'antd';
-import { SECONDS_PER_IMAGE_ESTIMATE } from '@cassavascope/contract';
 import { useTranslation } from 'react-i18next';
+import { estimatedSeconds } from '../estimate';
 
 interface Props {
   imageCount: number;
@@ -10,11 +10,6 @@ interface Props {
   modelLabel: string | null;
   creating: boolean;
   onCreate: () => void;
-}
-
-/** Spec section 9: image count x 0.3, rounded up, in seconds. */
-export function estimatedSeconds(images: number): number {
-  return Math.ceil(images * SECONDS_PER_IMAGE_ESTIMATE);
 }
 
 /** Summary: selected, estimated images, mode, model, estimated time, and the create-task button. */

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { PARAMETER_RANGES, TASK_NAME_MAX } from '@cassavascope/contract';
+import { buildPredictionPayload } from '../src/features/prediction/api/create-prediction-task';
+import { estimatedSeconds } from '../src/features/prediction/estimate';
+import { DEFAULT_PARAMETER_VALUES } from '../src/features/prediction/default-parameters';
+import { defaultTaskName } from '../src/features/prediction/default-task-name';
+
+describe('prediction task payload (spec section 7)', () => {
+  it('has exactly the listed fields with the spec defaults', () => {
+    const payload = buildPredictionPayload({ name: '  Trial A  ', parameters: DEFAULT_PARAMETER_VALUES, imageIds: [3, 1], folderIds: [] });
+    expect(payload).toEqual({
+      name: 'Trial A',
+      type: 'prediction',
+      algorithm: 'deeplabv3plus_resnet101',
+      threshold: 0.5,
+      min_size: 100,
+      method: 'post',
+      split_count: 32,
+      morph_kernel_size: 5,
+      morph_iterations: 1,
+      use_tta: false,
+      overlay_opacity: 0.3,
+      image_ids: [3, 1],
+      single_model_type: 'resnet101',
+    });
+  });
+
+  it('sends folder_ids, drops empty id lists, and says method none when post-processing is off', () => {
+    const payload = buildPredictionPayload({
+      name: 'B',
+      parameters: { ...DEFAULT_PARAMETER_VALUES, usePostProcessing: false, useTTA: true, minArea: 250, morphKernelSize: 7 },
+      imageIds: [],
+      folderIds: [4],
+    });
+    expect(payload).not.toHaveProperty('image_ids');
+    expect(payload).toMatchObject({ folder_ids: [4], method: 'none', use_tta: true, min_size: 250, morph_kernel_size: 7 });
+    expect(Object.values(payload).some((v) => v === null || v === undefined)).toBe(false);
+  });
+
+  it('defaults follow spec section 5: post-processing on, TTA off, slider defaults', () => {
+    expect(DEFAULT_PARAMETER_VALUES).toEqual({
+      confidenceThreshold: PARAMETER_RANGES.confidence.default,
+      usePostProcessing: true,
+      useTTA: false,
+      minArea: 100,
+      morphKernelSize: 5,
+      morphIterations: 1,
+      overlayOpacity: 0.3,
+    });
+  });
+});
+
+describe('prediction summary and task name', () => {
+  it('estimated time is images x 0.3 s rounded up', () => {
+    expect(estimatedSeconds(0)).toBe(0);
+    expect(estimatedSeconds(1)).toBe(1);
+    expect(estimatedSeconds(10)).toBe(3);
+    expect(estimatedSeconds(11)).toBe(4);
+    expect(estimatedSeconds(1000)).toBe(300);
+  });
+
+  it('default name is the label plus the local date-time, within 50 characters', () => {
+    const name = defaultTaskName('Task name', new Date(2026, 10, 22, 9, 5, 7));
+    expect(name).toBe('Task name 2026-11-22 09:05:07');
+    expect(defaultTaskName('x'.repeat(60)).length).toBe(TASK_NAME_MAX);
+  });
+});

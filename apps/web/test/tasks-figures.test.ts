@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeTask, normalizeTaskList } from '../src/lib/normalize-task';
+import { filterTasks, processedImages, remainingMinutes, summarizeTasks, taskDuration } from '../src/features/tasks/task-figures';
+
+const task = (over: Record<string, unknown>) => normalizeTask({ id: 1, name: 'T', status: 'completed', image_count: 10, ...over });
+
+describe('task normaliser (spec section 3)', () => {
+  it('reads the API task', () => {
+    const t = normalizeTask({
+      id: 7,
+      name: 'Plot 3',
+      status: 'running',
+      algorithm: 'deeplabv3plus_resnet101',
+      model_type: 'deeplabv3plus_resnet101',
+      image_ids: [1, 2, 3],
+      image_count: 3,
+      progress: 33.3,
+      processed_count: 1,
+      created_time: '2026-11-21T10:00:00Z',
+      updated_time: '2026-11-21T10:00:05Z',
+      completed_time: null,
+      parameters: { threshold: 0.6, min_size: 120, method: 'none', use_tta: true, morph_kernel_size: 7, morph_iterations: 2, overlay_opacity: 0.4 },
+      statistics: { healthyCount: 1, diseaseCount: 0, averageConfidence: 0.9, processingTime: 1.5, totalProcessed: 1 },
+    });
+    expect(t).toMatchObject({
+      id: 7,
+      modelType: 'deeplabv3plus_resnet101',
+      imageCount: 3,
+      createdDate: '2026-11-21T10:00:00Z',
+      completedDate: '2026-11-21T10:00:05Z',
+      progress: 33.3,
+      processedCount: 1,
+      parameters: { usePostProcessing: false, useTTA: true, confidenceThreshold: 0.6, minArea: 120, morphKernelSize: 7, morphIterations: 2 },
+      statistics: { healthyCount: 1, averageConfidence: 0.9, totalProcessed: 1 },
+    });
+  });
+
+  it('accepts every alternative: modelType/model_type/algorithm, image_ids length, completed_time first', () => {
+    expect(normalizeTask({ modelType: 'a', model_type: 'b', algorithm: 'c' }).modelType).toBe('a');
+    expect(normalizeTask({ model_type: 'b', algorithm: 'c' }).modelType).toBe('b');
+    expect(normalizeTask({ algorithm: 'c' }).modelType).toBe('c');
+    expect(normalizeTask({ image_ids: [4, 5] }).imageCount).toBe(2);
+    expect(normalizeTask({ completed_time: 'x', updated_time: 'y' }).completedDate).toBe('x');
+    expect(normalizeTask({ usePostProcessing: true, useTTA: false }).parameters).toMatchObject({ usePostProcessing: true, useTTA: false });
+    expect(normalizeTask({ statistics: null }).statistics).toBeNull();
+  });
+
+  it('reads a list as an array or an envelope', () => {
+    expect(normalizeTaskList([{ id: 1 }, { id: 2 }]).count).toBe(2);
+    expect(normalizeTaskList({ count: 9, results: [{ id: 1 }] })).toMatchObject({ count: 9, results: [{ id: 1 }] });
+  });
+});
+
+describe('task figures', () => {
+  it('success rate is completed over all, rounded', () => {
+    const s = summarizeTasks([task({}), task({}), task({ status: 'failed' })]);
+    expect(s).toEqual({ total: 3, completed: 2, running: 0, failed: 1, successRate: 67 });
+    expect(summarizeTasks([]).successRate).toBe(0);
+  });
+
+  it('search is case-insensitive and combines with the status filter', () => {
+    const list = [task({ id: 1, name: 'Field TRIAL' }), task({ id: 2, name: 'other', status: 'failed' })];
+    expect(filterTasks(list, 'trial', 'all').map((t) => t.id)).toEqual([1]);
+    expect(filterTasks(list, '', 'failed').map((t) => t.id)).toEqual([2]);
+    expect(filterTasks(list, 'trial', 'failed')).toEqual([]);
+  });
+
+  it('duration: h+m, m+s or s; to now while running', () => {
+    const created = '2026-11-21T10:00:00Z';
+    const at = (iso: string) => Date.parse(iso);
+    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T11:05:09Z' }), 0)).toEqual({ unit: 'hm', h: 1, m: 5 });
+    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T10:02:03Z' }), 0)).toEqual({ unit: 'ms', m: 2, s: 3 });
+    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T10:00:42Z' }), 0)).toEqual({ unit: 's', s: 42 });
+    const running = task({ status: 'running', created_time: created, updated_time: '2026-11-21T10:00:01Z' });
+    expect(taskDuration(running, at('2026-11-21T10:00:30Z'))).toEqual({ unit: 's', s: 30 });
+  });
+
+  it('processed = floor(progress/100 x count); remaining = ceil((100 - progress)/10) minutes', () => {
+    expect(processedImages({ progress: 45.5, imageCount: 11 })).toBe(5);
+    expect(processedImages({ progress: 100, imageCount: 11 })).toBe(11);
+    expect(remainingMinutes(0)).toBe(10);
+    expect(remainingMinutes(42.5)).toBe(6);
+    expect(remainingMinutes(100)).toBe(0);
+  });
+});

@@ -109,6 +109,8 @@ export class PgBossQueue implements TaskQueue {
   }
 
   async enqueue(taskId: number): Promise<void> {
+    // Stopped: the job rows wait in the database; start() sends every queued one.
+    if (!this.boss || this.stopping) return;
     await this.sendQueuedJobs(taskId);
     await this.localWorkers?.ensureStarted();
   }

@@ -24,7 +24,7 @@ function onlyFileError(result: FileResult | undefined): ApiError | undefined {
 /** Upload routes of the Images section: POST /images/, /images/upload-files/, /images/upload-batch/. */
 export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new UploadService(ctx);
-  const images = new ImagesRepository(ctx.db.kysely);
+  const images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
   const tempDir = ctx.storage.tempDir;
 
   /** Receives the files, decoding each as soon as it has arrived; cleans up whatever happens. */
@@ -60,7 +60,9 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const results = await service.ingest(batch, options);
       const only = results.length === 1 ? onlyFileError(results[0]) : undefined;
       if (only) throw only;
-      return reply.status(201).send(UploadService.response(results));
+      // Returned, not sent: Fastify answers after withBatch's cleanup, so no temp file outlives the response.
+      reply.status(201);
+      return UploadService.response(results);
     }),
   );
 
@@ -77,12 +79,15 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const [result] = await service.ingest(batch, options);
       const failed = onlyFileError(result);
       if (failed) throw failed;
-      if (result?.kind === 'stored') return reply.status(result.overwritten ? 200 : 201).send(result.image);
+      if (result?.kind === 'stored') {
+        reply.status(result.overwritten ? 200 : 201);
+        return result.image;
+      }
       // Skipped (duplicate_action=skip): the image that already holds this name or these bytes.
       const sha = batch.candidates[0]?.staged?.sha256;
       const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await images.getBySha256(sha) : undefined);
       if (!existing) throw new ApiError(409, 'duplicate', 'The file is a duplicate', { duplicates: [result?.name ?? ''] });
-      return reply.status(200).send(toImage(existing, ctx.storage));
+      return toImage(existing, ctx.storage);
     }),
   );
 
@@ -104,7 +109,9 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         // The archive itself is no longer needed once its entries are staged.
         await discard([zip.staged]);
         const results = await service.ingest(batch, options);
-        return reply.status(201).send(UploadService.response(results));
+        // Returned, not sent: Fastify answers after withBatch's cleanup, so no temp file outlives the response.
+        reply.status(201);
+        return UploadService.response(results);
       },
       false,
     ),

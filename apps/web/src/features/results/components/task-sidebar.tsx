@@ -46,9 +46,8 @@ export function TaskSidebar({ tasks, loading, selected, onSelect }: Props) {
                 {task.name}
               </span>
               <span className="results-task-meta">{formatDateTime(task.createdDate)}</span>
-              <span className="results-task-meta">
-                {task.modelType} · {t('sidebar.results', { count: task.processedCount })}
-              </span>
+              <span className="results-task-meta">{task.modelType}</span>
+              <span className="results-task-meta results-task-count">{t('sidebar.results', { count: task.processedCount })}</span>
             </span>
           </button>
         ))}

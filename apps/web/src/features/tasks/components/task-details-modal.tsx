@@ -70,7 +70,7 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
         </Button>,
       ]}
     >
-      <div className="task-details" data-testid="task-details">
+      <div className="task-details" data-testid="task-details-panel">
         <Block title={t('details.basic')} testId="details-basic">
           <Descriptions
             size="small"

@@ -1,0 +1,255 @@
+import fs from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
+import { screenshot } from './helpers/browser';
+import { startE2e, type E2e } from './helpers/e2e';
+
+/**
+ * The prediction flow in a real browser against a real server and the real engine: pick a folder and images,
+ * change advanced parameters, create the task, watch it complete on Tasks, open its details, then review,
+ * filter, inspect and export its results.
+ */
+let e2e: E2e;
+let page: Page;
+let taskId = 0;
+
+const toast = (p: Page, text: string) => p.locator('.ant-message-notice, .ant-notification-notice').filter({ hasText: text });
+
+async function chooseOption(p: Page, select: string, label: string): Promise<void> {
+  await p.locator(select).click();
+  await p.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
+}
+
+beforeAll(async () => {
+  e2e = await startE2e();
+  page = e2e.page;
+  const api = e2e.server;
+  const folder = await api.api('/api/folders/', { method: 'POST', body: { name: 'Field trial' } });
+  expect(folder.status).toBe(201);
+  const inFolder = [];
+  for (let i = 1; i <= 4; i++) inFolder.push({ name: `trial_${i}.jpg`, bytes: await makeSpecimenJpeg({ seed: i, lesionShare: i === 4 ? 0.85 : undefined }) });
+  expect((await api.upload('/api/images/upload-files/', inFolder, { folder_id: String(folder.body.id), check_duplicate: '0' })).status).toBe(201);
+  const loose = [
+    { name: 'loose_1.jpg', bytes: await makeSpecimenJpeg({ seed: 11 }) },
+    { name: 'loose_2.jpg', bytes: await makeSpecimenJpeg({ seed: 12 }) },
+    { name: 'grey.jpg', bytes: await makeGreyJpeg() },
+  ];
+  expect((await api.upload('/api/images/upload-files/', loose, { check_duplicate: '0' })).status).toBe(201);
+  await e2e.open();
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+describe('prediction -> tasks -> results', () => {
+  it('creates a task from a folder and single images with changed advanced parameters', async () => {
+    await e2e.goto('prediction');
+    await expect.poll(() => page.getByTestId('tile-images').locator('.ant-statistic-content').textContent()).toContain('7');
+    await expect.poll(() => page.getByTestId('tile-folders').locator('.ant-statistic-content').textContent()).toContain('1');
+    await expect.poll(() => page.getByTestId('tile-models').locator('.ant-statistic-content').textContent()).toContain('1');
+    // The model select shows the engine the server really runs.
+    const engine = (await e2e.server.api('/api/status/')).body.engine.label as string;
+    await expect.poll(() => page.getByTestId('model-select').textContent()).toContain(engine);
+    await expect(page.locator('#prediction-task-name').inputValue()).resolves.toMatch(/^Task name \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+
+    // Nothing selected: the spec's message, no dialog.
+    await page.getByTestId('create-task').click();
+    await toast(page, 'Please select images or folders to predict').waitFor();
+
+    // The whole folder, plus two uncategorised images picked one by one.
+    await page.getByLabel('Select folder Field trial').check();
+    await page.locator('.prediction-folder').filter({ hasText: 'Uncategorized' }).click();
+    await page.getByLabel('Select grey.jpg').check();
+    await page.getByLabel('Select loose_1.jpg').check();
+    await expect.poll(() => page.getByTestId('estimated-images').textContent()).toBe('6');
+    await expect.poll(() => page.getByTestId('estimated-time').textContent()).toContain('2 seconds');
+    await expect.poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent()).toContain('3');
+
+    // Advanced parameters: min area 100 -> 150, kernel 5 -> 7, TTA on.
+    await page.getByText('Advanced parameters').click();
+    const minArea = page.getByTestId('min-area').getByRole('slider');
+    await minArea.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    const kernel = page.getByTestId('morph-kernel').getByRole('slider');
+    await kernel.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByTestId('min-area').locator('.prediction-field-value').textContent()).toBe('150');
+    await expect.poll(() => page.getByTestId('morph-kernel').locator('.prediction-field-value').textContent()).toBe('7');
+    await expect(page.getByTestId('switch-post-processing').getAttribute('aria-checked')).resolves.toBe('true');
+    await expect(page.getByTestId('switch-tta').getAttribute('aria-checked')).resolves.toBe('false');
+    await page.getByTestId('switch-tta').click();
+    await screenshot(page, 'prediction-en-1440');
+
+    await page.getByTestId('create-task').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: 'Confirm prediction task' });
+    await dialog.waitFor();
+    await dialog.locator('#confirm-task-name').fill('E2E trial');
+    await dialog.getByRole('button', { name: 'Create task' }).click();
+    await toast(page, 'Prediction task created successfully').waitFor();
+    await toast(page, 'Task created successfully, please go to the task center to view progress').waitFor();
+    // The selection is cleared after creation.
+    await expect.poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent()).toContain('0');
+
+    const tasks = (await e2e.server.api('/api/tasks/')).body;
+    expect(tasks.count).toBe(1);
+    const task = tasks.results[0];
+    taskId = task.id;
+    expect(task).toMatchObject({ name: 'E2E trial', type: 'prediction', image_count: 6 });
+    expect(task.parameters).toMatchObject({ threshold: 0.5, min_size: 150, method: 'post', use_tta: true, morph_kernel_size: 7, morph_iterations: 1, overlay_opacity: 0.3, split_count: 32 });
+  });
+
+  it('follows the task to completion on the Tasks screen and shows its details', async () => {
+    await e2e.goto('tasks');
+    const row = page.locator(`[data-testid="task-row"][data-task-id="${taskId}"]`);
+    await row.waitFor();
+    // Polling brings the row to completed without a click.
+    await row.locator('xpath=self::*[@data-status="completed"]').waitFor({ timeout: 90_000 });
+    await expect.poll(() => page.getByTestId('task-summary-completed').locator('.ant-statistic-content').textContent()).toContain('1');
+    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent()).toContain('100');
+    expect(await row.getByTestId('task-duration').textContent()).toMatch(/^\d+s$|^\d+m \d+s$/);
+    await screenshot(page, 'tasks-en-1440');
+
+    await row.getByTestId('task-details').click();
+    const details = page.getByTestId('task-details-panel');
+    await details.waitFor();
+    const task = (await e2e.server.api(`/api/tasks/${taskId}/`)).body;
+    expect(await details.getByTestId('processed-count').textContent()).toBe('6 / 6 images processed');
+    expect(await details.getByTestId('remaining-time').textContent()).toBe('Completed');
+    expect(await details.getByTestId('details-parameters').textContent()).toMatch(/Post-processing\s*Yes.*Test-time augmentation\s*Yes/);
+    for (const label of ['Confidence threshold', 'Minimum area', 'Morphology kernel', 'Morphology iterations']) {
+      expect(await details.getByTestId('details-parameters').textContent()).toContain(label);
+    }
+    expect(await details.getByTestId('average-confidence').textContent()).toBe(`${(task.statistics.averageConfidence * 100).toFixed(1)}%`);
+    await screenshot(page, 'tasks-details-en-1440', false);
+
+    await page.getByTestId('task-view-results').click();
+    await page.locator('[data-section="results"]').waitFor();
+  });
+
+  it('reviews the results: summary, severity filter, detail modal, full-screen preview by keyboard', async () => {
+    const banner = page.getByTestId('results-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('E2E trial');
+    const summary = (await e2e.server.api(`/api/predictions/summary/?task_id=${taskId}`)).body;
+    expect(summary.count).toBe(5); // the grey image cannot be scored
+    await expect.poll(() => page.getByTestId('summary-total').locator('.ant-statistic-content').textContent()).toContain('5');
+    await expect.poll(() => page.getByTestId('summary-average').locator('.ant-statistic-content').textContent()).toContain(summary.average.toFixed(2));
+    await expect.poll(() => page.getByTestId('results-count').textContent()).toBe('6 results');
+    await page.locator('[data-testid="result-card"]').first().waitFor();
+    await expect.poll(() => page.locator('.result-card.is-selected').count()).toBe(1);
+    await screenshot(page, 'results-en-1440');
+
+    // Severity filter: the server's bands decide what each filter must show.
+    const severe = summary.bands.severe as number;
+    expect(severe).toBeGreaterThan(0);
+    await chooseOption(page, '[data-testid="results-severity"]', 'High (PPD ≥ 7)');
+    await expect.poll(() => page.getByTestId('results-count').textContent()).toBe(`${severe} result${severe === 1 ? '' : 's'}`);
+    await expect.poll(() => page.getByTestId('result-card').count()).toBe(severe);
+    for (const text of await page.getByTestId('result-ppd').allTextContents()) expect(Number(text.replace('PPD ', ''))).toBeGreaterThanOrEqual(7);
+    await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
+    await expect.poll(() => page.getByTestId('results-count').textContent()).toBe('6 results');
+
+    // Detail modal of the first result, against the API.
+    const list = (await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results;
+    await page.getByTestId('result-card').first().click();
+    const detail = page.getByTestId('result-detail');
+    await detail.waitFor();
+    const first = list[0];
+    expect(await page.locator('.result-detail-modal .ant-modal-title').textContent()).toBe(first.imageName);
+    if (first.ppd_value !== null) {
+      expect(await detail.getByTestId('detail-ppd').textContent()).toBe(first.ppd_value.toFixed(2));
+      expect(await detail.getByTestId('detail-sub-values').textContent()).toBe(first.sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / '));
+      expect(await detail.getByTestId('health-assessment').textContent()).toMatch(/Severe infection|Mild infection|Healthy/);
+      await expect.poll(() => detail.locator('[data-testid="vis-pred_1"] img').count()).toBe(1);
+    }
+    await screenshot(page, 'results-detail-en-1440', false);
+
+    // Full screen on top; arrows wrap around; Escape closes only the preview.
+    await detail.getByTestId('result-detail-preview').click();
+    const preview = page.getByTestId('result-fullscreen');
+    await preview.waitFor();
+    expect(await preview.getByTestId('preview-position').textContent()).toBe('1 / 6');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('6 / 6');
+    await expect.poll(() => preview.locator('.result-preview-name').textContent()).toBe(list[5].imageName);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('1 / 6');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('2 / 6');
+    expect(await preview.getByTestId('preview-download').getAttribute('download')).toBe(list[1].imageName);
+    await screenshot(page, 'results-preview-en-1440', false);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+    expect(await detail.isVisible()).toBe(true);
+    // The modal now shows the result the preview ended on.
+    expect(await page.locator('.result-detail-modal .ant-modal-title').textContent()).toBe(list[1].imageName);
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'hidden' });
+
+    // The failed image shows its error code.
+    const failed = list.findIndex((r: { error_code: string | null }) => r.error_code !== null);
+    expect(failed).toBeGreaterThanOrEqual(0);
+    await page.getByTestId('result-card').nth(failed).click();
+    await expect.poll(() => page.getByTestId('detail-error').textContent()).toContain(list[failed].error_code);
+    await page.keyboard.press('Escape');
+  });
+
+  it('exports the CSV of the task and its rows match the API', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-export').click()]);
+    await toast(page, 'Results exported successfully').waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(download.suggestedFilename()).toBe(`prediction_results_${taskId}_${today}.csv`);
+    const file = await download.path();
+    const bytes = await fs.readFile(file);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = bytes.subarray(3).toString('utf8').trim().split(/\r?\n/);
+    expect(header).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code');
+    const api = (await e2e.server.api(`/api/predictions/?task_id=${taskId}&page_size=1000`)).body.results as {
+      imageName: string;
+      ppd_value: number | null;
+    }[];
+    expect(rows).toHaveLength(api.length);
+    const csvByName = new Map(rows.map((row) => [row.split(',')[0], row.split(',')[1]]));
+    for (const result of api) {
+      expect(csvByName.has(result.imageName)).toBe(true);
+      const ppd = csvByName.get(result.imageName) ?? '';
+      expect(ppd === '' ? null : Number(ppd)).toBe(result.ppd_value);
+    }
+  });
+
+  it('looks right in Chinese and on a phone', async () => {
+    await page.getByTestId('language-menu').click();
+    await page.locator('.ant-dropdown-menu-item').filter({ hasText: '中文' }).click();
+    await page.getByText('预测结果').first().waitFor();
+    await screenshot(page, 'results-zh-1440');
+    await e2e.goto('tasks');
+    await page.getByText('任务中心').first().waitFor();
+    await screenshot(page, 'tasks-zh-1440');
+    await e2e.goto('prediction');
+    await page.getByText('AI 预测').first().waitFor();
+    await screenshot(page, 'prediction-zh-1440');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'prediction-zh-390');
+    await e2e.goto('tasks');
+    await screenshot(page, 'tasks-zh-390');
+    await e2e.goto('results');
+    await page.getByTestId('result-card').first().waitFor();
+    await screenshot(page, 'results-zh-390');
+    await page.getByTestId('result-card').first().click();
+    await page.getByTestId('result-detail').waitFor();
+    await screenshot(page, 'results-detail-zh-390', false);
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('language-menu').click();
+    await page.locator('.ant-dropdown-menu-item').filter({ hasText: 'English' }).click();
+    await page.getByText('Prediction Results').first().waitFor();
+    await screenshot(page, 'results-en-390');
+    await e2e.goto('tasks');
+    await screenshot(page, 'tasks-en-390');
+    await e2e.goto('prediction');
+    await screenshot(page, 'prediction-en-390');
+  });
+});

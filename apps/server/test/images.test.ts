@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ImagesRepository } from '../src/images/images.repository.js';
 import { storedState } from './helpers/data-dir.js';
@@ -228,11 +226,11 @@ describe('GET and DELETE /images/{id}/', () => {
       body: formWith([{ name: 'x.jpg', data: await makeJpeg({ seed: 5 }) }]),
     });
     const img = up.body.uploaded[0];
-    const files = [img.image_url, img.thumbnail_url].map((u: string) => path.join(server.dataDir, 'blobs', u.replace('/media/', '')));
-    for (const f of files) await fs.stat(f);
+    const keys = [img.image_url, img.thumbnail_url].map((u: string) => u.replace('/media/', ''));
+    for (const k of keys) expect(await server.ctx.storage.exists(k)).toBe(true);
     const res = await server.request(`/api/images/${img.id}/`, { method: 'DELETE' });
     expect(res.status).toBe(204);
-    for (const f of files) await expect(fs.stat(f)).rejects.toThrow();
+    for (const k of keys) expect(await server.ctx.storage.exists(k)).toBe(false);
     expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
     expect((await server.json(`/api/images/${img.id}/`)).status).toBe(404);
     expect((await server.json(`/api/images/${img.id}/`, { method: 'DELETE' })).status).toBe(404);

@@ -24,7 +24,16 @@ describe('GET /api/status/', () => {
     const res = await server.json('/api/status');
     expect(res.status).toBe(200);
     const s = res.body;
-    expect(s).toMatchObject({ status: 'online', image_count: 2, task_count: 1, database: 'sqlite', storage: 'local', queue: 'embedded' });
+    // sqlite/local/embedded by default; postgres/s3/pg-boss in the scale-out run of the suite.
+    const scaledOut = Boolean(process.env.TEST_DATABASE_URL);
+    expect(s).toMatchObject({
+      status: 'online',
+      image_count: 2,
+      task_count: 1,
+      database: scaledOut ? 'postgres' : 'sqlite',
+      storage: process.env.TEST_S3_ENDPOINT ? 's3' : 'local',
+      queue: scaledOut ? 'pg-boss' : 'embedded',
+    });
     expect(s.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(Number.isInteger(s.uptime_seconds)).toBe(true);
     expect(Math.abs(Date.parse(s.server_time) - Date.now())).toBeLessThan(60_000);

@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { storedState } from './helpers/data-dir.js';
@@ -76,9 +74,9 @@ describe('POST /images/upload-files/', () => {
     expect(a.image_url).toMatch(/^\/media\/originals\/.+\.jpg$/);
     expect(a.thumbnail_url).toMatch(/^\/media\/thumbs\/.+\.webp$/);
     // The stored original is byte-identical and the thumbnail is a WebP at most 400 px.
-    const stored = await fs.readFile(path.join(server.dataDir, 'blobs', a.image_url.replace('/media/', '')));
-    expect(sha(stored)).toBe(a.sha256);
-    const thumb = await sharp(path.join(server.dataDir, 'blobs', a.thumbnail_url.replace('/media/', ''))).metadata();
+    const stored = await server.ctx.storage.getBuffer(a.image_url.replace('/media/', ''));
+    expect(sha(stored!)).toBe(a.sha256);
+    const thumb = await sharp((await server.ctx.storage.getBuffer(a.thumbnail_url.replace('/media/', '')))!).metadata();
     expect(thumb.format).toBe('webp');
     expect((await storedState(server)).tmp).toEqual([]);
     expect((await server.json('/api/images/')).body.count).toBe(6);
@@ -89,7 +87,7 @@ describe('POST /images/upload-files/', () => {
     const res = await upload([{ name: 'rotated.jpg', data }]);
     expect(res.status).toBe(201);
     expect(res.body.uploaded[0]).toMatchObject({ width: 40, height: 80 });
-    const thumb = await sharp(path.join(server.dataDir, 'blobs', res.body.uploaded[0].thumbnail_url.replace('/media/', ''))).metadata();
+    const thumb = await sharp((await server.ctx.storage.getBuffer(res.body.uploaded[0].thumbnail_url.replace('/media/', '')))!).metadata();
     expect(thumb.height).toBeGreaterThan(thumb.width);
   });
 
@@ -199,7 +197,7 @@ describe('duplicates', () => {
     expect(replaced).toMatchObject({ id: original.id, name: 'plot.jpg', width: 90, height: 30, sha256: sha(newBytes) });
     expect(replaced.image_url).not.toBe(original.image_url);
     // The old bytes are gone from storage; the listing still has one plot.jpg.
-    await expect(fs.stat(path.join(server.dataDir, 'blobs', original.image_url.replace('/media/', '')))).rejects.toThrow();
+    expect(await server.ctx.storage.exists(original.image_url.replace('/media/', ''))).toBe(false);
     const list = await server.json('/api/images/?search=plot');
     expect(list.body.count).toBe(1);
   });

@@ -29,7 +29,15 @@ export async function storedState(server: TestServer): Promise<{ images: number;
     .executeTakeFirstOrThrow();
   return {
     images: Number(row.n),
-    blobs: await filesUnder(path.join(server.dataDir, 'blobs')),
+    // Through the storage interface, so the check also holds on S3 (the scale-out run).
+    blobs: await storedKeys(server),
     tmp: await filesUnder(path.join(server.dataDir, 'tmp')),
   };
+}
+
+/** Every key the server's blob storage holds (local files or an S3 bucket). */
+export async function storedKeys(server: TestServer): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of server.ctx.storage.list('')) keys.push(key);
+  return keys.sort();
 }

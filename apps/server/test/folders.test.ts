@@ -7,7 +7,7 @@ let server: TestServer;
 /** Rows inserted straight into the real database (uploads are tested in uploads.test.ts). */
 async function seedImage(name: string, folderId: number | null, createdAt = new Date().toISOString()) {
   const sha = `${name}-${Math.random()}`.padEnd(64, '0');
-  const row = await new ImagesRepository(server.ctx.db.kysely).insert({
+  const row = await new ImagesRepository(server.ctx.db.kysely, server.ctx.db.dialect).insert({
     name,
     name_lower: name.toLowerCase(),
     folder_id: folderId,

@@ -20,10 +20,14 @@ interface Seed {
 async function seed(s: Seed): Promise<number> {
   counter += 1;
   const sha = String(counter).padStart(64, 'a');
-  const row = await new ImagesRepository(server.ctx.db.kysely).insert({
+  const folderSort = s.folder
+    ? (await server.ctx.db.kysely.selectFrom('folders').select('name_key').where('id', '=', s.folder).executeTakeFirstOrThrow()).name_key
+    : '';
+  const row = await new ImagesRepository(server.ctx.db.kysely, server.ctx.db.dialect).insert({
     name: s.name,
     name_lower: s.name.toLowerCase(),
     folder_id: s.folder ?? null,
+    folder_sort: folderSort,
     size: s.size ?? 1000,
     format: s.format ?? 'jpeg',
     width: 10,
@@ -123,6 +127,35 @@ describe('GET /images/', () => {
     // By folder name (case-insensitive); uncategorised first ascending.
     expect(await names('?ordering=folder')).toEqual(['c.jpg', 'a.jpg', 'b.jpg']);
     expect(await names('?ordering=-folder')).toEqual(['b.jpg', 'a.jpg', 'c.jpg']);
+  });
+
+  it('ordering=folder follows folder renames, moves and uploads into a folder', async () => {
+    const m = await folder('middle');
+    const img = await seed({ name: 'x.jpg', folder: m });
+    await seed({ name: 'y.jpg' });
+    const other = await folder('other');
+    const moved = await seed({ name: 'z.jpg' });
+    await server.json(`/api/folders/${other}/add_images/`, { method: 'POST', body: { image_ids: [moved] } });
+    expect(await names('?ordering=folder')).toEqual(['y.jpg', 'x.jpg', 'z.jpg']);
+    await server.json(`/api/folders/${m}/`, { method: 'PUT', body: { name: 'zzz last' } });
+    expect(await names('?ordering=folder')).toEqual(['y.jpg', 'z.jpg', 'x.jpg']);
+    await server.request(`/api/folders/${m}/?target=${other}`, { method: 'DELETE' });
+    expect((await server.json(`/api/images/${img}/`)).body.folderId).toBe(other);
+    expect(await names('?ordering=folder')).toEqual(['y.jpg', 'x.jpg', 'z.jpg']);
+    const up = await server.json('/api/images/upload-files/', {
+      method: 'POST',
+      body: formWith([{ name: 'u.jpg', data: await makeJpeg({ seed: 77 }) }], { folder_id: String(other) }),
+    });
+    expect(up.status).toBe(201);
+    expect(await names('?ordering=-folder')).toEqual(['u.jpg', 'z.jpg', 'x.jpg', 'y.jpg']);
+  });
+
+  it('searches with one- and two-character terms too', async () => {
+    await seed({ name: 'ab.jpg' });
+    await seed({ name: 'xy.png' });
+    expect(await names('?search=B')).toEqual(['ab.jpg']);
+    expect(await names('?search=y.')).toEqual(['xy.png']);
+    expect(await names('?search=%22%22%22')).toEqual([]);
   });
 
   it('filters by format, UTC day and has_ppd', async () => {
@@ -231,7 +264,10 @@ describe('GET and DELETE /images/{id}/', () => {
     const res = await server.request(`/api/images/${img.id}/`, { method: 'DELETE' });
     expect(res.status).toBe(204);
     for (const k of keys) expect(await server.ctx.storage.exists(k)).toBe(false);
-    expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+    const state = await storedState(server);
+    expect(state.images).toBe(0);
+    expect(state.tmp).toEqual([]);
+    expect(state.blobs.filter((b) => b.includes(img.sha256))).toEqual([]);
     expect((await server.json(`/api/images/${img.id}/`)).status).toBe(404);
     expect((await server.json(`/api/images/${img.id}/`, { method: 'DELETE' })).status).toBe(404);
   });

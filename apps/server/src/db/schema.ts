@@ -19,6 +19,8 @@ export interface ImagesTable {
   /** name lower-cased in JS (Unicode-aware, unlike SQLite's lower()): what `search` matches with LIKE */
   name_lower: string;
   folder_id: number | null;
+  /** the folder's name_key, '' when uncategorised (what ordering=folder sorts by) */
+  folder_sort: Generated<string>;
   size: number;
   format: string;
   width: number;

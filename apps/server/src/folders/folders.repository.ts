@@ -41,6 +41,12 @@ export class FoldersRepository {
     return (await db.selectFrom('folders').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
+  /** The folder's name_key, or undefined when there is no such folder. */
+  async nameKeyOf(id: number, db: Db = this.db): Promise<string | undefined> {
+    const row = await db.selectFrom('folders').select('name_key').where('id', '=', id).executeTakeFirst();
+    return row?.name_key;
+  }
+
   async findIdByNameKey(nameKey: string, db: Db = this.db): Promise<number | undefined> {
     const row = await db.selectFrom('folders').select('id').where('name_key', '=', nameKey).executeTakeFirst();
     return row?.id;

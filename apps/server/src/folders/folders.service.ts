@@ -72,6 +72,7 @@ export class FoldersService {
         const other = await this.repo.findIdByNameKey(folderNameKey(input.name), trx);
         if (other !== undefined && other !== id) throw nameExists(input.name);
         await this.repo.update(id, input.name, input.description ?? current.description, trx);
+        await this.images.repo.setFolderSort(id, folderNameKey(input.name), trx);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw nameExists(input.name);
@@ -87,8 +88,9 @@ export class FoldersService {
       if (!(await this.repo.exists(id, trx))) throw notFound(`Folder ${id}`);
       if (mode.images === 'move') {
         if (mode.target === id) throw badRequest('target must be another folder', { target: 'must be another folder' });
-        if (mode.target !== null && !(await this.repo.exists(mode.target, trx))) throw unknownIds([mode.target]);
-        await repoImages.moveFolderContents(id, mode.target, trx);
+        const targetSort = mode.target === null ? '' : await this.repo.nameKeyOf(mode.target, trx);
+        if (targetSort === undefined) throw unknownIds([mode.target as number]);
+        await repoImages.moveFolderContents(id, mode.target, targetSort, trx);
         await this.repo.delete(id, trx);
         return [];
       }
@@ -106,10 +108,11 @@ export class FoldersService {
   async addImages(folderId: number | null, imageIds: number[]): Promise<number> {
     const ids = [...new Set(imageIds)];
     return this.ctx.db.kysely.transaction().execute(async (trx) => {
-      if (folderId !== null && !(await this.repo.exists(folderId, trx))) throw notFound(`Folder ${folderId}`);
+      const folderSort = folderId === null ? '' : await this.repo.nameKeyOf(folderId, trx);
+      if (folderSort === undefined) throw notFound(`Folder ${folderId}`);
       const missing = await this.images.repo.missingIds(ids, trx);
       if (missing.length > 0) throw unknownIds(missing);
-      return this.images.repo.moveToFolder(ids, folderId, trx);
+      return this.images.repo.moveToFolder(ids, folderId, folderSort, trx);
     });
   }
 }

@@ -2,7 +2,9 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ImagesTable } from '../db/schema.js';
 
 export type ImageRow = Selectable<ImagesTable>;
-export type NewImageRow = Omit<ImageRow, 'id' | 'ppd_value' | 'last_prediction' | 'last_result_id'>;
+export type NewImageRow = Omit<ImageRow, 'id' | 'ppd_value' | 'last_prediction' | 'last_result_id' | 'folder_sort'> & {
+  folder_sort?: string;
+};
 
 export type ImageOrderKey = 'created_time' | 'name' | 'size' | 'folder';
 
@@ -35,15 +37,33 @@ function nextDay(day: string): string {
 
 type Db = Kysely<Database>;
 
+/** The trigram index needs 3 characters; shorter terms scan the narrow name index instead. */
+const TRIGRAM_MIN = 3;
+
+/** A substring as an FTS5 phrase: the trigram tokenizer matches a phrase wherever it occurs. */
+function ftsPhrase(text: string): string {
+  return `"${text.toLowerCase().replace(/"/g, '""')}"`;
+}
+
+const KNOWN_FORMATS = ['jpeg', 'png', 'webp', 'tiff', 'gif'];
+
 /** Every SQL query about images. One method per use. */
 export class ImagesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
+  ) {}
 
   private filtered(db: Db, filter: ImageFilter) {
     let q = db.selectFrom('images');
     if (filter.folder === null) q = q.where('images.folder_id', 'is', null);
     else if (filter.folder !== undefined) q = q.where('images.folder_id', '=', filter.folder);
-    if (filter.search) q = q.where(sql<boolean>`images.name_lower like ${likeContains(filter.search)} escape '\\'`);
+    if (filter.search) {
+      q =
+        this.dialect === 'sqlite' && Array.from(filter.search).length >= TRIGRAM_MIN
+          ? q.where(sql<boolean>`images.id in (select rowid from images_name_fts where images_name_fts match ${ftsPhrase(filter.search)})`)
+          : q.where(sql<boolean>`images.name_lower like ${likeContains(filter.search)} escape '\\'`);
+    }
     if (filter.format) q = q.where('images.format', '=', filter.format);
     if (filter.day) {
       q = q
@@ -69,17 +89,9 @@ export class ImagesRepository {
   async listPage(filter: ImageFilter, order: ImageOrder, limit: number, offset: number): Promise<ImageRow[]> {
     const dir = order.desc ? 'desc' : 'asc';
     const ids = this.filtered(this.db, filter).select('images.id');
-    let pageIds;
-    if (order.key === 'folder') {
-      // By folder name (case-insensitive); uncategorised images sort before every folder.
-      pageIds = ids
-        .leftJoin('folders', 'folders.id', 'images.folder_id')
-        .orderBy(sql`coalesce(folders.name_key, '')`, dir)
-        .orderBy('images.id', dir);
-    } else {
-      const column = order.key === 'created_time' ? 'images.created_at' : order.key === 'name' ? 'images.name' : 'images.size';
-      pageIds = ids.orderBy(column, dir).orderBy('images.id', dir);
-    }
+    // ordering=folder: by folder name, case-insensitively (folder_sort); uncategorised sort first.
+    const column = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_sort' } as const;
+    const pageIds = ids.orderBy(column[order.key], dir).orderBy('images.id', dir);
     const ordered = await pageIds.limit(limit).offset(offset).execute();
     if (ordered.length === 0) return [];
     const position = new Map(ordered.map((r, i) => [r.id, i]));
@@ -87,18 +99,29 @@ export class ImagesRepository {
     return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   }
 
+  /** Two index lookups rather than one conditional count over every row. */
   async facets(): Promise<{ all: number; uncategorized: number }> {
-    const row = await this.db
-      .selectFrom('images')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('all'),
-        eb.fn.count<number>(sql`case when folder_id is null then 1 end`).as('uncategorized'),
-      ])
-      .executeTakeFirstOrThrow();
-    return { all: Number(row.all), uncategorized: Number(row.uncategorized) };
+    const [all, uncategorized] = await Promise.all([this.count({}), this.count({ folder: null })]);
+    return { all, uncategorized };
   }
 
+  /**
+   * Images per UTC day, newest first. On SQLite a recursive query hops from day to day along the
+   * created_at index and counts each day's range, instead of grouping every row by a computed key.
+   */
   async days(): Promise<{ day: string; count: number }[]> {
+    if (this.dialect === 'sqlite') {
+      const { rows } = await sql<{ day: string; count: number }>`
+        with recursive d(day) as (
+          select substr(min(created_at), 1, 10) from images
+          union all
+          select (select substr(created_at, 1, 10) from images where created_at >= date(d.day, '+1 day') order by created_at limit 1)
+          from d where d.day is not null
+        )
+        select day, (select count(*) from images where created_at >= day and created_at < date(day, '+1 day')) as count
+        from d where day is not null order by day desc`.execute(this.db);
+      return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+    }
     const rows = await this.db
       .selectFrom('images')
       .select([sql<string>`substr(created_at, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
@@ -108,15 +131,10 @@ export class ImagesRepository {
     return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
   }
 
+  /** Images per format, most first: one index range count per accepted format. */
   async types(): Promise<{ format: string; count: number }[]> {
-    const rows = await this.db
-      .selectFrom('images')
-      .select(['format', (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy('format')
-      .orderBy('count', 'desc')
-      .orderBy('format')
-      .execute();
-    return rows.map((r) => ({ format: r.format, count: Number(r.count) }));
+    const counts = await Promise.all(KNOWN_FORMATS.map(async (format) => ({ format, count: await this.count({ format }) })));
+    return counts.filter((c) => c.count > 0).sort((a, b) => b.count - a.count || a.format.localeCompare(b.format));
   }
 
   async getById(id: number, db: Db = this.db): Promise<ImageRow | undefined> {
@@ -189,17 +207,27 @@ export class ImagesRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async moveToFolder(ids: number[], folderId: number | null, db: Db = this.db): Promise<number> {
+  /** `folderSort` is the target folder's name_key ('' for uncategorised). */
+  async moveToFolder(ids: number[], folderId: number | null, folderSort: string, db: Db = this.db): Promise<number> {
     let moved = 0;
     for (const chunk of chunks(ids)) {
-      const res = await db.updateTable('images').set({ folder_id: folderId }).where('id', 'in', chunk).executeTakeFirst();
+      const res = await db
+        .updateTable('images')
+        .set({ folder_id: folderId, folder_sort: folderSort })
+        .where('id', 'in', chunk)
+        .executeTakeFirst();
       moved += Number(res.numUpdatedRows);
     }
     return moved;
   }
 
-  async moveFolderContents(fromFolderId: number, toFolderId: number | null, db: Db = this.db): Promise<void> {
-    await db.updateTable('images').set({ folder_id: toFolderId }).where('folder_id', '=', fromFolderId).execute();
+  async moveFolderContents(fromFolderId: number, toFolderId: number | null, toFolderSort: string, db: Db = this.db): Promise<void> {
+    await db.updateTable('images').set({ folder_id: toFolderId, folder_sort: toFolderSort }).where('folder_id', '=', fromFolderId).execute();
+  }
+
+  /** After a folder rename: its images sort under the new name. */
+  async setFolderSort(folderId: number, folderSort: string, db: Db = this.db): Promise<void> {
+    await db.updateTable('images').set({ folder_sort: folderSort }).where('folder_id', '=', folderId).execute();
   }
 
   async deleteByIds(ids: number[], db: Db = this.db): Promise<void> {

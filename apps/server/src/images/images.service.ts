@@ -11,7 +11,7 @@ export class ImagesService {
   readonly repo: ImagesRepository;
 
   constructor(private readonly ctx: AppContext) {
-    this.repo = new ImagesRepository(ctx.db.kysely);
+    this.repo = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
   }
 
   async list(filter: ImageFilter, order: ImageOrder, paging: Paging): Promise<Omit<ImageList, 'next' | 'previous'>> {

@@ -39,14 +39,15 @@ export class UploadService {
   private readonly folders: FoldersRepository;
 
   constructor(private readonly ctx: AppContext) {
-    this.images = new ImagesRepository(ctx.db.kysely);
+    this.images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
     this.folders = new FoldersRepository(ctx.db.kysely);
   }
 
   async ingest(batch: UploadBatch, options: UploadOptions): Promise<FileResult[]> {
-    if (options.folderId !== null && !(await this.folders.exists(options.folderId))) throw unknownIds([options.folderId]);
+    const folderSort = options.folderId === null ? '' : await this.folders.nameKeyOf(options.folderId);
+    if (folderSort === undefined) throw unknownIds([options.folderId as number]);
     const plans = await this.plan(batch, options);
-    return this.store(plans, options.folderId);
+    return this.store(plans, options.folderId, folderSort);
   }
 
   /** Summarises per-file results as the upload-files / upload-batch response. */
@@ -110,7 +111,7 @@ export class UploadService {
     return plans;
   }
 
-  private async store(plans: Plan[], folderId: number | null): Promise<FileResult[]> {
+  private async store(plans: Plan[], folderId: number | null, folderSort: string): Promise<FileResult[]> {
     const { storage } = this.ctx;
     const created: string[] = [];
     const keysOf = (p: Extract<Plan, { kind: 'store' }>) => {
@@ -159,7 +160,7 @@ export class UploadService {
             replaced.push(p.overwrite);
             rows.set(p, await this.images.replaceContent(p.overwrite.id, content, trx));
           } else {
-            rows.set(p, await this.images.insert({ ...content, name: p.name, name_lower: p.name.toLowerCase(), folder_id: folderId, created_at: now }, trx));
+            rows.set(p, await this.images.insert({ ...content, name: p.name, name_lower: p.name.toLowerCase(), folder_id: folderId, folder_sort: folderSort, created_at: now }, trx));
           }
         }
         return { rows, replaced, resultKeys };

@@ -1,0 +1,100 @@
+// Listing with 100 000 images: seeds rows straight into the SQLite database of a fresh DATA_DIR,
+// then measures p50/p95 of each listing query through HTTP, and the server's cold start.
+// Generated data lives in a temp dir that is removed at the end.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { figure, percentile, startServer } from './_server.mjs';
+
+const require = createRequire(path.resolve('apps/server/package.json'));
+const Database = require('better-sqlite3');
+
+const IMAGES = Number(process.env.BENCH_IMAGES ?? 100_000);
+const FOLDERS = 60;
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const bench = 'listing';
+
+const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-bench-listing-'));
+try {
+  // 1. Let the server create the schema (migrations run at start), then stop it.
+  const first = await startServer(dataDir);
+  await first.stop();
+
+  // 2. Seed realistic rows in one transaction.
+  const db = new Database(path.join(dataDir, 'cassavascope.db'));
+  const sites = ['Wuming', 'Danzhou', 'Nanning', 'Haikou', 'Field trial', 'Greenhouse', '木薯试验田', 'Plot'];
+  const insertFolder = db.prepare('insert into folders (name, name_key, description, created_at) values (?, ?, ?, ?)');
+  const insertImage = db.prepare(
+    `insert into images (name, name_lower, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const start = Date.UTC(2025, 0, 1);
+  const folderKeys = [''];
+  db.transaction(() => {
+    for (let f = 1; f <= FOLDERS; f++) {
+      const name = `${sites[f % sites.length]} ${2025 + (f % 2)} batch ${f}`;
+      insertFolder.run(name, name.toLowerCase(), '', new Date(start + f * 86400000).toISOString());
+      folderKeys.push(name.toLowerCase());
+    }
+    for (let i = 1; i <= IMAGES; i++) {
+      const kind = i % 5;
+      const name =
+        kind === 0 ? `IMG_${String(i).padStart(6, '0')}.JPG`
+        : kind === 1 ? `plot${i % 300}_rep${i % 4}_${i}.jpg`
+        : kind === 2 ? `木薯叶_${i}.jpg`
+        : kind === 3 ? `DSC${String(i).padStart(5, '0')}.jpeg`
+        : `leaf-${(i * 7919) % 100000}-${i}.png`;
+      const folder = rand() < 0.15 ? null : 1 + Math.floor(rand() * FOLDERS);
+      const format = name.endsWith('.png') ? 'png' : 'jpeg';
+      const sha = (i.toString(16).padStart(8, '0') + '0'.repeat(56)).slice(0, 64);
+      const created = new Date(start + Math.floor((i / IMAGES) * 320 * 86400000) + Math.floor(rand() * 60000)).toISOString();
+      const ppd = rand() < 0.3 ? Math.round(rand() * 1200) / 100 : null;
+      insertImage.run(
+        name, name.toLowerCase(), folder, folderKeys[folder ?? 0], 800_000 + Math.floor(rand() * 7_000_000), format, 4000, 3000, sha,
+        `originals/${sha.slice(0, 2)}/${sha}.jpg`, `thumbs/${sha.slice(0, 2)}/${sha}.webp`, created,
+        ppd, ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
+      );
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+
+  // 3. Cold start with the seeded database, then the queries.
+  const server = await startServer(dataDir);
+  figure(bench, 'cold_start', server.startMs, 'ms', { images: IMAGES });
+  const queries = {
+    page_1: '/api/images/',
+    page_1000: '/api/images/?page=1000',
+    search: '/api/images/?search=rep3',
+    search_rare: '/api/images/?search=leaf-12345',
+    ordering_size_desc: '/api/images/?ordering=-size',
+    ordering_name: '/api/images/?ordering=name&page=500',
+    ordering_folder: '/api/images/?ordering=folder',
+    folder: '/api/images/?folder=7',
+    folder_none: '/api/images/?folder=none',
+    has_ppd: '/api/images/?has_ppd=true',
+    day: '/api/images/?day=2025-06-01',
+    days: '/api/images/days/',
+    types: '/api/images/types/',
+    folders: '/api/folders/',
+  };
+  for (const [name, q] of Object.entries(queries)) {
+    const times = [];
+    for (let i = 0; i < RUNS + 10; i++) {
+      const t0 = performance.now();
+      const res = await fetch(server.url + q);
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${q}: ${res.status}`);
+      if (i >= 10) times.push(performance.now() - t0); // the first ten warm the caches
+    }
+    times.sort((a, b) => a - b);
+    figure(bench, `${name}_p50`, percentile(times, 50), 'ms', { query: q });
+    figure(bench, `${name}_p95`, percentile(times, 95), 'ms', { query: q });
+  }
+  await server.stop();
+} finally {
+  if (!process.env.BENCH_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+}

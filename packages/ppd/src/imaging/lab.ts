@@ -17,21 +17,47 @@ function f(t: number): number {
   return t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116;
 }
 
+function labOf(r8: number, g8: number, b8: number): [number, number, number] {
+  const r = SRGB_TO_LINEAR[r8]!;
+  const g = SRGB_TO_LINEAR[g8]!;
+  const bl = SRGB_TO_LINEAR[b8]!;
+  const fx = f((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
+  const fy = f(0.2126 * r + 0.7152 * g + 0.0722 * bl);
+  const fz = f((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+/**
+ * Lab of every colour quantised to 6 bits a channel (262 144 entries, built once a thread): a lookup instead
+ * of three cube roots a pixel. The quantisation error (< 2 CIELAB units) is below the photos' own noise.
+ */
+let LUT: Float32Array | null = null;
+function lut(): Float32Array {
+  if (LUT) return LUT;
+  LUT = new Float32Array(64 * 64 * 64 * 3);
+  for (let r = 0; r < 64; r++)
+    for (let g = 0; g < 64; g++)
+      for (let b = 0; b < 64; b++) {
+        const [l, a, bb] = labOf((r << 2) | 2, (g << 2) | 2, (b << 2) | 2);
+        const o = ((r << 12) | (g << 6) | b) * 3;
+        LUT[o] = l;
+        LUT[o + 1] = a;
+        LUT[o + 2] = bb;
+      }
+  return LUT;
+}
+
 export function rgbToLab(rgb: Uint8Array, width: number, height: number): LabPlanes {
   const n = width * height;
   const L = new Float32Array(n);
   const A = new Float32Array(n);
   const B = new Float32Array(n);
+  const table = lut();
   for (let i = 0, j = 0; i < n; i++, j += 3) {
-    const r = SRGB_TO_LINEAR[rgb[j]!]!;
-    const g = SRGB_TO_LINEAR[rgb[j + 1]!]!;
-    const bl = SRGB_TO_LINEAR[rgb[j + 2]!]!;
-    const fx = f((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
-    const fy = f(0.2126 * r + 0.7152 * g + 0.0722 * bl);
-    const fz = f((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
-    L[i] = 116 * fy - 16;
-    A[i] = 500 * (fx - fy);
-    B[i] = 200 * (fy - fz);
+    const o = (((rgb[j]! >> 2) << 12) | ((rgb[j + 1]! >> 2) << 6) | (rgb[j + 2]! >> 2)) * 3;
+    L[i] = table[o]!;
+    A[i] = table[o + 1]!;
+    B[i] = table[o + 2]!;
   }
   return { width, height, L, a: A, b: B };
 }

@@ -1,6 +1,6 @@
 import type { EngineInfo } from '@cassavascope/contract';
-import { boxBlur, rgbToLab } from '../imaging/lab.js';
-import { countOnes, dilate, erode } from '../imaging/mask-ops.js';
+import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
+import { countOnes, erode } from '../imaging/mask-ops.js';
 import { otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
 import type { SegmentationModel } from './segmentation-model.js';
@@ -17,9 +17,32 @@ const LESION_MIN_CUT = 12;
 const LESION_MAX_CUT = 32;
 /** The peel ring, as a share of a specimen's equivalent radius: brown by nature, so not discolouration on its own. */
 const PEEL_SHARE = 0.045;
+/** Peel is at most this share of a specimen's equivalent radius. */
+const PEEL_MAX_SHARE = 0.1;
+/** Share of "discoloured" pixels that makes a boundary band look like peel, and the most the flesh just inside may have. */
+const PEEL_RUN_FRACTION = 0.75;
+/** Colour step (CIELAB) between peel and what lies inside it. */
+const PEEL_MIN_STEP = 15;
+const PEEL_SECTORS = 24;
+/** Peel must be plain to see in this share of the sectors before it is looked for all round. */
+const PEEL_MIN_SECTOR_SHARE = 0.12;
+const PEEL_MIN_TOLERANCE = 10;
+/** The healthy mode must hold this share of the specimen; the reference is the median within +-HEALTHY_BAND of it. */
+const HEALTHY_MIN_MASS = 0.015;
+const HEALTHY_MIN_L = 55;
+const TYPICAL_FLESH: Reference = { L: 86, a: 1, b: 18 };
+const HEALTHY_BAND = 8;
+/** Hue shift counts a little less than darkening: flesh colour varies between cultivars, darkening is PPD. */
+const CHROMA_WEIGHT = 0.6;
 
 function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
+}
+
+interface Reference {
+  L: number;
+  a: number;
+  b: number;
 }
 
 interface Cluster {
@@ -110,78 +133,228 @@ function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, w
   return major.length > 0 ? major : clusters;
 }
 
-export function createColourModel(): SegmentationModel {
-  return {
-    info: COLOUR_ENGINE_INFO,
 
-    async specimenProbability(image: RgbImage): Promise<Float32Array> {
-      const { width, height } = image;
-      const lab = rgbToLab(image.data, width, height);
-      const r = Math.max(1, Math.round(Math.max(width, height) / 300));
-      const L = boxBlur(lab.L, width, height, r);
-      const A = boxBlur(lab.a, width, height, r);
-      const B = boxBlur(lab.b, width, height, r);
-      const clusters = backgroundClusters(L, A, B, width, height);
-      const n = width * height;
-      const dist = new Float32Array(n);
-      for (let i = 0; i < n; i++) {
-        const l = L[i]! * BG_L_WEIGHT;
-        const a = A[i]!;
-        const b = B[i]!;
-        let best = Infinity;
-        for (const c of clusters) {
-          const d = Math.sqrt((l - c.L) ** 2 + (a - c.a) ** 2 + (b - c.b) ** 2) - 1.5 * c.spread;
-          if (d < best) best = d;
-        }
-        dist[i] = best > 0 ? best : 0;
-      }
-      const hi = Math.max(BG_MIN_CUT * 2, quantile(dist, 0.995));
-      const { cut: otsuCut } = otsu(dist, 0, hi);
-      const cut = Math.max(BG_MIN_CUT, otsuCut);
-      const slope = 0.15 * cut + 1;
-      const p = new Float32Array(n);
-      for (let i = 0; i < n; i++) p[i] = sigmoid((dist[i]! - cut) / slope);
-      return p;
-    },
-
-    async lesionProbability(cut: RgbImage, mask: Uint8Array): Promise<Float32Array> {
-      const { width, height } = cut;
-      const lab = rgbToLab(cut.data, width, height);
-      const area = countOnes(mask);
-      const p = new Float32Array(width * height);
-      if (area === 0) return p;
-      const ring = Math.max(1, Math.round(PEEL_SHARE * Math.sqrt(area / Math.PI)));
-      let inner = erode(mask, width, height, 2 * ring + 1);
-      if (countOnes(inner) < 0.3 * area) inner = mask;
-
-      // Healthy reference: the lighter part of the specimen's interior (healthy flesh is the lightest tissue).
-      const lq = quantile(lab.L, 0.7, inner);
-      const top = new Uint8Array(width * height);
-      for (let i = 0; i < top.length; i++) top[i] = inner[i] && lab.L[i]! >= lq ? 1 : 0;
-      const refL = quantile(lab.L, 0.5, top);
-      const refA = quantile(lab.a, 0.5, top);
-      const refB = quantile(lab.b, 0.5, top);
-
-      const dist = new Float32Array(width * height);
-      for (let i = 0; i < dist.length; i++) {
-        if (!mask[i]) continue;
-        const dL = Math.max(0, refL - lab.L[i]!);
-        const dC2 = (lab.a[i]! - refA) ** 2 + (lab.b[i]! - refB) ** 2;
-        dist[i] = Math.sqrt(dL * dL + 0.6 * dC2);
-      }
-      const o = otsu(dist, 0, 90, inner);
-      const cutAt = o.separation >= 0.6 ? Math.min(LESION_MAX_CUT, Math.max(LESION_MIN_CUT, o.cut)) : LESION_DEFAULT_CUT;
-      const slope = 0.2 * cutAt;
-      for (let i = 0; i < p.length; i++) if (mask[i]) p[i] = sigmoid((dist[i]! - cutAt) / slope);
-
-      // Peel: keep ring pixels only where discolouration reaches them from the interior.
-      const innerLesion = new Uint8Array(p.length);
-      for (let i = 0; i < p.length; i++) innerLesion[i] = inner[i] && p[i]! >= 0.5 ? 1 : 0;
-      const reach = dilate(innerLesion, width, height, 4 * ring + 1);
-      for (let i = 0; i < p.length; i++) if (mask[i] && !inner[i] && !reach[i]) p[i] = 0;
-      return p;
-    },
-
-    async close() {},
+/**
+ * Healthy flesh is the lightest tissue: the lightest lightness mode that holds at least a few per cent of
+ * `where` (so a slice that is 90 % discoloured still finds its healthy 10 %, and a specular glint does not
+ * count), and the median colour of the pixels around that mode.
+ */
+function healthyReference(lab: LabPlanes, where: Uint8Array): Reference {
+  const hist = new Float64Array(101);
+  let total = 0;
+  for (let i = 0; i < where.length; i++) {
+    if (!where[i]) continue;
+    const l = lab.L[i]!;
+    hist[l <= 0 ? 0 : l >= 100 ? 100 : Math.round(l)]!++;
+    total++;
+  }
+  const win = (c: number, r: number) => {
+    let m = 0;
+    for (let k = Math.max(0, c - r); k <= Math.min(100, c + r); k++) m += hist[k]!;
+    return m;
   };
+  let mode = -1;
+  for (let c = 100; c >= 0; c--) {
+    const m = win(c, 3);
+    if (m < HEALTHY_MIN_MASS * total) continue;
+    // walk up to the local maximum of this lightest heavy region
+    mode = c;
+    while (mode > 0 && win(mode - 1, 3) > win(mode, 3)) mode--;
+    break;
+  }
+  if (mode < 0) mode = Math.round(quantile(lab.L, 0.5, where));
+  const sel = new Uint8Array(where.length);
+  for (let i = 0; i < sel.length; i++) sel[i] = where[i] && Math.abs(lab.L[i]! - mode) <= HEALTHY_BAND ? 1 : 0;
+  return {
+    L: quantile(lab.L, 0.5, sel),
+    a: quantile(lab.a, 0.5, sel, -128, 128),
+    b: quantile(lab.b, 0.5, sel, -128, 128),
+  };
+}
+
+/**
+ * Peel: many slices keep a brown rind that is not discolouration. Around the rim, in angular sectors, the
+ * boundary bands (1 px each, outside in) are compared: peel is an outer run of bands that reads as
+ * "discoloured" and ends in a sharp colour step (to healthy flesh, or to a lesion of another colour).
+ * Where enough sectors agree, the peel's width and colour are measured; then, all the way round, rim pixels
+ * of the peel's colour count as healthy tissue. A slice with no such step anywhere keeps its rim.
+ */
+function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: number, height: number, area: number): void {
+  const maxBands = Math.max(4, Math.round(PEEL_MAX_SHARE * Math.sqrt(area / Math.PI)));
+  const S = PEEL_SECTORS;
+  const B = maxBands + 1;
+  const band = new Int16Array(mask.length).fill(-1);
+  const sector = new Int16Array(mask.length);
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    cx += i % width;
+    cy += Math.floor(i / width);
+  }
+  cx /= area;
+  cy /= area;
+  const n = new Float64Array(S * B);
+  const sumL = new Float64Array(S * B);
+  const sumA = new Float64Array(S * B);
+  const sumB = new Float64Array(S * B);
+  const dark = new Float64Array(S * B);
+  let cur = mask;
+  for (let b = 0; b < B; b++) {
+    const next = erode(cur, width, height, 3);
+    for (let i = 0; i < mask.length; i++) {
+      if (!cur[i] || next[i]) continue;
+      const x = i % width;
+      const y = (i - x) / width;
+      const s = Math.min(S - 1, Math.floor(((Math.atan2(y - cy, x - cx) + Math.PI) / (2 * Math.PI)) * S));
+      band[i] = b;
+      sector[i] = s;
+      const k = s * B + b;
+      n[k]!++;
+      sumL[k]! += lab.L[i]!;
+      sumA[k]! += lab.a[i]!;
+      sumB[k]! += lab.b[i]!;
+      if (p[i]! >= 0.5) dark[k]!++;
+    }
+    cur = next;
+  }
+  // mean colour and "discoloured" share of bands [from, to) in sector s
+  const stats = (s: number, from: number, to: number) => {
+    let c = 0;
+    let L = 0;
+    let A = 0;
+    let Bb = 0;
+    let d = 0;
+    for (let b = from; b < to; b++) {
+      const k = s * B + b;
+      c += n[k]!;
+      L += sumL[k]!;
+      A += sumA[k]!;
+      Bb += sumB[k]!;
+      d += dark[k]!;
+    }
+    return c > 0 ? { L: L / c, a: A / c, b: Bb / c, dark: d / c } : null;
+  };
+  const widths = new Int16Array(S);
+  for (let s = 0; s < S; s++) {
+    let best = 0;
+    let bestW = 0;
+    for (let w = 2; w <= maxBands - 2; w++) {
+      const outer = stats(s, 1, w);
+      const inner = stats(s, w, w + 2);
+      if (!outer || !inner || outer.dark < PEEL_RUN_FRACTION) continue;
+      const step = Math.sqrt((outer.L - inner.L) ** 2 + (outer.a - inner.a) ** 2 + (outer.b - inner.b) ** 2);
+      if (step > best) {
+        best = step;
+        bestW = w;
+      }
+    }
+    if (best >= PEEL_MIN_STEP) widths[s] = bestW;
+  }
+  const found = [...widths].filter((w) => w > 0).sort((x, y) => x - y);
+  if (found.length < S * PEEL_MIN_SECTOR_SHARE) return;
+  const peelWidth = found[Math.floor(found.length / 2)]!;
+  // peel colour and spread, from the sectors that agree on the width
+  const agree = new Uint8Array(S);
+  for (let s = 0; s < S; s++) agree[s] = widths[s]! > 0 && Math.abs(widths[s]! - peelWidth) <= 1 ? 1 : 0;
+  const sel = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) sel[i] = band[i]! >= 1 && band[i]! < peelWidth && agree[sector[i]!] ? 1 : 0;
+  const peel = {
+    L: quantile(lab.L, 0.5, sel),
+    a: quantile(lab.a, 0.5, sel, -128, 128),
+    b: quantile(lab.b, 0.5, sel, -128, 128),
+  };
+  const dist = new Float32Array(mask.length);
+  for (let i = 0; i < mask.length; i++) {
+    if (band[i]! < 0 || band[i]! >= peelWidth) continue;
+    dist[i] = Math.sqrt((lab.L[i]! - peel.L) ** 2 + (lab.a[i]! - peel.a) ** 2 + (lab.b[i]! - peel.b) ** 2);
+  }
+  const tolerance = Math.max(PEEL_MIN_TOLERANCE, quantile(dist, 0.9, sel, 0, 200));
+  for (let i = 0; i < p.length; i++) {
+    if (band[i]! < 0 || band[i]! >= peelWidth) continue;
+    if (band[i] === 0 || dist[i]! <= tolerance) p[i] = 0;
+  }
+}
+
+/**
+ * The colour engine: specimens are what differs from the background colours sampled along the frame;
+ * discolouration is darkening and hue shift relative to the specimen's own healthy flesh.
+ * Holds the last photo's healthy reference between its specimen and lesion calls (a worker runs one photo at a time).
+ */
+class ColourModel implements SegmentationModel {
+  readonly info = COLOUR_ENGINE_INFO;
+  private photoReference: Reference | null = null;
+
+  async specimenProbability(image: RgbImage): Promise<Float32Array> {
+    const { width, height } = image;
+    const lab = rgbToLab(image.data, width, height);
+    const r = Math.max(1, Math.round(Math.max(width, height) / 300));
+    const L = boxBlur(lab.L, width, height, r);
+    const A = boxBlur(lab.a, width, height, r);
+    const B = boxBlur(lab.b, width, height, r);
+    const clusters = backgroundClusters(L, A, B, width, height);
+    const n = width * height;
+    const dist = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      const l = L[i]! * BG_L_WEIGHT;
+      const a = A[i]!;
+      const b = B[i]!;
+      let best = Infinity;
+      for (const c of clusters) {
+        const d = Math.sqrt((l - c.L) ** 2 + (a - c.a) ** 2 + (b - c.b) ** 2) - 1.5 * c.spread;
+        if (d < best) best = d;
+      }
+      dist[i] = best > 0 ? best : 0;
+    }
+    const hi = Math.max(BG_MIN_CUT * 2, quantile(dist, 0.995, undefined, 0, 250));
+    const { cut: otsuCut } = otsu(dist, 0, hi);
+    const cut = Math.max(BG_MIN_CUT, otsuCut);
+    const slope = 0.15 * cut + 1;
+    const p = new Float32Array(n);
+    const specimen = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      p[i] = sigmoid((dist[i]! - cut) / slope);
+      specimen[i] = dist[i]! > cut ? 1 : 0;
+    }
+    this.photoReference = countOnes(specimen) > 0 ? healthyReference(lab, specimen) : null;
+    return p;
+  }
+
+  async lesionProbability(cut: RgbImage, mask: Uint8Array): Promise<Float32Array> {
+    const { width, height } = cut;
+    const lab = rgbToLab(cut.data, width, height);
+    const area = countOnes(mask);
+    const p = new Float32Array(width * height);
+    if (area === 0) return p;
+    const ring = Math.max(1, Math.round(PEEL_SHARE * Math.sqrt(area / Math.PI)));
+    let inner = erode(mask, width, height, 2 * ring + 1);
+    if (countOnes(inner) < 0.3 * area) inner = mask;
+
+    const own = healthyReference(lab, inner);
+    // A slice that is mostly discoloured has no healthy majority: borrow the photo's healthiest tissue.
+    let ref = this.photoReference && own.L < this.photoReference.L - 10 ? this.photoReference : own;
+    // No healthy flesh is this dark: the slice is discoloured through; compare with typical flesh instead.
+    if (ref.L < HEALTHY_MIN_L) ref = TYPICAL_FLESH;
+
+    const dist = new Float32Array(width * height);
+    for (let i = 0; i < dist.length; i++) {
+      if (!mask[i]) continue;
+      const dL = Math.max(0, ref.L - lab.L[i]!);
+      const dC2 = (lab.a[i]! - ref.a) ** 2 + (lab.b[i]! - ref.b) ** 2;
+      dist[i] = Math.sqrt(dL * dL + CHROMA_WEIGHT * dC2);
+    }
+    const o = otsu(dist, 0, 90, inner);
+    const cutAt = o.separation >= 0.6 ? Math.min(LESION_MAX_CUT, Math.max(LESION_MIN_CUT, o.cut)) : LESION_DEFAULT_CUT;
+    const slope = 0.2 * cutAt;
+    for (let i = 0; i < p.length; i++) if (mask[i]) p[i] = sigmoid((dist[i]! - cutAt) / slope);
+
+    stripPeel(p, lab, mask, width, height, area);
+    return p;
+  }
+
+  async close(): Promise<void> {}
+}
+
+export function createColourModel(): SegmentationModel {
+  return new ColourModel();
 }

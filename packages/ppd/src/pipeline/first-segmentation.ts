@@ -1,6 +1,6 @@
+import { hullSpans, spansArea, spansNear, type RowSpans } from '../imaging/convex-hull.js';
 import { components, fillHoles, open } from '../imaging/mask-ops.js';
 import type { Rect } from '../imaging/raster.js';
-import { cropPlane } from '../imaging/raster.js';
 
 /** A kept specimen: its crop rectangle in working pixels and its own pixels inside that crop. */
 export interface Specimen {
@@ -12,54 +12,137 @@ export interface Specimen {
 export const MAX_CUTS = 3;
 /** Specimens far smaller than the largest are labels, crumbs or shadows, not slices. */
 const MIN_SHARE_OF_LARGEST = 0.1;
+/** Fragments below this share of the largest are noise and join no specimen. */
+const MIN_FRAGMENT_SHARE = 0.02;
+/** A group is completed to its convex hull only when it already fills this much of it (slices are convex; leaves may not be). */
+const MIN_SOLIDITY = 0.5;
+
+interface Group {
+  members: number[];
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /**
- * First segmentation: specimen probability -> mask (holes filled, specks opened away) -> connected specimens,
- * those under `minSize` working pixels dropped, the three largest kept in reading order (rows top to bottom,
- * left to right within a row), each cropped with a small margin.
+ * First segmentation: specimen probability -> mask (holes filled, specks opened away) -> fragments.
+ * Fragments whose convex hulls touch are one specimen (a slice whose discoloured rim looks like the table
+ * falls apart into flesh pieces), and each specimen is completed to its hull when it is nearly convex.
+ * Specimens under `minSize` working pixels are dropped; the three largest are kept in reading order
+ * (rows top to bottom, left to right within a row), each cropped with a small margin.
  */
 export function findSpecimens(prob: Float32Array, width: number, height: number, minSize: number): Specimen[] {
   let mask: Uint8Array = new Uint8Array(width * height);
   for (let i = 0; i < mask.length; i++) mask[i] = prob[i]! >= 0.5 ? 1 : 0;
   mask = fillHoles(mask, width, height);
-  const k = Math.max(3, (Math.round(Math.max(width, height) / 200) | 1));
+  const k = Math.max(3, Math.round(Math.max(width, height) / 200) | 1);
   mask = open(mask, width, height, k, 1);
-  const c = components(mask, width, height, 4);
+  const c = components(mask, width, height, 8);
   let largest = 0;
   for (let id = 1; id <= c.count; id++) largest = Math.max(largest, c.areas[id]!);
-  const floor = Math.max(minSize, MIN_SHARE_OF_LARGEST * largest);
-  const ids: number[] = [];
-  for (let id = 1; id <= c.count; id++) if (c.areas[id]! >= floor) ids.push(id);
-  ids.sort((p, q) => c.areas[q]! - c.areas[p]!);
-  const kept = readingOrder(ids.slice(0, MAX_CUTS), c);
-  return kept.map((id) => {
-    const bw = c.maxX[id]! - c.minX[id]! + 1;
-    const bh = c.maxY[id]! - c.minY[id]! + 1;
-    const m = Math.round(0.03 * Math.max(bw, bh)) + 2;
-    const rect: Rect = {
-      x0: Math.max(0, c.minX[id]! - m),
-      y0: Math.max(0, c.minY[id]! - m),
-      x1: Math.min(width, c.maxX[id]! + 1 + m),
-      y1: Math.min(height, c.maxY[id]! + 1 + m),
-    };
-    const labels = cropPlane(c.labels, width, rect);
-    const own = new Uint8Array(labels.length);
-    for (let i = 0; i < labels.length; i++) own[i] = labels[i] === id ? 1 : 0;
-    return { rect, mask: own, area: c.areas[id]! };
-  });
-}
+  const fragments: number[] = [];
+  for (let id = 1; id <= c.count; id++) if (c.areas[id]! >= Math.max(16, MIN_FRAGMENT_SHARE * largest)) fragments.push(id);
+  if (fragments.length === 0) return [];
 
-function readingOrder(ids: number[], c: ReturnType<typeof components>): number[] {
-  const cy = (id: number) => c.sumY[id]! / c.areas[id]!;
-  const cx = (id: number) => c.sumX[id]! / c.areas[id]!;
-  const byY = [...ids].sort((p, q) => cy(p) - cy(q));
-  const rows: number[][] = [];
-  for (const id of byY) {
-    const row = rows[rows.length - 1];
-    const anchor = row?.[0];
-    // Same row when the centre lies within the vertical extent of the row's first specimen.
-    if (row && anchor !== undefined && cy(id) <= c.maxY[anchor]!) row.push(id);
-    else rows.push([id]);
+  const hulls = new Map<number, RowSpans>();
+  for (const id of fragments) {
+    hulls.set(id, hullSpans(width, c.minX[id]!, c.minY[id]!, c.maxX[id]!, c.maxY[id]!, (i) => c.labels[i] === id));
   }
-  return rows.flatMap((row) => row.sort((p, q) => cx(p) - cx(q)));
+  // union-find over fragments whose hulls come within `gap` pixels
+  const parent = new Map<number, number>(fragments.map((id) => [id, id]));
+  const find = (id: number): number => {
+    let r = id;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(id, r);
+    return r;
+  };
+  const gap = Math.max(2, Math.round(0.006 * Math.max(width, height)));
+  for (let i = 0; i < fragments.length; i++) {
+    for (let j = i + 1; j < fragments.length; j++) {
+      const a = fragments[i]!;
+      const b = fragments[j]!;
+      if (find(a) === find(b)) continue;
+      if (c.minX[a]! - gap > c.maxX[b]! || c.minX[b]! - gap > c.maxX[a]! || c.minY[a]! - gap > c.maxY[b]! || c.minY[b]! - gap > c.maxY[a]!) continue;
+      if (spansNear(hulls.get(a)!, hulls.get(b)!, gap)) parent.set(find(a), find(b));
+    }
+  }
+  const groups = new Map<number, Group>();
+  for (const id of fragments) {
+    const root = find(id);
+    const g = groups.get(root) ?? { members: [], x0: width, y0: height, x1: -1, y1: -1 };
+    g.members.push(id);
+    g.x0 = Math.min(g.x0, c.minX[id]!);
+    g.y0 = Math.min(g.y0, c.minY[id]!);
+    g.x1 = Math.max(g.x1, c.maxX[id]!);
+    g.y1 = Math.max(g.y1, c.maxY[id]!);
+    groups.set(root, g);
+  }
+
+  const memberOf = new Uint8Array(c.count + 1);
+  const candidates = [...groups.values()].map((g) => {
+    memberOf.fill(0);
+    let area = 0;
+    for (const id of g.members) {
+      memberOf[id] = 1;
+      area += c.areas[id]!;
+    }
+    const hull = hullSpans(width, g.x0, g.y0, g.x1, g.y1, (i) => memberOf[c.labels[i]!] === 1);
+    const solid = area / Math.max(1, spansArea(hull)) >= MIN_SOLIDITY;
+    const gw = g.x1 - g.x0 + 1;
+    const gh = g.y1 - g.y0 + 1;
+    const own = new Uint8Array(gw * gh);
+    let count = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let y = g.y0; y <= g.y1; y++) {
+      const r = y - g.y0;
+      const lo = hull.xmin[r]!;
+      const hi = hull.xmax[r]!;
+      for (let x = g.x0; x <= g.x1; x++) {
+        const inside = memberOf[c.labels[y * width + x]!] === 1 || (solid && x >= lo && x <= hi);
+        if (!inside) continue;
+        own[r * gw + (x - g.x0)] = 1;
+        count++;
+        sx += x;
+        sy += y;
+      }
+    }
+    return { g, own, area: count, cx: sx / count, cy: sy / count };
+  });
+
+  const biggest = Math.max(...candidates.map((s) => s.area));
+  const kept = candidates
+    .filter((s) => s.area >= Math.max(minSize, MIN_SHARE_OF_LARGEST * biggest))
+    .sort((p, q) => q.area - p.area)
+    .slice(0, MAX_CUTS);
+
+  // Reading order: a specimen joins the current row when its centre lies within the row's first specimen's height.
+  const byY = [...kept].sort((p, q) => p.cy - q.cy);
+  const rows: (typeof kept)[] = [];
+  for (const s of byY) {
+    const row = rows[rows.length - 1];
+    if (row && s.cy <= row[0]!.g.y1) row.push(s);
+    else rows.push([s]);
+  }
+  const ordered = rows.flatMap((row) => row.sort((p, q) => p.cx - q.cx));
+
+  return ordered.map(({ g, own, area }) => {
+    const m = Math.round(0.03 * Math.max(g.x1 - g.x0 + 1, g.y1 - g.y0 + 1)) + 2;
+    const rect: Rect = {
+      x0: Math.max(0, g.x0 - m),
+      y0: Math.max(0, g.y0 - m),
+      x1: Math.min(width, g.x1 + 1 + m),
+      y1: Math.min(height, g.y1 + 1 + m),
+    };
+    const rw = rect.x1 - rect.x0;
+    const gw = g.x1 - g.x0 + 1;
+    const mask = new Uint8Array(rw * (rect.y1 - rect.y0));
+    for (let y = g.y0; y <= g.y1; y++) {
+      for (let x = g.x0; x <= g.x1; x++) {
+        if (own[(y - g.y0) * gw + (x - g.x0)]) mask[(y - rect.y0) * rw + (x - rect.x0)] = 1;
+      }
+    }
+    return { rect, mask, area };
+  });
 }

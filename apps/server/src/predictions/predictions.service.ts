@@ -50,7 +50,7 @@ export class PredictionsService {
   }
 
   exportCsv(taskId: number | undefined): Readable {
-    return exportCsvStream(this.repo, taskId);
+    return exportCsvStream(this.ctx.db, taskId);
   }
 
   /**

@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
-import { EXPORT_PAGE, type ResultsRepository } from './results.repository.js';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { EXPORT_PAGE, ResultsRepository } from './results.repository.js';
 
 export const EXPORT_COLUMNS = [
   'image_name',
@@ -12,6 +15,9 @@ export const EXPORT_COLUMNS = [
   'error_code',
 ] as const;
 
+/** One CSV row's values, in EXPORT_COLUMNS order (sub_ppd_values still as its stored JSON). */
+type ExportRow = [string, number | null, number | null, string | null, number | null, string, number, string | null];
+
 /** `prediction_results_{taskId or all}_{YYYY-MM-DD}.csv`, the date in UTC. */
 export function exportFileName(taskId: number | undefined, now = new Date()): string {
   return `prediction_results_${taskId ?? 'all'}_${now.toISOString().slice(0, 10)}.csv`;
@@ -19,38 +25,74 @@ export function exportFileName(taskId: number | undefined, now = new Date()): st
 
 /**
  * The CSV as a stream: UTF-8 BOM (Excel then reads Chinese names correctly), a header, then the rows
- * in keyset pages, so memory stays flat however many results there are.
+ * a page at a time, so memory stays flat however many results there are.
  */
-export function exportCsvStream(repo: ResultsRepository, taskId: number | undefined): Readable {
-  async function* lines(): AsyncGenerator<string> {
+export function exportCsvStream(db: Db, taskId: number | undefined): Readable {
+  async function* chunks(): AsyncGenerator<string> {
     yield `\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`;
-    let afterId = 0;
-    for (;;) {
-      const rows = await repo.exportPage(taskId, afterId);
-      if (rows.length === 0) return;
-      let chunk = '';
-      for (const r of rows) {
-        const subs = (JSON.parse(r.sub_ppd_values) as number[]).join(' / ');
-        chunk += `${[
-          csvText(r.image_name),
-          num(r.ppd_value),
-          num(r.confidence),
-          r.prediction ?? '',
-          num(r.processing_time),
-          csvText(subs),
-          String(r.task_id),
-          csvText(r.error_code ?? ''),
-        ].join(',')}\r\n`;
-      }
-      yield chunk;
-      afterId = (rows[rows.length - 1] as { id: number }).id;
-      if (rows.length < EXPORT_PAGE) return;
-    }
+    const pages = db.dialect === 'sqlite' ? sqlitePages(db, taskId) : keysetPages(db, taskId);
+    for await (const rows of pages) yield rows.map(csvLine).join('');
   }
-  return Readable.from(lines(), { objectMode: false });
+  return Readable.from(chunks(), { objectMode: false });
 }
 
+/** PostgreSQL (and any Kysely database): keyset pages on id through the shared pool. */
+async function* keysetPages(db: Db, taskId: number | undefined): AsyncGenerator<ExportRow[]> {
+  const repo = new ResultsRepository(db.kysely);
+  let afterId = 0;
+  for (;;) {
+    const rows = await repo.exportPage(taskId, afterId);
+    if (rows.length === 0) return;
+    yield rows.map((r) => [r.image_name, r.ppd_value, r.confidence, r.prediction, r.processing_time, r.sub_ppd_values, r.task_id, r.error_code]);
+    afterId = (rows[rows.length - 1] as { id: number }).id;
+    if (rows.length < EXPORT_PAGE) return;
+  }
+}
+
+/**
+ * SQLite: a private read-only connection with a small page cache reads one consistent snapshot (WAL)
+ * row by row. The shared connection stays free for other requests, and its large page cache is not
+ * filled with result rows nobody else needs.
+ */
+async function* sqlitePages(db: Db, taskId: number | undefined): AsyncGenerator<ExportRow[]> {
+  const list = await sql<{ name: string; file: string }>`pragma database_list`.execute(db.kysely);
+  const file = list.rows.find((r) => r.name === 'main')?.file;
+  if (!file) {
+    yield* keysetPages(db, taskId);
+    return;
+  }
+  const reader = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    reader.pragma('cache_size = -2048');
+    const columns = 'image_name, ppd_value, confidence, prediction, processing_time, sub_ppd_values, task_id, error_code';
+    const stmt =
+      taskId === undefined
+        ? reader.prepare(`select ${columns} from results order by id`)
+        : reader.prepare(`select ${columns} from results where task_id = ? order by id`);
+    const iterator = (taskId === undefined ? stmt.raw(true).iterate() : stmt.raw(true).iterate(taskId)) as IterableIterator<ExportRow>;
+    let page: ExportRow[] = [];
+    for (const row of iterator) {
+      page.push(row);
+      if (page.length === SQLITE_PAGE) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  } finally {
+    reader.close();
+  }
+}
+
+/** Rows read per turn of the event loop: small, so other requests are never held up for long. */
+const SQLITE_PAGE = 500;
+
 const num = (v: number | null) => (v === null ? '' : String(v));
+
+function csvLine(r: ExportRow): string {
+  const subs = (JSON.parse(r[5]) as number[]).join(' / ');
+  return `${csvText(r[0])},${num(r[1])},${num(r[2])},${r[3] ?? ''},${num(r[4])},${csvText(subs)},${r[6]},${csvText(r[7] ?? '')}\r\n`;
+}
 
 /**
  * Quotes a text cell when needed (RFC 4180). A cell starting with = + - @ (a formula to a spreadsheet)

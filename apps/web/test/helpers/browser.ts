@@ -56,6 +56,8 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   // Let fonts, lazy chunks and images settle before the picture.
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  // A sticky header would otherwise be drawn where the page was scrolled to.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage, animations: 'disabled' });
   return file;
 }

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
+import { PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { startE2e, type E2e } from './helpers/e2e';
+
+/** The connection test calls the real /api/status/: success shows the server's figures, a stopped server the checklist. */
+let e2e: E2e;
+let page: Page;
+
+async function setLanguage(p: Page, name: 'English' | '中文'): Promise<void> {
+  await p.getByTestId('language-menu').click();
+  await p.locator('.ant-dropdown-menu-item').filter({ hasText: name }).click();
+}
+
+beforeAll(async () => {
+  e2e = await startE2e();
+  page = e2e.page;
+  const files = [{ name: 'a.jpg', bytes: await makeSpecimenJpeg({ seed: 1 }) }, { name: 'b.jpg', bytes: await makeSpecimenJpeg({ seed: 2 }) }];
+  expect((await e2e.server.upload('/api/images/upload-files/', files, { check_duplicate: '0' })).status).toBe(201);
+  await e2e.open();
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+describe('connection screen', () => {
+  it('tests the real server: testing (button disabled), then its status and checked endpoints', async () => {
+    await e2e.goto('connection');
+    const card = page.getByTestId('connection-test');
+    expect(await card.getAttribute('data-state')).toBe('idle');
+    expect(await page.getByTestId('connection-last').textContent()).toBe('Last test: never');
+
+    // Hold the real answer back a moment so the testing state can be seen.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      '**/api/status/',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await page.getByTestId('connection-start').click();
+    await expect.poll(() => card.getAttribute('data-state')).toBe('testing');
+    expect(await page.getByTestId('connection-start').isDisabled()).toBe(true);
+    expect(await page.getByTestId('connection-state').textContent()).toBe('Testing connection…');
+    release();
+
+    await expect.poll(() => card.getAttribute('data-state')).toBe('success');
+    expect(await page.getByTestId('connection-start').isDisabled()).toBe(false);
+    const status = (await e2e.server.api('/api/status/')).body;
+    expect(await page.getByTestId('status-images').textContent()).toBe(String(status.image_count));
+    expect(await page.getByTestId('status-tasks').textContent()).toBe(String(status.task_count));
+    expect(await page.getByTestId('status-version').textContent()).toBe(status.version);
+    const endpoints = page.getByTestId('endpoint');
+    expect(await endpoints.count()).toBe(status.endpoints.length);
+    for (let i = 0; i < status.endpoints.length; i++) {
+      expect(await endpoints.nth(i).textContent()).toContain(status.endpoints[i].path);
+      expect(await endpoints.nth(i).getAttribute('data-ok')).toBe(String(status.endpoints[i].ok));
+      expect(await endpoints.nth(i).textContent()).toContain(status.endpoints[i].ok ? 'Normal' : 'Not responding');
+    }
+    expect(await page.getByTestId('connection-last').textContent()).not.toContain('never');
+    await screenshot(page, 'connection-success-en-1440');
+    await setLanguage(page, '中文');
+    await page.getByText('连接成功').waitFor();
+    await screenshot(page, 'connection-success-zh-1440');
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'connection-success-zh-390');
+    await setLanguage(page, 'English');
+    await page.getByText('Connected').first().waitFor();
+    await screenshot(page, 'connection-success-en-390');
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it('shows the message and the five-item checklist when the server is stopped', async () => {
+    await e2e.server.close();
+    await page.getByTestId('connection-start').click();
+    const card = page.getByTestId('connection-test');
+    await expect.poll(() => card.getAttribute('data-state')).toBe('error');
+    const error = page.getByTestId('connection-error');
+    expect(await error.textContent()).toContain('Connection failed');
+    const items = page.getByTestId('connection-checklist').locator('li');
+    expect(await items.allTextContents()).toEqual([
+      'Check that the backend server is running',
+      'Confirm the API address is correct',
+      'Check the network connection',
+      'Check the browser console for errors',
+      'Check the firewall settings',
+    ]);
+    expect(await page.getByTestId('connection-status').count()).toBe(0);
+    await screenshot(page, 'connection-error-en-1440');
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'connection-error-en-390');
+    await setLanguage(page, '中文');
+    await page.getByText('检查后端服务是否已启动').waitFor();
+    await screenshot(page, 'connection-error-zh-390');
+    await page.setViewportSize(DESKTOP);
+    await screenshot(page, 'connection-error-zh-1440');
+  });
+});

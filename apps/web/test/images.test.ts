@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { startE2e, type E2e } from './helpers/e2e';
+import { card, sidebarCount, sidebarFolderCount, toast, uploadThroughUi, type PickedFile } from './helpers/images-ui';
+import { pngBytes, zipBytes } from './helpers/test-files';
+
+const png = (name: string, seed: number): PickedFile => ({ name, mimeType: 'image/png', buffer: pngBytes(seed) });
+
+/** The images screen in a real browser against a real server: uploads, duplicates, move, delete, preview. */
+describe('images screen (e2e)', () => {
+  let e2e: E2e;
+  beforeAll(async () => {
+    e2e = await startE2e();
+    const created = await e2e.server.api('/api/folders/', { method: 'POST', body: { name: 'Trial A', description: 'Plot 3' } });
+    expect(created.status).toBe(201);
+    await e2e.open();
+    await e2e.goto('images');
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it('uploads a single image: progress item completes, the dialog closes, the card and counts appear', async () => {
+    const { page } = e2e;
+    await uploadThroughUi(page, 'single', [png('leaf-001.png', 1)]);
+    const item = page.getByTestId('upload-item').first();
+    await item.waitFor();
+    expect(await item.locator('.upload-progress-name').textContent()).toBe('leaf-001.png');
+    await page.locator('[data-testid="upload-item"][data-status="completed"]').waitFor();
+    expect(await item.locator('.ant-progress-status-success').count()).toBe(1);
+    await toast(page, '1 image uploaded successfully');
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await card(page, 'leaf-001.png').waitFor();
+    expect(await card(page, 'leaf-001.png').getByTestId('ppd-badge').textContent()).toBe('PPD --');
+    expect(await card(page, 'leaf-001.png').getByTestId('image-size').textContent()).toMatch(/^0\.\d\d MB$/);
+    expect(await sidebarCount(page, 'all')).toBe('1');
+    expect(await sidebarCount(page, 'none')).toBe('1');
+  });
+
+  it('uploads several images into a folder with one progress item per file', async () => {
+    const { page } = e2e;
+    await uploadThroughUi(page, 'multiple', [png('leaf-002.png', 2), png('leaf-003.png', 3), png('leaf-004.png', 4)], { folder: 'Trial A' });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="upload-item"][data-status="completed"]').length === 3,
+    );
+    await toast(page, '3 images uploaded successfully');
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 4);
+    expect(await sidebarFolderCount(page, 'Trial A')).toBe('3');
+    expect(await sidebarCount(page, 'all')).toBe('4');
+  });
+
+  it('asks about duplicates (server 409): skip stores the new file only, overwrite replaces in place', async () => {
+    const { page } = e2e;
+    // Same bytes as leaf-002 under a new name: only the server knows it is a duplicate (409).
+    await uploadThroughUi(page, 'multiple', [{ ...png('copy-of-002.png', 2) }, png('leaf-005.png', 5)]);
+    const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('duplicate-names') });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('duplicate-names').innerText()).toBe('copy-of-002.png');
+    expect(await dialog.locator('input[value="skip"]').isChecked()).toBe(true);
+    await dialog.getByTestId('duplicate-ok').click();
+    await toast(page, '1 image uploaded successfully');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-item"][data-status="completed"]').length === 2);
+    await card(page, 'leaf-005.png').waitFor();
+    expect(await card(page, 'copy-of-002.png').count()).toBe(0);
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+
+    // Same name in the same folder, new bytes: overwrite keeps one image of that name.
+    await uploadThroughUi(page, 'single', [png('leaf-005.png', 55)]);
+    await dialog.waitFor();
+    await dialog.getByTestId('duplicate-overwrite').click();
+    await dialog.getByTestId('duplicate-ok').click();
+    await toast(page, '1 image uploaded successfully');
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    expect(await card(page, 'leaf-005.png').count()).toBe(1);
+    expect(await sidebarCount(page, 'all')).toBe('5');
+  });
+
+  it('imports a ZIP archive and reloads the list', async () => {
+    const { page } = e2e;
+    const zip = zipBytes([
+      { name: 'field/zip-a.png', bytes: pngBytes(10) },
+      { name: 'zip-b.png', bytes: pngBytes(11) },
+      { name: 'notes.txt', bytes: Buffer.from('not an image') },
+    ]);
+    await uploadThroughUi(page, 'zip', [{ name: 'batch.zip', mimeType: 'application/zip', buffer: zip }]);
+    await toast(page, '2 images uploaded successfully');
+    const zipItem = page.locator('[data-testid="upload-item"]').filter({ hasText: 'batch.zip' });
+    expect(await zipItem.getAttribute('data-status')).toBe('completed');
+    // The entry that is not an image is listed with the error state.
+    expect(await page.locator('[data-testid="upload-item"][data-status="error"]').filter({ hasText: 'notes.txt' }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await card(page, 'zip-a.png').waitFor();
+    await card(page, 'zip-b.png').waitFor();
+    expect(await sidebarCount(page, 'all')).toBe('7');
+  });
+
+  it('marks a file that the server rejects with the error state and a toast', async () => {
+    const { page } = e2e;
+    await uploadThroughUi(page, 'single', [{ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') }]);
+    await page.locator('[data-testid="upload-item"][data-status="error"]').waitFor();
+    await toast(page, 'Failed to upload images');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    expect(await sidebarCount(page, 'all')).toBe('7');
+  });
+
+  it('moves selected images into a folder created inline', async () => {
+    const { page } = e2e;
+    await card(page, 'zip-a.png').locator('.ant-checkbox-input').check();
+    await card(page, 'zip-b.png').locator('.ant-checkbox-input').check();
+    expect(await page.getByTestId('selected-count').textContent()).toBe('2 selected');
+    await page.getByTestId('move-selected').click();
+    const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('move-folders') });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('inline-folder-create').isDisabled()).toBe(true);
+    await dialog.getByTestId('inline-folder-name').fill('   ');
+    expect(await dialog.getByTestId('inline-folder-create').isDisabled()).toBe(true);
+    await dialog.getByTestId('inline-folder-name').fill('Trial B');
+    await dialog.getByTestId('inline-folder-create').click();
+    await dialog.locator('label.ant-radio-wrapper').filter({ hasText: 'Trial B' }).locator('input').waitFor();
+    expect(await dialog.locator('label.ant-radio-wrapper').filter({ hasText: 'Trial B' }).locator('input').isChecked()).toBe(true);
+    await dialog.getByTestId('move-ok').click();
+    await toast(page, 'Successfully moved 2 images');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.images-sidebar-entry')].some((e) => e.textContent?.includes('Trial B') && e.textContent.endsWith('2')),
+    );
+    // Filtering by the folder shows exactly its images.
+    await page.locator('.images-sidebar-entry').filter({ hasText: 'Trial B' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 2);
+    await page.locator('[data-testid="sidebar-entry"][data-key="all"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 7);
+  });
+
+  it('deletes selected images after a confirmation that shows the count', async () => {
+    const { page } = e2e;
+    await card(page, 'leaf-001.png').locator('.ant-checkbox-input').check();
+    await page.getByTestId('delete-selected').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.waitFor();
+    expect(await confirm.innerText()).toContain('Delete the 1 selected image?');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'Successfully deleted 1 image');
+    await card(page, 'leaf-001.png').waitFor({ state: 'detached' });
+    expect(await sidebarCount(page, 'all')).toBe('6');
+  });
+
+  it('searches and sorts on the server; list view shows the last prediction', async () => {
+    const { page } = e2e;
+    await page.locator('.images-search input').fill('zip-');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 2);
+    await page.locator('.images-search input').fill('');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 6);
+    await page.getByTestId('sort-select').click();
+    await page.locator('.ant-select-item-option[title="Name"]').click();
+    await page.getByTestId('sort-direction').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="image-card"]')?.getAttribute('data-image-name') === 'leaf-002.png');
+    const names = await page.locator('[data-testid="image-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-name')));
+    expect(names).toEqual(['leaf-002.png', 'leaf-003.png', 'leaf-004.png', 'leaf-005.png', 'zip-a.png', 'zip-b.png']);
+    // Quick-jump index by first letter.
+    expect(await page.getByTestId('quick-jump').locator('button').allTextContents()).toEqual(['L', 'Z']);
+    await page.getByTestId('view-toggle').getByTitle('List view').click();
+    await page.locator('[data-testid="image-browser"][data-view="list"]').waitFor();
+    expect(await card(page, 'zip-a.png').getByTestId('last-prediction').textContent()).toBe('Not predicted yet');
+    await screenshot(page, 'images-list-en-1440');
+    await page.getByTestId('view-toggle').getByTitle('Grid view').click();
+  });
+
+  it('previews full screen: arrows wrap around, Esc closes', async () => {
+    const { page } = e2e;
+    await card(page, 'leaf-002.png').locator('.image-card-thumb').click();
+    const preview = page.getByTestId('image-preview');
+    await preview.waitFor();
+    expect(await preview.getByTestId('preview-counter').textContent()).toBe('1 / 6');
+    expect(await preview.getByTestId('preview-name').textContent()).toBe('leaf-002.png');
+    expect(await preview.innerText()).toContain('PNG');
+    await page.keyboard.press('ArrowRight');
+    expect(await preview.getByTestId('preview-counter').textContent()).toBe('2 / 6');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await preview.getByTestId('preview-counter').textContent()).toBe('6 / 6');
+    expect(await preview.getByTestId('preview-name').textContent()).toBe('zip-b.png');
+    await page.keyboard.press('ArrowRight');
+    expect(await preview.getByTestId('preview-counter').textContent()).toBe('1 / 6');
+    await screenshot(page, 'images-preview-en-1440', false);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+  });
+
+  it('screenshots: grid and dialogs in English and Chinese, desktop and phone', async () => {
+    const { page } = e2e;
+    await screenshot(page, 'images-grid-en-1440');
+    await page.getByTestId('upload-multiple').click();
+    await page.getByTestId('choose-files').waitFor();
+    await screenshot(page, 'images-upload-settings-en-1440', false);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await page.getByText('全部图像').waitFor();
+    await screenshot(page, 'images-grid-zh-1440');
+    await page.setViewportSize(PHONE);
+    await expect(page.getByTestId('upload-multiple').count()).resolves.toBe(0);
+    await expect(page.getByTestId('upload-zip').count()).resolves.toBe(0);
+    await screenshot(page, 'images-grid-zh-390');
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.getByText('Upload').first().waitFor();
+    await screenshot(page, 'images-grid-en-390');
+    await page.setViewportSize(DESKTOP);
+  });
+});

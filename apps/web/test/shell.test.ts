@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { startE2e, type E2e } from './helpers/e2e';
+
+/** The shell in a real browser: sections, language switch (with Ant Design's locale), narrow-screen menu, Home. */
+describe('app shell and home (e2e)', () => {
+  let e2e: E2e;
+  beforeAll(async () => {
+    e2e = await startE2e();
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it('opens on Home with the carousel, about block, statistics, six features and the call to action', async () => {
+    const { page } = e2e;
+    await e2e.open();
+    await page.locator('[data-section="home"]').waitFor();
+    await expect(page.getByTestId('slide-prediction').first().locator('h1').textContent()).resolves.toBe('Score cassava disease severity in seconds');
+    await expect(page.locator('.home-hero .slick-dots li').count()).resolves.toBe(3);
+    await expect(page.locator('.home-about-card').count()).resolves.toBe(3);
+    await expect(page.locator('.home-feature').count()).resolves.toBe(6);
+    // Statistics count up to their targets once scrolled into view.
+    await page.getByTestId('stat-images').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('[data-testid="stat-images"] .home-stat-value')?.textContent === '50000+');
+    const stats = await page.locator('.home-stat-value').allTextContents();
+    expect(stats).toEqual(['50000+', '96%', '120+', '15']);
+    await screenshot(page, 'home-en-1440');
+  });
+
+  it('the hero button leads to Prediction and the call to action to Images', async () => {
+    const { page } = e2e;
+    await page.getByTestId('slide-prediction').first().getByRole('button', { name: 'Start prediction' }).click();
+    await page.locator('[data-section="prediction"]').waitFor();
+    await e2e.goto('home');
+    await page.locator('.home-cta').getByRole('button', { name: 'Upload images' }).click();
+    await page.locator('[data-section="images"]').waitFor();
+  });
+
+  it('switches to Chinese: app texts and Ant Design components change language', async () => {
+    const { page } = e2e;
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await page.getByTestId('main-nav').getByText('图像管理').waitFor();
+    await expect(page.locator('.images-search input').getAttribute('placeholder')).resolves.toBe('按名称搜索');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await e2e.goto('home');
+    await expect(page.getByTestId('slide-prediction').first().locator('h1').textContent()).resolves.toBe('数秒内评估木薯病害严重程度');
+    await screenshot(page, 'home-zh-1440');
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.getByTestId('main-nav').getByText('Images').waitFor();
+  });
+
+  it('collapses the navigation into a toggle menu on a narrow screen', async () => {
+    const { page } = e2e;
+    await page.setViewportSize(PHONE);
+    await expect(page.getByTestId('main-nav').count()).resolves.toBe(0);
+    await page.getByTestId('nav-toggle').click();
+    await page.getByTestId('drawer-nav').locator('[data-nav="folders"]').click();
+    await page.locator('[data-section="folders"]').waitFor();
+    await page.getByTestId('drawer-nav').waitFor({ state: 'hidden' });
+    await e2e.goto('home');
+    await screenshot(page, 'home-en-390');
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await page.getByTestId('slide-prediction').first().locator('h1').waitFor();
+    await screenshot(page, 'home-zh-390');
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.setViewportSize(DESKTOP);
+  });
+});

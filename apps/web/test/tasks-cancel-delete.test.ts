@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
+import { screenshot } from './helpers/browser';
+import { startE2e, type E2e } from './helpers/e2e';
+
+/** Tasks screen against a real server: live progress, cancel, delete (results go, images stay), empty states. */
+let e2e: E2e;
+let page: Page;
+let imageIds: number[] = [];
+
+const toast = (p: Page, text: string) => p.locator('.ant-message-notice').filter({ hasText: text });
+const row = (id: number) => page.locator(`[data-testid="task-row"][data-task-id="${id}"]`);
+
+async function createTask(name: string, ids: number[]): Promise<number> {
+  const res = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name, image_ids: ids } });
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+}
+
+async function waitForApiStatus(id: number, status: string): Promise<void> {
+  await expect.poll(async () => (await e2e.server.api(`/api/tasks/${id}/`)).body.status, { timeout: 90_000, interval: 200 }).toBe(status);
+}
+
+beforeAll(async () => {
+  e2e = await startE2e();
+  page = e2e.page;
+  const files = [];
+  for (let i = 1; i <= 30; i++) files.push({ name: `plot_${i}.jpg`, bytes: await makeSpecimenJpeg({ seed: 100 + i }) });
+  const up = await e2e.server.upload('/api/images/upload-files/', files, { check_duplicate: '0' });
+  expect(up.status).toBe(201);
+  imageIds = up.body.uploaded.map((image: { id: number }) => image.id);
+  await e2e.open();
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+describe('tasks screen', () => {
+  let small = 0;
+  let long = 0;
+
+  it('shows the empty state before any task exists', async () => {
+    await e2e.goto('tasks');
+    await expect.poll(() => page.getByTestId('tasks-empty').textContent()).toContain('No tasks yet');
+  });
+
+  it('follows a running task live with one list request per poll, and cancels it', async () => {
+    small = await createTask('Small batch', imageIds.slice(0, 2));
+    await waitForApiStatus(small, 'completed');
+    long = await createTask('Long batch', imageIds);
+    const taskRequests: string[] = [];
+    const onRequest = (req: Request) => {
+      const url = new URL(req.url());
+      if (url.pathname.startsWith('/api/tasks')) taskRequests.push(`${req.method()} ${url.pathname}`);
+    };
+    page.on('request', onRequest);
+    await page.getByTestId('tasks-refresh').click();
+
+    const running = row(long);
+    await running.waitFor();
+    expect(await running.getAttribute('data-status')).toBe('running');
+    // Progress arrives by polling: the percentage moves without any click.
+    await expect
+      .poll(async () => Number((await running.locator('.ant-progress-indicator').textContent())?.replace('%', '')), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    expect(await running.locator('.ant-progress-indicator').textContent()).toMatch(/^\d+%$/);
+    await expect.poll(() => page.getByTestId('task-summary-running').locator('.ant-statistic-content').textContent()).toContain('1');
+
+    // Details of a running task: processed count and the remaining-time estimate.
+    await running.getByTestId('task-details').click();
+    const details = page.getByTestId('task-details-panel');
+    await details.waitFor();
+    expect(await details.getByTestId('remaining-time').textContent()).toMatch(/^About \d+ minutes? remaining$/);
+    expect(await details.getByTestId('processed-count').textContent()).toMatch(/^\d+ \/ 30 images processed$/);
+    await screenshot(page, 'tasks-details-running-en-1440', false);
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
+    await screenshot(page, 'tasks-running-en-1440');
+
+    // Only the list is polled, never one request per task.
+    expect(taskRequests.length).toBeGreaterThan(1);
+    expect(taskRequests.every((r) => r === 'GET /api/tasks/')).toBe(true);
+
+    await running.getByTestId('task-cancel').click();
+    await toast(page, 'Task cancelled successfully').waitFor();
+    await expect.poll(() => running.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
+    const cancelled = (await e2e.server.api(`/api/tasks/${long}/`)).body;
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.processed_count).toBeLessThan(30);
+    expect(await running.getByTestId('task-cancel').count()).toBe(0);
+
+    // With nothing running, polling stops: no task requests over more than two poll intervals.
+    taskRequests.length = 0;
+    await page.waitForTimeout(5_000);
+    expect(taskRequests).toEqual([]);
+    page.off('request', onRequest);
+  });
+
+  it('searches case-insensitively, filters by status and shows the no-match state', async () => {
+    const search = page.getByPlaceholder('Search tasks by name');
+    await search.fill('LONG');
+    await expect.poll(() => page.getByTestId('task-row').count()).toBe(1);
+    await search.fill('nothing like this');
+    await expect.poll(() => page.getByTestId('tasks-empty').textContent()).toContain('No tasks match your search');
+    await search.fill('');
+    await page.getByTestId('tasks-status-filter').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Cancelled' }).click();
+    await expect.poll(() => page.getByTestId('task-row').count()).toBe(1);
+    expect(await page.getByTestId('task-row').getAttribute('data-task-id')).toBe(String(long));
+    await page.getByTestId('tasks-status-filter').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'All statuses' }).click();
+    await expect.poll(() => page.getByTestId('task-row').count()).toBe(2);
+    // success rate: 1 completed of 2
+    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent()).toContain('50');
+  });
+
+  it('deletes a task after the warning: its results vanish, its images stay', async () => {
+    const before = (await e2e.server.api(`/api/predictions/?task_id=${small}`)).body.count;
+    expect(before).toBe(2);
+    await row(small).getByTestId('task-delete').click();
+    const warning = page.getByTestId('delete-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('cannot be undone');
+    expect(await warning.textContent()).toContain('The original images are not deleted');
+    await screenshot(page, 'tasks-delete-en-1440', false);
+    await page.locator('.ant-modal').filter({ has: warning }).getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'Task deleted successfully').waitFor();
+    await row(small).waitFor({ state: 'detached' });
+
+    expect((await e2e.server.api(`/api/tasks/${small}/`)).status).toBe(404);
+    expect((await e2e.server.api(`/api/predictions/?task_id=${small}`)).body.count).toBe(0);
+    const images = (await e2e.server.api('/api/images/?page_size=100')).body;
+    expect(images.count).toBe(30);
+    for (const id of imageIds.slice(0, 2)) expect((await e2e.server.api(`/api/images/${id}/`)).status).toBe(200);
+
+    await row(long).getByTestId('task-delete').click();
+    await page.locator('.ant-modal:visible').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByTestId('tasks-empty').textContent()).toContain('No tasks yet');
+    expect((await e2e.server.api('/api/images/')).body.count).toBe(30);
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../src/index.js';
+import { compareWithTruth, summarise, type SliceComparison } from '../src/synthetic/evaluate.js';
+import { BACKGROUNDS, renderSceneJpeg } from '../src/synthetic/slice-scene.js';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await createEngine({ workers: 2 });
+});
+afterAll(async () => {
+  await engine?.close();
+});
+
+describe('accuracy on the synthetic slice set', () => {
+  it('per-slice MAE <= 0.3 PPD units and band agreement >= 95 % over 40 photos on five backgrounds', async () => {
+    // 1-4 slices a photo, PPD 0-10 at random, lighting gradients, colour casts, noise, JPEG quality 75-92
+    const comparisons: SliceComparison[] = [];
+    await Promise.all(
+      Array.from({ length: 40 }, async (_, k) => {
+        const { jpeg, scene } = await renderSceneJpeg({ width: 800, height: 600, seed: 1000 + k, background: BACKGROUNDS[k % BACKGROUNDS.length] });
+        const result = await engine.analyse(jpeg);
+        expect(result.error_code).toBeNull();
+        comparisons.push(...compareWithTruth(scene, result));
+      }),
+    );
+    const summary = summarise(comparisons);
+    expect(summary.slices).toBeGreaterThan(70);
+    expect(summary.missed).toBe(0);
+    expect(summary.mae).toBeLessThanOrEqual(0.3);
+    expect(summary.bandAgreement).toBeGreaterThanOrEqual(0.95);
+  }, 180_000);
+
+  it('lighting and cultivar colour do not move the score', async () => {
+    // the same slices, once plain and once with gradient, cast, noise and JPEG artefacts
+    const plain = await renderSceneJpeg({ width: 800, height: 600, seed: 2024, slices: 2, background: 'dark', realism: false });
+    const real = await renderSceneJpeg({ width: 800, height: 600, seed: 2024, slices: 2, background: 'dark' });
+    const a = await engine.analyse(plain.jpeg);
+    const b = await engine.analyse(real.jpeg);
+    expect(a.sub_ppd_values).toHaveLength(2);
+    a.sub_ppd_values.forEach((v, i) => expect(Math.abs(v - b.sub_ppd_values[i]!)).toBeLessThan(0.3));
+  });
+});

@@ -61,6 +61,18 @@ describe('prediction -> tasks -> results', () => {
     // The whole folder, plus two uncategorised images picked one by one.
     await page.getByLabel('Select folder Field trial').check();
     await page.locator('.prediction-folder').filter({ hasText: 'Uncategorized' }).click();
+    await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').count()).toBe(3);
+    // Select all covers the current filter; a second click clears it again.
+    await page.getByTestId('select-all').click();
+    await expect.poll(() => page.getByTestId('estimated-images').textContent()).toBe('7');
+    await page.getByTestId('select-all').click();
+    await expect.poll(() => page.getByTestId('estimated-images').textContent()).toBe('4');
+    // Server-side name search.
+    await page.getByPlaceholder('Search images by name').fill('loose');
+    await page.getByPlaceholder('Search images by name').press('Enter');
+    await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').allTextContents()).toEqual(['loose_2.jpg', 'loose_1.jpg']);
+    await page.getByPlaceholder('Search images by name').fill('');
+    await page.getByPlaceholder('Search images by name').press('Enter');
     await page.getByLabel('Select grey.jpg').check();
     await page.getByLabel('Select loose_1.jpg').check();
     await expect.poll(() => page.getByTestId('estimated-images').textContent()).toBe('6');
@@ -151,8 +163,16 @@ describe('prediction -> tasks -> results', () => {
     await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
     await expect.poll(() => page.getByTestId('results-count').textContent()).toBe('6 results');
 
+    // Hover actions on a card: preview opens the full-screen view at that result.
+    await page.getByTestId('result-card').nth(2).hover();
+    await page.getByTestId('result-card').nth(2).getByTestId('result-preview').click();
+    await expect.poll(() => page.getByTestId('preview-position').textContent()).toBe('3 / 6');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('result-fullscreen').waitFor({ state: 'detached' });
+
     // Detail modal of the first result, against the API.
     const list = (await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results;
+    expect(await page.getByTestId('result-card').nth(2).getAttribute('data-result-id')).toBe(String(list[2].id));
     await page.getByTestId('result-card').first().click();
     const detail = page.getByTestId('result-detail');
     await detail.waitFor();

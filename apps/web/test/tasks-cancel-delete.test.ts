@@ -56,7 +56,22 @@ describe('tasks screen', () => {
       if (url.pathname.startsWith('/api/tasks')) taskRequests.push(`${req.method()} ${url.pathname}`);
     };
     page.on('request', onRequest);
+    // Refresh is disabled and spinning while the list loads (the real answer is held back a moment).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      '**/api/tasks/?*',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await page.getByTestId('tasks-refresh').click();
+    await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled()).toBe(true);
+    expect(await page.getByTestId('tasks-refresh').locator('.anticon-spin').count()).toBe(1);
+    release();
+    await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled()).toBe(false);
 
     const running = row(long);
     await running.waitFor();

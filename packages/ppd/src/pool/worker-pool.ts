@@ -22,6 +22,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** set when the worker has loaded its model; jobs (and their timers) start only then */
+  ready: boolean;
   job: Job | null;
   timer: NodeJS.Timeout | null;
 }
@@ -54,8 +56,13 @@ export class WorkerPool {
           execArgv: ['--conditions=source'],
         })
       : new Worker(url, { workerData: this.options.setup });
-    const slot: Slot = { worker, job: null, timer: null };
+    const slot: Slot = { worker, ready: false, job: null, timer: null };
     worker.on('message', (reply: WorkerReply) => {
+      if (reply.type === 'ready' || reply.type === 'init_error') {
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
       if (reply.type !== 'result' || !slot.job || slot.job.id !== reply.id) return;
       this.finish(slot, reviveBuffers(reply.result));
     });
@@ -69,7 +76,8 @@ export class WorkerPool {
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
       slot.job = null;
-      if (job) job.resolve(failedResult('engine_crashed', `the analysis worker stopped unexpectedly${lastError ? `: ${lastError}` : ''}`, job.started));
+      if (job && this.closed) job.resolve(failedResult('engine_closed', 'the engine was closed during the analysis', job.started));
+      else if (job) job.resolve(failedResult('engine_crashed', `the analysis worker stopped unexpectedly${lastError ? `: ${lastError}` : ''}`, job.started));
       if (!this.closed) {
         const idx = this.slots.indexOf(slot);
         if (idx >= 0) this.slots[idx] = this.spawn();
@@ -91,7 +99,7 @@ export class WorkerPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (slot.job) continue;
+      if (slot.job || !slot.ready) continue;
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => {

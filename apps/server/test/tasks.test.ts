@@ -294,6 +294,8 @@ describe('task list', () => {
 });
 
 describe('segmentation tasks and predict_single', () => {
+  let batchTaskId: number;
+
   it('first segmentation stores the three cuts only; second segmentation scores PPD', async () => {
     const first = await server.json('/api/tasks/first-segmentation/', {
       method: 'POST',
@@ -346,5 +348,16 @@ describe('segmentation tasks and predict_single', () => {
     expect(res.body).toMatchObject({ status: 'running', image_count: 4, type: 'prediction' });
     expect(res.body.name).toMatch(/^Prediction \d{4}-\d\d-\d\d \d\d:\d\d$/);
     expect((await waitForTask(server.url, res.body.id)).task.status).toBe('completed');
+    batchTaskId = res.body.id;
+  });
+
+  it('deleting the newest task of an image falls back to its previous result', async () => {
+    const image = sliceIds[3]!;
+    const results = (await server.json(`/api/predictions/?image_id=${image}&ordering=-created_time`)).body.results;
+    expect(results[0].task_id).toBe(batchTaskId);
+    const previous = results.find((r: any) => r.task_id !== batchTaskId && r.ppd_value !== null);
+    expect((await server.request(`/api/tasks/${batchTaskId}/`, { method: 'DELETE' })).status).toBe(204);
+    const after = (await server.json(`/api/images/${image}/`)).body;
+    expect(after).toMatchObject({ hasPPD: true, ppdValue: previous.ppd_value, lastPrediction: previous.prediction });
   });
 });

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { PredictionParameters } from '@cassavascope/contract';
 import type { Database, TasksTable } from '../db/schema.js';
 import { likeContains } from '../images/images.repository.js';
-import { refreshImagesLastResult, resultFileKeys } from '../predictions/results-cleanup.js';
+import { resultFileKeys } from '../predictions/results-cleanup.js';
 import type { TaskTypeName } from './task-payload.schema.js';
 
 export type TaskRow = Selectable<TasksTable>;
@@ -138,7 +138,7 @@ export class TasksRepository {
 
   /**
    * Deletes the task, its jobs and its results in one transaction; images whose newest result was
-   * among them get their PPD columns from their next newest result (or none). Returns the stored file
+   * among them get their PPD columns from their next newest scored result (or none). Returns the stored file
    * keys of those results, which the caller deletes after commit.
    */
   async deleteWithResults(id: number): Promise<string[] | null> {
@@ -150,18 +150,28 @@ export class TasksRepository {
         .select(['id', 'image_id', 'oss_key', 'vis_keys'])
         .where('task_id', '=', id)
         .execute();
-      const affected = await trx
-        .selectFrom('images')
-        .select('images.id')
+      // Images whose newest result belongs to this task fall back to their newest scored result elsewhere.
+      await trx
+        .updateTable('images')
+        .set((eb) => {
+          const newest = eb
+            .selectFrom('results as r')
+            .whereRef('r.image_id', '=', 'images.id')
+            .where('r.ppd_value', 'is not', null)
+            .where('r.task_id', '<>', id)
+            .orderBy('r.id', 'desc')
+            .limit(1);
+          return {
+            ppd_value: newest.select('r.ppd_value'),
+            last_prediction: newest.select('r.prediction'),
+            last_result_id: newest.select('r.id'),
+          };
+        })
         .where('images.last_result_id', 'in', trx.selectFrom('results').select('results.id').where('results.task_id', '=', id))
         .execute();
       await trx.deleteFrom('results').where('task_id', '=', id).execute();
       await trx.deleteFrom('task_jobs').where('task_id', '=', id).execute();
       await trx.deleteFrom('tasks').where('id', '=', id).execute();
-      await refreshImagesLastResult(
-        trx,
-        affected.map((a) => a.id),
-      );
       return rows.flatMap(resultFileKeys);
     });
   }

@@ -194,16 +194,14 @@ describe('images screen (e2e)', () => {
     await page.getByTestId('choose-files').waitFor();
     await screenshot(page, 'images-upload-settings-en-1440', false);
     await page.keyboard.press('Escape');
-    await page.getByTestId('language-menu').click();
-    await page.getByRole('menuitem', { name: '中文' }).click();
+    await e2e.setLanguage('zh');
     await page.getByText('全部图像').waitFor();
     await screenshot(page, 'images-grid-zh-1440');
     await page.setViewportSize(PHONE);
     await expect(page.getByTestId('upload-multiple').count()).resolves.toBe(0);
     await expect(page.getByTestId('upload-zip').count()).resolves.toBe(0);
     await screenshot(page, 'images-grid-zh-390');
-    await page.getByTestId('language-menu').click();
-    await page.getByRole('menuitem', { name: 'English' }).click();
+    await e2e.setLanguage('en');
     await page.getByText('Upload').first().waitFor();
     await screenshot(page, 'images-grid-en-390');
     await page.setViewportSize(DESKTOP);

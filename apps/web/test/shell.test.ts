@@ -39,16 +39,20 @@ describe('app shell and home (e2e)', () => {
 
   it('switches to Chinese: app texts and Ant Design components change language', async () => {
     const { page } = e2e;
-    await page.getByTestId('language-menu').click();
-    await page.getByRole('menuitem', { name: '中文' }).click();
+    await e2e.setLanguage('zh');
     await page.getByTestId('main-nav').getByText('图像管理').waitFor();
     await expect(page.locator('.images-search input').getAttribute('placeholder')).resolves.toBe('按名称搜索');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    // Ant Design's own texts follow (zh_CN locale): an empty select says 暂无数据.
+    await page.getByTestId('upload-single').click();
+    await page.getByTestId('upload-folder-select').click();
+    await page.locator('.ant-select-dropdown .ant-empty-description').getByText('暂无数据').waitFor();
+    await page.locator('.ant-modal').getByRole('button', { name: /^取\s*消$/ }).click();
+    await page.getByTestId('choose-files').waitFor({ state: 'hidden' });
     await e2e.goto('home');
     await expect(page.getByTestId('slide-prediction').first().locator('h1').textContent()).resolves.toBe('数秒内评估木薯病害严重程度');
     await screenshot(page, 'home-zh-1440');
-    await page.getByTestId('language-menu').click();
-    await page.getByRole('menuitem', { name: 'English' }).click();
+    await e2e.setLanguage('en');
     await page.getByTestId('main-nav').getByText('Images').waitFor();
   });
 
@@ -61,13 +65,13 @@ describe('app shell and home (e2e)', () => {
     await page.locator('[data-section="folders"]').waitFor();
     await page.getByTestId('drawer-nav').waitFor({ state: 'hidden' });
     await e2e.goto('home');
+    await page.getByTestId('stat-images').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('[data-testid="stat-years"] .home-stat-value')?.textContent === '15');
     await screenshot(page, 'home-en-390');
-    await page.getByTestId('language-menu').click();
-    await page.getByRole('menuitem', { name: '中文' }).click();
+    await e2e.setLanguage('zh');
     await page.getByTestId('slide-prediction').first().locator('h1').waitFor();
     await screenshot(page, 'home-zh-390');
-    await page.getByTestId('language-menu').click();
-    await page.getByRole('menuitem', { name: 'English' }).click();
+    await e2e.setLanguage('en');
     await page.setViewportSize(DESKTOP);
   });
 });

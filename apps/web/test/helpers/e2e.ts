@@ -10,6 +10,8 @@ export interface E2e {
   open(): Promise<void>;
   /** Clicks a section in the navigation (top bar, or the toggle menu on narrow screens). */
   goto(section: string): Promise<void>;
+  /** Picks a language in the language menu and waits until the page has switched. */
+  setLanguage(lang: 'en' | 'zh'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,15 @@ export async function startE2e(options: { viewport?: { width: number; height: nu
         await page.getByTestId('main-nav').locator(`[data-nav="${section}"]`).click();
       }
       await page.locator(`[data-section="${section}"]`).waitFor();
+    },
+    async setLanguage(lang) {
+      const name = lang === 'zh' ? '中文' : 'English';
+      await page.getByTestId('language-menu').click();
+      const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
+      await item.waitFor();
+      await item.click();
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
+      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').waitFor({ state: 'detached' }).catch(() => undefined);
     },
     async close() {
       await browser.close().catch(() => undefined);

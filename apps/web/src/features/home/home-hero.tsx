@@ -28,7 +28,7 @@ export function HomeHero() {
                   <h1>{t(`hero.${s.key}.title`)}</h1>
                   <p>{t(`hero.${s.key}.subtitle`)}</p>
                   <div className="home-slide-actions">
-                    <Button type="primary" size="large" onClick={() => navigate(s.target)}>
+                    <Button size="large" className="home-slide-primary" onClick={() => navigate(s.target)}>
                       {t(`hero.${s.key}.button`)}
                     </Button>
                     {/* The spec's secondary demo button has no action. */}

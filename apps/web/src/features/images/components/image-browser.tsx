@@ -28,8 +28,9 @@ interface Props {
   onOpen: (id: number) => void;
 }
 
-/** Smallest card width; the grid fits as many columns as the width allows. */
+/** Smallest card width (smaller on phones, for two columns); the grid fits as many columns as the width allows. */
 const CARD_MIN_WIDTH = 190;
+const CARD_MIN_WIDTH_PHONE = 140;
 const GRID_GAP = 14;
 
 function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number {
@@ -43,7 +44,8 @@ function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode)
   }, [ref]);
   if (view === 'list') return 1;
   // 40 px: the index strip on the right.
-  return Math.max(1, Math.floor((width - 40 + GRID_GAP) / (CARD_MIN_WIDTH + GRID_GAP)));
+  const min = width < 600 ? CARD_MIN_WIDTH_PHONE : CARD_MIN_WIDTH;
+  return Math.max(1, Math.floor((width - 40 + GRID_GAP) / (min + GRID_GAP)));
 }
 
 /**

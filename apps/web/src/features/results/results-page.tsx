@@ -1,6 +1,6 @@
 import { BarChartOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Empty, Spin, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../app/section-context';
 import { takeResultsFocus } from '../../lib/results-focus';
@@ -60,6 +60,15 @@ export default function ResultsPage() {
     }
   };
 
+  const openDetail = useCallback((index: number) => {
+    setSelectedIndex(index);
+    setDetailOpen(true);
+  }, []);
+  const openPreview = useCallback((index: number) => {
+    setSelectedIndex(index);
+    setPreviewOpen(true);
+  }, []);
+
   const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all';
 
   return (
@@ -115,14 +124,8 @@ export default function ResultsPage() {
               filter={filter}
               count={count}
               selectedIndex={selectedIndex}
-              onOpen={(index) => {
-                setSelectedIndex(index);
-                setDetailOpen(true);
-              }}
-              onPreview={(index) => {
-                setSelectedIndex(index);
-                setPreviewOpen(true);
-              }}
+              onOpen={openDetail}
+              onPreview={openPreview}
             />
           )}
         </div>

@@ -10,6 +10,7 @@ import {
   type ImageFilter,
   type ImageSort,
 } from '../api/get-prediction-images';
+import { formatCount } from '../../../lib/format';
 import type { PredictionSelection } from '../hooks/use-prediction-selection';
 
 const ROW_HEIGHT = 56;
@@ -113,7 +114,7 @@ export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
           {t('images.select_all')}
         </Checkbox>
         {selectingAll && <Spin size="small" />}
-        <span className="prediction-images-count">{t('images.count', { count })}</span>
+        <span className="prediction-images-count">{t('images.count', { count, formatted: formatCount(count) })}</span>
       </div>
       {first.isLoading ? (
         <div className="prediction-images-empty">

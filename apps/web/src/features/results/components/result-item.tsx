@@ -1,5 +1,5 @@
 import { DownloadOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
-import { Skeleton, Tooltip } from 'antd';
+import { Skeleton } from 'antd';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResultView } from '../../../lib/normalize-result';
@@ -17,31 +17,29 @@ export interface ResultItemProps {
 /** The picture a card shows: the result overlay, else the original. */
 export const cardImageOf = (r: ResultView) => r.overlayImageUrl ?? r.originalImageUrl;
 
+/** Plain title attributes rather than tooltip components: many cards mount and unmount while scrolling. */
 function HoverActions({ result, index, onPreview }: { result: ResultView; index: number; onPreview: (i: number) => void }) {
   const { t } = useTranslation('results');
   const stop = (e: MouseEvent) => e.stopPropagation();
   const href = result.originalImageUrl ?? cardImageOf(result);
   return (
     <span className="result-actions">
-      <Tooltip title={t('card.preview')}>
-        <button
-          type="button"
-          aria-label={t('card.preview')}
-          data-testid="result-preview"
-          onClick={(e) => {
-            stop(e);
-            onPreview(index);
-          }}
-        >
-          <EyeOutlined />
-        </button>
-      </Tooltip>
+      <button
+        type="button"
+        title={t('card.preview')}
+        aria-label={t('card.preview')}
+        data-testid="result-preview"
+        onClick={(e) => {
+          stop(e);
+          onPreview(index);
+        }}
+      >
+        <EyeOutlined />
+      </button>
       {href && (
-        <Tooltip title={t('card.download')}>
-          <a href={href} download={result.imageName} aria-label={t('card.download')} onClick={stop}>
-            <DownloadOutlined />
-          </a>
-        </Tooltip>
+        <a href={href} download={result.imageName} title={t('card.download')} aria-label={t('card.download')} onClick={stop}>
+          <DownloadOutlined />
+        </a>
       )}
     </span>
   );
@@ -70,7 +68,7 @@ export function ResultCard({ result, index, selected, onOpen, onPreview }: Resul
       onKeyDown={(e) => e.key === 'Enter' && onOpen(index)}
     >
       <div className="result-card-image">
-        {image ? <img src={image} alt={result.imageName} loading="lazy" /> : <WarningOutlined className="result-card-noimage" />}
+        {image ? <img src={image} alt={result.imageName} loading="lazy" decoding="async" /> : <WarningOutlined className="result-card-noimage" />}
         <HoverActions result={result} index={index} onPreview={onPreview} />
       </div>
       <div className="result-card-body">
@@ -107,7 +105,7 @@ export function ResultRow({ result, index, selected, onOpen, onPreview }: Result
       onClick={() => onOpen(index)}
       onKeyDown={(e) => e.key === 'Enter' && onOpen(index)}
     >
-      <div className="result-row-thumb">{image && <img src={image} alt="" loading="lazy" />}</div>
+      <div className="result-row-thumb">{image && <img src={image} alt="" loading="lazy" decoding="async" />}</div>
       <div className="result-row-name" title={result.imageName}>
         {result.imageName}
       </div>

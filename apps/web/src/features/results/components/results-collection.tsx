@@ -1,4 +1,4 @@
-import { forwardRef, type HTMLAttributes } from 'react';
+import { forwardRef, memo, type HTMLAttributes } from 'react';
 import { Virtuoso, VirtuosoGrid } from 'react-virtuoso';
 import { pageOfIndex, RESULT_PAGE_SIZE, useResultsPage, type ResultFilter } from '../api/get-results-page';
 import { ResultCard, ResultRow, type ResultItemProps } from './result-item';
@@ -13,12 +13,15 @@ interface Props {
   onPreview: (index: number) => void;
 }
 
-/** Each item loads the page it sits on (TanStack Query shares one request per page). */
-function Item({ view, filter, index, ...rest }: Omit<ResultItemProps, 'result'> & { view: ResultsView; filter: ResultFilter }) {
+/**
+ * Each item loads the page it sits on (TanStack Query shares one request per page). Memoised: the virtual
+ * list re-renders its items on every range change, and unchanged ones should cost nothing.
+ */
+const Item = memo(function Item({ view, filter, index, ...rest }: Omit<ResultItemProps, 'result'> & { view: ResultsView; filter: ResultFilter }) {
   const { data } = useResultsPage(filter, pageOfIndex(index));
   const result = data?.items[index % RESULT_PAGE_SIZE];
   return view === 'grid' ? <ResultCard result={result} index={index} {...rest} /> : <ResultRow result={result} index={index} {...rest} />;
-}
+});
 
 const GridList = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function GridList(props, ref) {
   return <div ref={ref} {...props} className="results-grid" data-testid="results-grid" />;

@@ -1,6 +1,7 @@
 import { AppstoreOutlined, DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { Button, Input, Segmented, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatCount } from '../../../lib/format';
 import type { ResultFilter } from '../api/get-results-page';
 
 export type ResultsView = 'grid' | 'list';
@@ -40,7 +41,7 @@ export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewCh
         ]}
       />
       <span className="results-count" data-testid="results-count">
-        {count === null ? '' : t('filter.count', { count })}
+        {count === null ? '' : t('filter.count', { count, formatted: formatCount(count) })}
       </span>
       <Segmented<ResultsView>
         value={view}

@@ -27,6 +27,7 @@ export async function receiveMultipart(
   tempDir: string,
   maxFiles: number,
   onFile?: (file: ReceivedFile) => void,
+  options: { hash?: boolean } = {},
 ): Promise<MultipartIntake> {
   if (!req.isMultipart()) {
     throw new ApiError(415, 'unsupported_media_type', 'Expected a multipart/form-data body');
@@ -36,7 +37,7 @@ export async function receiveMultipart(
   try {
     for await (const part of req.parts({ limits: { files: maxFiles } })) {
       if (part.type === 'file') {
-        const staged = await stageStream(part.file as Readable, tempDir);
+        const staged = await stageStream(part.file as Readable, tempDir, Number.POSITIVE_INFINITY, options);
         // @fastify/multipart marks a part cut at fileSize instead of failing when so configured.
         if ((part.file as { truncated?: boolean }).truncated) {
           await discard([staged]);

@@ -21,9 +21,15 @@ const HEAD_BYTES = 64;
  * Streams `source` to a new temp file in `tempDir`, hashing on the way (never whole in memory).
  * Stops with TooLargeError beyond `maxBytes`. On any failure the temp file is removed.
  */
-export async function stageStream(source: Readable, tempDir: string, maxBytes = Number.POSITIVE_INFINITY): Promise<StagedFile> {
+export async function stageStream(
+  source: Readable,
+  tempDir: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+  options: { hash?: boolean } = {},
+): Promise<StagedFile> {
   const file = path.join(tempDir, `${crypto.randomUUID()}.part`);
-  const hash = crypto.createHash('sha256');
+  // A ZIP archive itself needs no hash (only its entries do): skipping it saves a pass over gigabytes.
+  const hash = options.hash === false ? undefined : crypto.createHash('sha256');
   const headChunks: Buffer[] = [];
   let headLength = 0;
   let size = 0;
@@ -31,7 +37,7 @@ export async function stageStream(source: Readable, tempDir: string, maxBytes = 
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       if (size > maxBytes) return done(new TooLargeError(`larger than ${maxBytes} bytes`));
-      hash.update(chunk);
+      hash?.update(chunk);
       if (headLength < HEAD_BYTES) {
         headChunks.push(chunk.subarray(0, HEAD_BYTES - headLength));
         headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
@@ -45,7 +51,7 @@ export async function stageStream(source: Readable, tempDir: string, maxBytes = 
     await fsp.rm(file, { force: true });
     throw err;
   }
-  return { path: file, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
+  return { path: file, size, sha256: hash?.digest('hex') ?? '', head: Buffer.concat(headChunks) };
 }
 
 export async function discard(files: (StagedFile | undefined)[]): Promise<void> {

@@ -9,8 +9,12 @@ import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import type { ProbedImage } from './image-probe.js';
 import { EXTENSION_OF } from './image-sniff.js';
+import { createLimit } from './concurrency-limit.js';
 import type { UploadBatch } from './upload-batch.js';
 import type { StagedFile } from './staged-file.js';
+
+/** Blob moves/uploads in flight at once while storing one request. */
+const PUT_CONCURRENCY = 8;
 
 export interface UploadOptions {
   folderId: number | null;
@@ -126,7 +130,7 @@ export class UploadService {
     let replaced: ImageRow[];
     let resultKeys: string[];
     try {
-      for (const p of toStore) {
+      const putOne = async (p: Extract<Plan, { kind: 'store' }>) => {
         const keys = keysOf(p);
         // Content-addressed: the same bytes are already in place (check_duplicate='0' re-uploads).
         if (await storage.exists(keys.blob)) await fsp.rm(p.staged.path, { force: true });
@@ -138,7 +142,18 @@ export class UploadService {
           await storage.putBuffer(keys.thumb, p.image.thumbnail, 'image/webp');
           created.push(keys.thumb);
         }
-      }
+      };
+      // Same bytes go through one lane, so two files never race for the same key.
+      const lanes = new Map<string, Extract<Plan, { kind: 'store' }>[]>();
+      for (const p of toStore) lanes.set(p.staged.sha256, [...(lanes.get(p.staged.sha256) ?? []), p]);
+      const limit = createLimit(PUT_CONCURRENCY);
+      await Promise.all(
+        [...lanes.values()].map((lane) =>
+          limit(async () => {
+            for (const p of lane) await putOne(p);
+          }),
+        ),
+      );
       ({ rows, replaced, resultKeys } = await this.ctx.db.kysely.transaction().execute(async (trx) => {
         const rows = new Map<Plan, ImageRow>();
         const replaced: ImageRow[] = [];

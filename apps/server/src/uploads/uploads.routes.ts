@@ -36,9 +36,11 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   ): Promise<T> {
     const batch = new UploadBatch();
     try {
-      const { files, fields } = await receiveMultipart(req, tempDir, maxFiles, (file) => {
-        if (decodeOnArrival) batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
-      });
+      const onFile = (file: ReceivedFile) => batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
+      // A ZIP (decodeOnArrival false) is not decoded itself, nor hashed: its entries are.
+      const { files, fields } = decodeOnArrival
+        ? await receiveMultipart(req, tempDir, maxFiles, onFile)
+        : await receiveMultipart(req, tempDir, maxFiles, undefined, { hash: false });
       if (!decodeOnArrival) {
         // The caller owns these temp files; make sure they go too.
         try {

@@ -208,6 +208,16 @@ describe('prediction -> tasks -> results', () => {
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'hidden' });
 
+    // List view adds the sub-image PPD values.
+    await page.locator('.results-filter-bar .ant-segmented-item').nth(1).click();
+    const rowSub = page.locator(`[data-testid="result-row"][data-result-id="${list[0].id}"]`).getByTestId('result-sub-values');
+    await expect.poll(() => rowSub.textContent()).toBe(
+      list[0].sub_ppd_values.length ? list[0].sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / ') : '--',
+    );
+    await screenshot(page, 'results-list-en-1440');
+    await page.locator('.results-filter-bar .ant-segmented-item').nth(0).click();
+    await page.getByTestId('result-card').first().waitFor();
+
     // The failed image shows its error code.
     const failed = list.findIndex((r: { error_code: string | null }) => r.error_code !== null);
     expect(failed).toBeGreaterThanOrEqual(0);

@@ -4,6 +4,7 @@ import { TASK_NAME_MAX } from '@cassavascope/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../app/section-context';
+import { ApiError } from '../../lib/api-client';
 import { useCreatePredictionTask, type PredictionParameterValues } from './api/create-prediction-task';
 import { useEngine } from './api/get-engine-status';
 import { usePredictionFolders } from './api/get-prediction-folders';
@@ -85,8 +86,10 @@ export default function PredictionPage() {
           setNameEdited(false);
           setTaskName(defaultTaskName(label));
         },
-        onError: () => {
-          message.error(t('create_task_failed'));
+        onError: (err) => {
+          // A refusal the server explains (e.g. the chosen folders are empty) is shown with its reason.
+          if (err instanceof ApiError && err.status === 400) message.error(`${t('errors.create_task')}: ${err.detail}`);
+          else message.error(t('create_task_failed'));
         },
       },
     );

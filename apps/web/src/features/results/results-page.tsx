@@ -1,4 +1,5 @@
 import { BarChartOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,8 @@ import { TaskBanner } from './components/task-banner';
 import { TaskSidebar } from './components/task-sidebar';
 import './results.css';
 
+const RUNNING_REFRESH_MS = 5_000;
+
 /** Results: browse, filter, inspect and export the prediction results of one task or all (spec section 2). */
 export default function ResultsPage() {
   const { t } = useTranslation('results');
@@ -32,10 +35,22 @@ export default function ResultsPage() {
   const tasks = useResultTasks();
   const task = useMemo(() => tasks.data?.results.find((item) => item.id === filter.taskId) ?? null, [tasks.data, filter.taskId]);
   const running = filter.taskId === null ? (tasks.data?.results.some((item) => item.status === 'running') ?? false) : task?.status === 'running';
-  const summary = useResultsSummary(filter.taskId, running);
+  const summary = useResultsSummary(filter.taskId);
   const first = useResultsPage(filter, 1);
   const count = first.data?.count ?? null;
   const selected = useResultAt(filter, selectedIndex);
+
+  // While the task runs its results grow: refresh what is on screen, and once more when it stops.
+  const client = useQueryClient();
+  useEffect(() => {
+    const refresh = () => void client.invalidateQueries({ queryKey: ['results'], predicate: (q) => q.queryKey[1] !== 'tasks' });
+    if (!running) return;
+    const timer = setInterval(refresh, RUNNING_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      refresh();
+    };
+  }, [running, client]);
 
   useEffect(() => {
     if (first.isError || summary.isError) message.error(t('errors.load'));

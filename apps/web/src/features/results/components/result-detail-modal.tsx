@@ -73,7 +73,11 @@ export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
                     </span>
                   ),
                 },
-                { key: 'confidence', label: t('detail.confidence'), children: `${(result.confidence * 100).toFixed(1)}%` },
+                {
+                  key: 'confidence',
+                  label: t('detail.confidence'),
+                  children: result.ppdValue === null ? '--' : `${(result.confidence * 100).toFixed(1)}%`,
+                },
                 {
                   key: 'time',
                   label: t('detail.processing_time'),

@@ -113,10 +113,11 @@ export function ResultRow({ result, index, selected, onOpen, onPreview }: Result
       <div className="result-row-sub" data-testid="result-sub-values">
         {result.subPpdValues.length > 0 ? result.subPpdValues.map((v) => v.toFixed(2)).join(' / ') : '--'}
       </div>
-      <div className="result-row-prediction">
-        {result.prediction ? t(`health.${result.prediction}`, { defaultValue: result.prediction }) : result.errorCode ?? '--'}
+      <div className="result-row-prediction" title={result.errorMessage ?? undefined}>
+        {result.prediction ? t(`health.${result.prediction}`, { defaultValue: result.prediction }) : (result.errorCode ?? '--')}
       </div>
-      <div className="result-row-confidence">{(result.confidence * 100).toFixed(1)}%</div>
+      {/* A result that was not scored has no confidence to show (the normalised default of 1 is not a measurement). */}
+      <div className="result-row-confidence">{result.ppdValue === null ? '--' : `${(result.confidence * 100).toFixed(1)}%`}</div>
       <HoverActions result={result} index={index} onPreview={onPreview} />
     </div>
   );

@@ -16,12 +16,12 @@ let failed = 0;
 let skipped = 0;
 let broken = false;
 
-function runVitest(ws, label, env = process.env) {
+function runVitest(ws, label, env = process.env, extraArgs = []) {
   const out = path.join(os.tmpdir(), `vitest-${path.basename(ws)}-${process.pid}.json`);
   console.log(`\n=== ${label} ===`);
   const run = spawnSync(
     process.execPath,
-    ['node_modules/vitest/vitest.mjs', 'run', '--root', ws, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    ['node_modules/vitest/vitest.mjs', 'run', '--root', ws, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extraArgs],
     { stdio: 'inherit', env },
   );
   if (!fs.existsSync(out)) {
@@ -75,7 +75,9 @@ async function runScaleOutPass() {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    runVitest('apps/server', label, { ...process.env, ...services.env });
+    // crash.test.ts restarts the embedded default (SQLite) by design; its scale-out counterpart is
+    // scale-out-workers.test.ts (a worker SIGKILLed mid-job).
+    runVitest('apps/server', label, { ...process.env, ...services.env }, ['--exclude', 'test/crash.test.ts']);
   } finally {
     stop();
   }

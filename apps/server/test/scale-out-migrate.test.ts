@@ -4,13 +4,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { DEFAULT_PARAMETERS } from '@cassavascope/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateSqliteToPostgres } from '../src/cli/migrate-sqlite-to-postgres.js';
 import { LocalStorage } from '../src/storage/local-storage.js';
 import { createStorage } from '../src/storage/create-storage.js';
+import { makeJpeg } from './helpers/fixtures.js';
 import { createTestBucket, createTestDatabase } from './helpers/scale-out-env.js';
+import { startTestServer } from './helpers/test-server.js';
 
 // Needs the scale-out services (the second run of the server suite, scripts/run-tests.mjs).
 const enabled = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_S3_ENDPOINT);
@@ -19,6 +22,7 @@ const serverDir = path.resolve(import.meta.dirname, '..');
 let sourceDir: string;
 let targetDir: string;
 const blobs = new Map<string, Buffer>();
+let runningTaskImages: number[] = [];
 
 /** An embedded installation with folders, images, a task and results, and their blobs. */
 async function seedEmbeddedInstallation(dir: string): Promise<void> {
@@ -36,7 +40,8 @@ async function seedEmbeddedInstallation(dir: string): Promise<void> {
   await k.deleteFrom('folders').where('name', '=', 'Empty').execute();
   const imageIds: number[] = [];
   for (let i = 0; i < 7; i++) {
-    const bytes = crypto.randomBytes(i === 0 ? 3 * 1024 * 1024 : 1000 + i);
+    // One big blob (a multipart upload to S3), the others real photos a task can score.
+    const bytes = i === 0 ? crypto.randomBytes(3 * 1024 * 1024) : await makeJpeg({ width: 320, height: 240, seed: i, noise: 10 });
     const sha = crypto.createHash('sha256').update(bytes).digest('hex');
     const name = i === 0 ? '木薯_plot1.jpg' : `plot${i}.jpg`;
     const blobKey = `originals/${sha.slice(0, 2)}/${sha}.jpg`;
@@ -66,6 +71,31 @@ async function seedEmbeddedInstallation(dir: string): Promise<void> {
       .executeTakeFirstOrThrow();
     imageIds.push(row.id);
   }
+  // A task the embedded server was in the middle of when it was stopped: one job left running.
+  runningTaskImages = imageIds.slice(1, 4);
+  const task = await k
+    .insertInto('tasks')
+    .values({
+      name: 'Interrupted',
+      name_lower: 'interrupted',
+      type: 'prediction',
+      status: 'running',
+      algorithm: 'deeplabv3plus_resnet101',
+      model_type: 'deeplabv3plus_resnet101',
+      image_ids: JSON.stringify(runningTaskImages),
+      image_count: runningTaskImages.length,
+      parameters: JSON.stringify(DEFAULT_PARAMETERS),
+      error_message: null,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await k
+    .insertInto('task_jobs')
+    .values({ task_id: task.id, image_ids: JSON.stringify(runningTaskImages), status: 'running', updated_at: now })
+    .execute();
   await db.close();
 }
 
@@ -144,5 +174,28 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
     const report = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(report.tables.images).toBe(7);
     expect(report.blobs).toBe(blobs.size);
+  });
+
+  it('a task the embedded server was running completes on the new parts after the migration', { timeout: 300_000 }, async () => {
+    const env = await targetEnv();
+    await migrateSqliteToPostgres({ sourceDataDir: sourceDir, target: loadConfig(env) });
+    // The API works jobs itself here (no separate workers needed for this check).
+    const server = await startTestServer({ ...env, WORKER_PROCESSES: '0', API_WORKS_JOBS: 'true' });
+    try {
+      const deadline = Date.now() + 240_000;
+      let task;
+      do {
+        task = (await server.json('/api/tasks/?search=interrupted')).body.results[0];
+        if (task.status !== 'running') break;
+        await new Promise((r) => setTimeout(r, 200));
+      } while (Date.now() < deadline);
+      // Every image attempted once (whether the colour engine finds specimens in these pictures or not).
+      expect(task.status).not.toBe('running');
+      expect(task.processed_count).toBe(3);
+      const results = (await server.json(`/api/predictions/?task_id=${task.id}`)).body.results as { image_id: number }[];
+      expect(results.map((r) => r.image_id).sort((a, b) => a - b)).toEqual(runningTaskImages);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -87,7 +87,7 @@ async function createTask(api: TestServer, imageIds: number[], splitCount: numbe
   return res.body as { id: number };
 }
 
-async function waitForTask(api: TestServer, id: number, until: (t: any) => boolean, timeoutMs = 120_000) {
+async function waitForTask(api: TestServer, id: number, until: (t: any) => boolean, timeoutMs = 240_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const t = (await api.json(`/api/tasks/${id}/`)).body;
@@ -110,7 +110,7 @@ async function pgBossJobStates(api: TestServer) {
 }
 
 describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
-  it('two worker processes share one task and complete it with one result per image; the API works none', async () => {
+  it('two worker processes share one task and complete it with one result per image; the API works none', { timeout: 300_000 }, async () => {
     server = await startApi();
     const imageIds = await seedImages(server, 12);
     const task = await createTask(server, imageIds, 2);
@@ -136,14 +136,14 @@ describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
     }
   });
 
-  it('a worker killed mid-job: another takes its job over and every image is scored exactly once', async () => {
+  it('a worker killed mid-job: another takes its job over and every image is scored exactly once', { timeout: 300_000 }, async () => {
     server = await startApi();
     const imageIds = await seedImages(server, 24);
     const task = await createTask(server, imageIds, 3);
     const victim = startWorker(server);
     startWorker(server);
     // Kill one worker while both hold a job (two active pg-boss jobs) and the task is under way.
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 240_000;
     for (;;) {
       const t = (await server.json(`/api/tasks/${task.id}/`)).body;
       const jobs = await pgBossJobStates(server);
@@ -163,7 +163,7 @@ describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
     expect((await pgBossJobStates(server)).retried).toBeGreaterThanOrEqual(1);
   });
 
-  it('cancel from the API stops a task that other processes are working on', async () => {
+  it('cancel from the API stops a task that other processes are working on', { timeout: 300_000 }, async () => {
     server = await startApi();
     const imageIds = await seedImages(server, 30);
     const task = await createTask(server, imageIds, 2);

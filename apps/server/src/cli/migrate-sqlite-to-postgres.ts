@@ -45,7 +45,7 @@ export async function migrateSqliteToPostgres(options: {
   try {
     dest = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl });
     destStorage = await createStorage(target);
-    const tables = await tablesInCreationOrder(source.kysely);
+    const tables = await tablesToCopy(source.kysely, dest.kysely);
     const report: MigrationReport = { tables: {}, blobs: 0 };
     if (!options.resumeBlobs) {
       for (const table of tables) {
@@ -58,6 +58,10 @@ export async function migrateSqliteToPostgres(options: {
           log(`${table}: ${report.tables[table]} rows`);
         }
         for (const table of tables) await moveIdentityPast(trx, table, await sqliteSequence(source.kysely, table));
+        // Jobs the stopped embedded server was running are queued again: the new workers take them over.
+        if (tables.includes('task_jobs')) {
+          await trx.updateTable('task_jobs').set({ status: 'queued' }).where('status', '=', 'running').execute();
+        }
       });
     }
     report.blobs = await copyBlobs(new LocalStorage(options.sourceDataDir), destStorage, log);
@@ -70,12 +74,30 @@ export async function migrateSqliteToPostgres(options: {
   }
 }
 
-/** Our tables (not Kysely's bookkeeping), parents before children (creation order honours the foreign keys). */
-async function tablesInCreationOrder(db: Kysely<Database>): Promise<string[]> {
+/**
+ * The tables both databases have (not Kysely's bookkeeping, not SQLite-only search indexes such as the FTS
+ * tables), parents before children: SQLite's creation order honours the foreign keys.
+ */
+async function tablesToCopy(sqlite: Kysely<Database>, postgres: Kysely<Database>): Promise<string[]> {
+  const inPostgres = new Set(
+    (
+      await sql<{ name: string }>`
+        select table_name as name from information_schema.tables
+        where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(postgres)
+    ).rows.map((r) => r.name),
+  );
   const rows = await sql<{ name: string }>`
     select name from sqlite_master
     where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'
-    order by rowid`.execute(db);
+    order by rowid`.execute(sqlite);
+  return rows.rows.map((r) => r.name).filter((name) => inPostgres.has(name));
+}
+
+/** The columns of a PostgreSQL table (a dialect-only column on the SQLite side is not copied). */
+async function postgresColumns(db: Kysely<Database>, table: string): Promise<string[]> {
+  const rows = await sql<{ name: string }>`
+    select column_name as name from information_schema.columns
+    where table_schema = current_schema() and table_name = ${table}`.execute(db);
   return rows.rows.map((r) => r.name);
 }
 
@@ -85,6 +107,7 @@ async function countRows(db: Kysely<Database>, table: string): Promise<number> {
 }
 
 async function copyTable(from: Kysely<Database>, to: Kysely<Database>, table: string): Promise<number> {
+  const columns = await postgresColumns(to, table);
   let copied = 0;
   let lastRowid = -Infinity;
   // Paged by rowid so memory stays flat for 100 000s of rows.
@@ -94,7 +117,7 @@ async function copyTable(from: Kysely<Database>, to: Kysely<Database>, table: st
       order by rowid limit ${ROWS_PER_INSERT}`.execute(from);
     if (page.rows.length === 0) return copied;
     lastRowid = Number(page.rows[page.rows.length - 1]!.__rowid);
-    const rows = page.rows.map(({ __rowid: _, ...rest }) => rest);
+    const rows = page.rows.map((row) => Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]])));
     await (to as Kysely<any>).insertInto(table).values(rows).execute();
     copied += rows.length;
   }

@@ -154,5 +154,13 @@ describe('tasks screen', () => {
     await page.locator('.ant-modal:visible').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByTestId('tasks-empty').textContent()).toContain('No tasks yet');
     expect((await e2e.server.api('/api/images/')).body.count).toBe(30);
+
+    // With every task gone the Results screen has nothing to show, and says how to get results.
+    await e2e.goto('results');
+    await expect.poll(() => page.getByTestId('results-empty').textContent()).toContain('No prediction results yet');
+    await page.getByPlaceholder('Search by image name').fill('plot');
+    await page.getByPlaceholder('Search by image name').press('Enter');
+    await expect.poll(() => page.getByTestId('results-empty').textContent()).toContain('No results match the current filter');
+    await screenshot(page, 'results-empty-en-1440');
   });
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import type { TaskView } from '../../../lib/normalize-task';
 
-const STATUS_COLOURS: Record<string, string> = { running: 'processing', completed: 'success', failed: 'error', cancelled: 'warning' };
+const STATUS_COLOURS: Record<string, string> = { running: 'blue', completed: 'success', failed: 'error', cancelled: 'warning' };
 
 /** The selected task: name, model, created time and status badge. */
 export function TaskBanner({ task }: { task: TaskView }) {

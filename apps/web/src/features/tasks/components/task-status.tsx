@@ -2,7 +2,7 @@ import { CheckCircleOutlined, ClockCircleOutlined, CloseCircleOutlined, StopOutl
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-const COLOURS: Record<string, string> = { running: 'processing', completed: 'success', failed: 'error', cancelled: 'warning' };
+const COLOURS: Record<string, string> = { running: 'blue', completed: 'success', failed: 'error', cancelled: 'warning' };
 
 /** The status icon of a task row; any status not in the spec gets a neutral one. */
 export function TaskStatusIcon({ status }: { status: string }) {

@@ -198,6 +198,11 @@ describe('prediction -> tasks -> results', () => {
     await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('1 / 6');
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('2 / 6');
+    // The buttons work too, above the detail modal.
+    await preview.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('3 / 6');
+    await preview.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('2 / 6');
     expect(await preview.getByTestId('preview-download').getAttribute('download')).toBe(list[1].imageName);
     await screenshot(page, 'results-preview-en-1440', false);
     await page.keyboard.press('Escape');

@@ -8,9 +8,12 @@ export function focusResultsOnTask(taskId: number): void {
   pendingTaskId = taskId;
 }
 
-/** The task to select, once: reading it clears it. */
-export function takeResultsFocus(): number | null {
-  const id = pendingTaskId;
+/** The task to select, if one was handed over (reading does not clear it: render may run twice). */
+export function peekResultsFocus(): number | null {
+  return pendingTaskId;
+}
+
+/** Called once the Results screen has taken the hand-over. */
+export function clearResultsFocus(): void {
   pendingTaskId = null;
-  return id;
 }

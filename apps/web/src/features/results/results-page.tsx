@@ -4,7 +4,7 @@ import { App, Button, Empty, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../app/section-context';
-import { takeResultsFocus } from '../../lib/results-focus';
+import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
 import { exportResults } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
 import { useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
@@ -25,12 +25,14 @@ export default function ResultsPage() {
   const { t } = useTranslation('results');
   const { message } = App.useApp();
   const navigate = useNavigateSection();
-  const [filter, setFilter] = useState<ResultFilter>(() => ({ taskId: takeResultsFocus(), search: '', severity: 'all' }));
+  const [filter, setFilter] = useState<ResultFilter>(() => ({ taskId: peekResultsFocus(), search: '', severity: 'all' }));
   const [view, setView] = useState<ResultsView>('grid');
   // The first result of the current filter is selected; the detail modal and the preview show the selected one.
   const [selectedIndex, setSelectedIndex] = useState(0);
   const [detailOpen, setDetailOpen] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
+
+  useEffect(clearResultsFocus, []);
 
   const tasks = useResultTasks();
   const task = useMemo(() => tasks.data?.results.find((item) => item.id === filter.taskId) ?? null, [tasks.data, filter.taskId]);

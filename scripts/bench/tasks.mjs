@@ -96,6 +96,9 @@ try {
   figure(bench, 'task_seconds', seconds, 's', { images: IMAGES, status: final.status, failed: final.failed_count });
   figure(bench, 'task_images_per_s', taskRate, 'images/s');
   figure(bench, 'task_vs_engine', (taskRate / engineRate) * 100, '%');
+  // Load-independent view of the same: the engine's own seconds summed over the images (the task's
+  // statistics) against the wall time the workers had. 100 % = the queue never let a worker idle.
+  figure(bench, 'queue_efficiency', (final.statistics.processingTime / (WORKERS * seconds)) * 100, '%');
   for (const kind of ['tasks', 'images']) {
     figure(bench, `api_${kind}_p95_idle`, percentile(idle[kind].sort((a, b) => a - b), 95), 'ms', { samples: idle[kind].length });
     const sorted = latencies[kind].sort((a, b) => a - b);

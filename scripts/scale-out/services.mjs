@@ -38,7 +38,8 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 function runPg(bin, args, opts = {}) {
   const cmd = isRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
   try {
-    return execFileSync(cmd[0], cmd[1], { stdio: ['ignore', 'pipe', 'pipe'], ...opts }).toString();
+    // cwd: a directory the postgres user can enter (not the repository, e.g. under /root in CI).
+    return execFileSync(cmd[0], cmd[1], { stdio: ['ignore', 'pipe', 'pipe'], cwd: os.tmpdir(), ...opts }).toString();
   } catch (err) {
     const out = `${err.stdout ?? ''}${err.stderr ?? ''}`.trim();
     throw new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${out || err.message}`);

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedState } from './helpers/data-dir.js';
 import { formWith, makeJpeg } from './helpers/fixtures.js';
@@ -77,5 +78,32 @@ describe('bad input across the images and folders API', () => {
     });
     await expectCleanError(res, 400);
     expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+  });
+
+  it('a client that disconnects in the middle of an upload leaves no temp file and no row', async () => {
+    const boundary = 'ABORTBOUNDARY';
+    const url = new URL(server.url);
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/api/images/upload-files/',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10 * 1024 * 1024) },
+    });
+    req.on('error', () => undefined);
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+    req.write(await makeJpeg({ width: 300, height: 300, noise: 30 }));
+    // Wait until the server has started a temp file for the part, then hang up.
+    for (let i = 0; i < 200 && (await storedState(server)).tmp.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect((await storedState(server)).tmp).toHaveLength(1);
+    req.destroy();
+    let state = await storedState(server);
+    for (let i = 0; i < 200 && state.tmp.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      state = await storedState(server);
+    }
+    expect(state).toEqual({ images: 0, blobs: [], tmp: [] });
+    // The server is still fine.
+    expect((await server.json('/api/images/')).status).toBe(200);
   });
 });

@@ -1,15 +1,25 @@
 import { DownloadOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
-import { Skeleton } from 'antd';
 import type { MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf } from './severity';
+
+/**
+ * Texts of the cards, translated once by the collection: thousands of cards mount and unmount while scrolling,
+ * so each stays a plain component (no translation hook, no tooltip or skeleton components of its own).
+ */
+export interface ResultItemLabels {
+  preview: string;
+  download: string;
+  failed: string;
+  health: Record<string, string>;
+}
 
 export interface ResultItemProps {
   result: ResultView | undefined;
   index: number;
   selected: boolean;
+  labels: ResultItemLabels;
   onOpen: (index: number) => void;
   onPreview: (index: number) => void;
 }
@@ -17,17 +27,16 @@ export interface ResultItemProps {
 /** The picture a card shows: the result overlay, else the original. */
 export const cardImageOf = (r: ResultView) => r.overlayImageUrl ?? r.originalImageUrl;
 
-/** Plain title attributes rather than tooltip components: many cards mount and unmount while scrolling. */
-function HoverActions({ result, index, onPreview }: { result: ResultView; index: number; onPreview: (i: number) => void }) {
-  const { t } = useTranslation('results');
-  const stop = (e: MouseEvent) => e.stopPropagation();
+const stop = (e: MouseEvent) => e.stopPropagation();
+
+function HoverActions({ result, index, labels, onPreview }: Pick<ResultItemProps, 'index' | 'labels' | 'onPreview'> & { result: ResultView }) {
   const href = result.originalImageUrl ?? cardImageOf(result);
   return (
     <span className="result-actions">
       <button
         type="button"
-        title={t('card.preview')}
-        aria-label={t('card.preview')}
+        title={labels.preview}
+        aria-label={labels.preview}
         data-testid="result-preview"
         onClick={(e) => {
           stop(e);
@@ -37,7 +46,7 @@ function HoverActions({ result, index, onPreview }: { result: ResultView; index:
         <EyeOutlined />
       </button>
       {href && (
-        <a href={href} download={result.imageName} title={t('card.download')} aria-label={t('card.download')} onClick={stop}>
+        <a href={href} download={result.imageName} title={labels.download} aria-label={labels.download} onClick={stop}>
           <DownloadOutlined />
         </a>
       )}
@@ -46,15 +55,8 @@ function HoverActions({ result, index, onPreview }: { result: ResultView; index:
 }
 
 /** A grid card coloured by its PPD band: image, PPD (2 decimals), name; preview and download on hover. */
-export function ResultCard({ result, index, selected, onOpen, onPreview }: ResultItemProps) {
-  const { t } = useTranslation('results');
-  if (!result) {
-    return (
-      <div className="result-card is-loading">
-        <Skeleton.Image active className="result-card-skeleton" />
-      </div>
-    );
-  }
+export function ResultCard({ result, index, selected, labels, onOpen, onPreview }: ResultItemProps) {
+  if (!result) return <div className="result-card is-loading" aria-busy="true" />;
   const band = bandOf(result.ppdValue) ?? 'failed';
   const image = cardImageOf(result);
   return (
@@ -68,12 +70,16 @@ export function ResultCard({ result, index, selected, onOpen, onPreview }: Resul
       onKeyDown={(e) => e.key === 'Enter' && onOpen(index)}
     >
       <div className="result-card-image">
-        {image ? <img src={image} alt={result.imageName} loading="lazy" decoding="async" /> : <WarningOutlined className="result-card-noimage" />}
-        <HoverActions result={result} index={index} onPreview={onPreview} />
+        {image ? (
+          <img src={image} alt={result.imageName} loading="lazy" decoding="async" />
+        ) : (
+          <WarningOutlined className="result-card-noimage" />
+        )}
+        <HoverActions result={result} index={index} labels={labels} onPreview={onPreview} />
       </div>
       <div className="result-card-body">
         <span className="result-card-ppd" data-testid="result-ppd">
-          {result.ppdValue === null ? t('card.failed') : `PPD ${formatPpd(result.ppdValue)}`}
+          {result.ppdValue === null ? labels.failed : `PPD ${formatPpd(result.ppdValue)}`}
         </span>
         <span className="result-card-name" title={result.imageName}>
           {result.imageName}
@@ -84,15 +90,8 @@ export function ResultCard({ result, index, selected, onOpen, onPreview }: Resul
 }
 
 /** A list row: adds the sub-image PPD values, prediction and confidence. */
-export function ResultRow({ result, index, selected, onOpen, onPreview }: ResultItemProps) {
-  const { t } = useTranslation('results');
-  if (!result) {
-    return (
-      <div className="result-row is-loading">
-        <Skeleton active paragraph={false} />
-      </div>
-    );
-  }
+export function ResultRow({ result, index, selected, labels, onOpen, onPreview }: ResultItemProps) {
+  if (!result) return <div className="result-row is-loading" aria-busy="true" />;
   const band = bandOf(result.ppdValue) ?? 'failed';
   const image = cardImageOf(result);
   return (
@@ -109,16 +108,16 @@ export function ResultRow({ result, index, selected, onOpen, onPreview }: Result
       <div className="result-row-name" title={result.imageName}>
         {result.imageName}
       </div>
-      <div className="result-row-ppd">{result.ppdValue === null ? t('card.failed') : formatPpd(result.ppdValue)}</div>
+      <div className="result-row-ppd">{result.ppdValue === null ? labels.failed : formatPpd(result.ppdValue)}</div>
       <div className="result-row-sub" data-testid="result-sub-values">
         {result.subPpdValues.length > 0 ? result.subPpdValues.map((v) => v.toFixed(2)).join(' / ') : '--'}
       </div>
       <div className="result-row-prediction" title={result.errorMessage ?? undefined}>
-        {result.prediction ? t(`health.${result.prediction}`, { defaultValue: result.prediction }) : (result.errorCode ?? '--')}
+        {result.prediction ? (labels.health[result.prediction] ?? result.prediction) : (result.errorCode ?? '--')}
       </div>
       {/* A result that was not scored has no confidence to show (the normalised default of 1 is not a measurement). */}
       <div className="result-row-confidence">{result.ppdValue === null ? '--' : `${(result.confidence * 100).toFixed(1)}%`}</div>
-      <HoverActions result={result} index={index} onPreview={onPreview} />
+      <HoverActions result={result} index={index} labels={labels} onPreview={onPreview} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { forwardRef, memo, type HTMLAttributes } from 'react';
+import { forwardRef, memo, useMemo, type HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Virtuoso, VirtuosoGrid } from 'react-virtuoso';
 import { pageOfIndex, RESULT_PAGE_SIZE, useResultsPage, type ResultFilter } from '../api/get-results-page';
-import { ResultCard, ResultRow, type ResultItemProps } from './result-item';
+import { ResultCard, ResultRow, type ResultItemLabels, type ResultItemProps } from './result-item';
 import type { ResultsView } from './results-filter-bar';
 
 interface Props {
@@ -32,8 +33,18 @@ const GridList = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(func
  * so a task of 10 000 results stays smooth.
  */
 export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, onPreview }: Props) {
+  const { t } = useTranslation('results');
+  const labels = useMemo<ResultItemLabels>(
+    () => ({
+      preview: t('card.preview'),
+      download: t('card.download'),
+      failed: t('card.failed'),
+      health: { healthy: t('health.healthy'), mild: t('health.mild'), severe: t('health.severe') },
+    }),
+    [t],
+  );
   const key = JSON.stringify(filter);
-  const itemProps = (index: number) => ({ view, filter, index, selected: index === selectedIndex, onOpen, onPreview });
+  const itemProps = (index: number) => ({ view, filter, index, labels, selected: index === selectedIndex, onOpen, onPreview });
   if (view === 'grid') {
     return (
       <VirtuosoGrid

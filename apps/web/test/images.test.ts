@@ -107,8 +107,8 @@ describe('images screen (e2e)', () => {
 
   it('moves selected images into a folder created inline', async () => {
     const { page } = e2e;
-    await card(page, 'zip-a.png').locator('.ant-checkbox-input').check();
-    await card(page, 'zip-b.png').locator('.ant-checkbox-input').check();
+    await card(page, 'zip-a.png').locator('input.image-check').check();
+    await card(page, 'zip-b.png').locator('input.image-check').check();
     expect(await page.getByTestId('selected-count').textContent()).toBe('2 selected');
     await page.getByTestId('move-selected').click();
     const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('move-folders') });
@@ -134,7 +134,7 @@ describe('images screen (e2e)', () => {
 
   it('deletes selected images after a confirmation that shows the count', async () => {
     const { page } = e2e;
-    await card(page, 'leaf-001.png').locator('.ant-checkbox-input').check();
+    await card(page, 'leaf-001.png').locator('input.image-check').check();
     await page.getByTestId('delete-selected').click();
     const confirm = page.locator('.ant-modal-confirm');
     await confirm.waitFor();

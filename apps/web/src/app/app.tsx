@@ -7,12 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { AppHeader } from './app-header';
 import { createQueryClient } from './query-client';
 import { SectionProvider, useCurrentSection } from './section-context';
-import { SECTION_PAGES, type Section } from './sections';
+import { prefetchSections, SECTION_PAGES, type Section } from './sections';
 import { theme } from './theme';
 import './app.css';
 
 function CurrentSection() {
   const section = useCurrentSection();
+  const [first] = useState(section);
+  useEffect(() => prefetchSections(first), [first]);
   const Page = SECTION_PAGES[section];
   return (
     <Suspense

@@ -15,12 +15,28 @@ export function parseSection(value: unknown): Section {
  * Each section is a lazily loaded chunk: apps/web/src/features/<section>/<section>-page.tsx, default export.
  * Keeps the initial bundle small (only the shell and the first section load at start).
  */
-export const SECTION_PAGES: Record<Section, LazyExoticComponent<ComponentType>> = {
-  home: lazy(() => import('../features/home/home-page')),
-  images: lazy(() => import('../features/images/images-page')),
-  folders: lazy(() => import('../features/folders/folders-page')),
-  prediction: lazy(() => import('../features/prediction/prediction-page')),
-  tasks: lazy(() => import('../features/tasks/tasks-page')),
-  results: lazy(() => import('../features/results/results-page')),
-  connection: lazy(() => import('../features/connection/connection-page')),
+const LOADERS: Record<Section, () => Promise<{ default: ComponentType }>> = {
+  home: () => import('../features/home/home-page'),
+  images: () => import('../features/images/images-page'),
+  folders: () => import('../features/folders/folders-page'),
+  prediction: () => import('../features/prediction/prediction-page'),
+  tasks: () => import('../features/tasks/tasks-page'),
+  results: () => import('../features/results/results-page'),
+  connection: () => import('../features/connection/connection-page'),
 };
+
+export const SECTION_PAGES = Object.fromEntries(
+  SECTIONS.map((s) => [s, lazy(LOADERS[s])]),
+) as Record<Section, LazyExoticComponent<ComponentType>>;
+
+/**
+ * Once the first screen is up and the browser is idle, fetch the other sections' chunks, so a click on the
+ * navigation renders at once. The initial load stays small; the rest arrives in the background.
+ */
+export function prefetchSections(except: Section): void {
+  const run = () => {
+    for (const s of SECTIONS) if (s !== except) void LOADERS[s]().catch(() => undefined);
+  };
+  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 3000 });
+  else setTimeout(run, 1500);
+}

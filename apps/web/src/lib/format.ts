@@ -11,6 +11,18 @@ function locale(): string {
   return i18n.language === 'zh' ? 'zh-CN' : 'en-US';
 }
 
+/** Intl formatters are costly to build (a grid renders hundreds of dates while scrolling): build each once. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale()}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale(), options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 function toDate(value: string | null | undefined): Date | null {
   if (!value) return null;
   const d = new Date(value);
@@ -21,21 +33,21 @@ function toDate(value: string | null | undefined): Date | null {
 export function formatDateTime(value: string | null | undefined): string {
   const d = toDate(value);
   if (!d) return '--';
-  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return formatter({ dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
 /** Date only, in the current language. */
 export function formatDate(value: string | null | undefined): string {
   const d = toDate(value);
   if (!d) return '--';
-  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium' }).format(d);
+  return formatter({ dateStyle: 'medium' }).format(d);
 }
 
 /** Any Intl.DateTimeFormat options, in the current language (used by the date grouping headers). */
 export function formatDateWith(value: string | null | undefined, options: Intl.DateTimeFormatOptions): string {
   const d = toDate(value);
   if (!d) return '--';
-  return new Intl.DateTimeFormat(locale(), options).format(d);
+  return formatter(options).format(d);
 }
 
 /** Integers with the language's digit grouping. */

@@ -1,5 +1,5 @@
 import { Empty, Spin } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { ImageItem } from '../../../lib/normalize-image';
@@ -33,15 +33,18 @@ const CARD_MIN_WIDTH = 190;
 const CARD_MIN_WIDTH_PHONE = 140;
 const GRID_GAP = 14;
 
-function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number {
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
+function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  // Measured before the first paint, so the grid is not rendered once with a wrong column count.
+  useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
+    setWidth(el.getBoundingClientRect().width);
     const observer = new ResizeObserver((entries) => setWidth(entries[0]?.contentRect.width ?? 0));
     observer.observe(el);
     return () => observer.disconnect();
   }, [ref]);
+  if (width === null) return null;
   if (view === 'list') return 1;
   // 40 px: the index strip on the right.
   const min = width < 600 ? CARD_MIN_WIDTH_PHONE : CARD_MIN_WIDTH;
@@ -58,7 +61,8 @@ export function ImageBrowser(props: Props) {
   const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const virtuoso = useRef<VirtuosoHandle>(null);
-  const columns = useColumns(containerRef, view);
+  const measured = useColumns(containerRef, view);
+  const columns = measured ?? 1;
   const keyOf = useCallback((img: ImageItem) => groupKeyOf(img, sort, dateGrouping), [sort, dateGrouping]);
   const { rows, groupStart, groupOrder } = useMemo(() => buildRows(images, columns, keyOf), [images, columns, keyOf]);
   const [pendingJump, setPendingJump] = useState<string | null>(null);
@@ -147,7 +151,7 @@ export function ImageBrowser(props: Props) {
 
   return (
     <div className="image-browser" ref={containerRef} data-testid="image-browser" data-view={view}>
-      {props.loading && images.length === 0 ? (
+      {measured === null ? null : props.loading && images.length === 0 ? (
         <div className="image-browser-state">
           <Spin size="large" />
         </div>
@@ -166,7 +170,7 @@ export function ImageBrowser(props: Props) {
             endReached={() => {
               if (props.hasMore && !props.loadingMore) props.onLoadMore();
             }}
-            increaseViewportBy={{ top: 400, bottom: 800 }}
+            increaseViewportBy={{ top: 300, bottom: 600 }}
             components={{
               Footer: () =>
                 props.loadingMore ? (

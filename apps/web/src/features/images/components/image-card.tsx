@@ -1,4 +1,3 @@
-import { Checkbox } from 'antd';
 import { memo } from 'react';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { ImageItem } from '../../../lib/normalize-image';
@@ -18,7 +17,8 @@ export const ImageCard = memo(function ImageCard({ image, selected, onToggle, on
       <button type="button" className="image-card-thumb" onClick={() => onOpen(image.id)} aria-label={image.name}>
         <img src={image.thumbnailUrl} alt="" loading="lazy" decoding="async" draggable={false} />
       </button>
-      <Checkbox className="image-card-check" checked={selected} onChange={() => onToggle(image.id)} aria-label={image.name} />
+      {/* A native checkbox: hundreds of cards pass by while scrolling, so each card stays light. */}
+      <input type="checkbox" className="image-check image-card-check" checked={selected} onChange={() => onToggle(image.id)} aria-label={image.name} />
       <div className="image-card-body">
         <div className="image-card-name" title={image.name}>
           {image.name}

@@ -1,4 +1,3 @@
-import { Checkbox } from 'antd';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
@@ -18,7 +17,7 @@ export const ImageListRow = memo(function ImageListRow({ image, folderName, sele
   const { t } = useTranslation('images');
   return (
     <div className={`image-row${selected ? ' is-selected' : ''}`} data-testid="image-card" data-image-name={image.name}>
-      <Checkbox checked={selected} onChange={() => onToggle(image.id)} aria-label={image.name} />
+      <input type="checkbox" className="image-check" checked={selected} onChange={() => onToggle(image.id)} aria-label={image.name} />
       <button type="button" className="image-row-thumb" onClick={() => onOpen(image.id)} aria-label={image.name}>
         <img src={image.thumbnailUrl} alt="" loading="lazy" decoding="async" draggable={false} />
       </button>

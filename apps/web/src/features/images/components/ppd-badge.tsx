@@ -1,9 +1,10 @@
-import { useTranslation } from 'react-i18next';
 import { formatPpd, ppdColour } from '../../../lib/ppd';
 
-/** "PPD 5.42" in its band colour, or "--" when the image has no score. */
+/**
+ * "PPD 5.42" in its band colour, or "PPD --" when the image has no score. "PPD" is the same in both
+ * languages, so the badge needs no translation hook (it is rendered for every card while scrolling).
+ */
 export function PpdBadge({ value, hasPPD }: { value: number | null; hasPPD: boolean }) {
-  const { t } = useTranslation('images');
   const shown = hasPPD ? value : null;
   const colour = ppdColour(shown);
   return (
@@ -12,7 +13,7 @@ export function PpdBadge({ value, hasPPD }: { value: number | null; hasPPD: bool
       data-testid="ppd-badge"
       style={colour ? { color: colour, borderColor: colour, background: `${colour}14` } : undefined}
     >
-      {t('ppd')} {formatPpd(shown)}
+      PPD {formatPpd(shown)}
     </span>
   );
 }

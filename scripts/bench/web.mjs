@@ -1,0 +1,190 @@
+// Web app figures: the production bundle's initial JS (gzip), and, in headless Chromium against a real server
+// holding 100 000 images, the time from clicking "Images" to the first image card and the frames dropped while
+// the grid scrolls for 5 s. Rows are seeded straight into the SQLite database that the server's own migrations
+// created (as listing.mjs does); 500 real WebP thumbnails are shared by the rows so cards render real pictures.
+// Everything generated lives in a temp dir removed at the end. Needs `npm run build` (npm run bench does it).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import { figure, startServer } from './_server.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const requireServer = createRequire(path.join(root, 'apps/server/package.json'));
+const requireWeb = createRequire(path.join(root, 'apps/web/package.json'));
+const bench = 'web';
+const IMAGES = Number(process.env.BENCH_IMAGES ?? 100_000);
+const FOLDERS = 40;
+const THUMBS = 500;
+const SCROLL_MS = 5000;
+
+// 1. Bundle: what index.html loads before any section is opened (entry script, modulepreloads, CSS).
+const dist = path.join(root, 'apps/web/dist');
+const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+const initial = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file))).length;
+const initialJs = initial.filter((f) => f.endsWith('.js')).reduce((s, f) => s + gz(f), 0);
+const initialCss = initial.filter((f) => f.endsWith('.css')).reduce((s, f) => s + gz(f), 0);
+const allJs = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+const totalJs = allJs.reduce((s, f) => s + gz(`assets/${f}`), 0);
+figure(bench, 'initial_js_gzip', initialJs / 1024, 'KB', { files: initial.filter((f) => f.endsWith('.js')).length });
+figure(bench, 'initial_css_gzip', initialCss / 1024, 'KB');
+figure(bench, 'all_js_gzip', totalJs / 1024, 'KB', { chunks: allJs.length });
+
+// 2. A server with 100 000 images.
+async function seed() {
+  const first = await startServer(dataDir);
+  await first.stop();
+  const sharp = requireServer('sharp');
+  const thumbKeys = [];
+  for (let t = 0; t < THUMBS; t++) {
+    const w = 400;
+    const h = 300;
+    const raw = Buffer.alloc(w * h * 3);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const o = (y * w + x) * 3;
+        const dx = x - w / 2;
+        const dy = y - h / 2;
+        const leaf = dx * dx + dy * dy < 120 * 120;
+        const spot = leaf && (x * 7 + y * 13 + t * 31) % 211 < 9;
+        raw[o] = spot ? 125 : leaf ? 50 + (t % 60) : 236;
+        raw[o + 1] = spot ? 84 : leaf ? 140 + (t % 40) : 238;
+        raw[o + 2] = spot ? 40 : leaf ? 60 : 228;
+      }
+    }
+    const sha = `${t.toString(16).padStart(4, '0')}${'b'.repeat(60)}`;
+    const key = `thumbs/${sha.slice(0, 2)}/${sha}.webp`;
+    const file = path.join(dataDir, 'blobs', ...key.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).webp({ quality: 70 }).toBuffer());
+    thumbKeys.push(key);
+  }
+
+  const Database = requireServer('better-sqlite3');
+  const db = new Database(path.join(dataDir, 'cassavascope.db'));
+  const insertFolder = db.prepare('insert into folders (name, name_key, description, created_at) values (?, ?, ?, ?)');
+  const insertImage = db.prepare(
+    `insert into images (name, name_lower, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const start = Date.UTC(2025, 0, 1);
+  const folderKeys = [''];
+  db.transaction(() => {
+    for (let f = 1; f <= FOLDERS; f++) {
+      const name = `Field trial ${f}`;
+      insertFolder.run(name, name.toLowerCase(), '', new Date(start + f * 86_400_000).toISOString());
+      folderKeys.push(name.toLowerCase());
+    }
+    for (let i = 1; i <= IMAGES; i++) {
+      const name = i % 3 === 0 ? `木薯叶_${i}.jpg` : `plot${i % 300}_rep${i % 4}_${i}.jpg`;
+      const folder = rand() < 0.15 ? null : 1 + Math.floor(rand() * FOLDERS);
+      const sha = `${i.toString(16).padStart(8, '0')}${'a'.repeat(56)}`;
+      const created = new Date(start + Math.floor((i / IMAGES) * 320 * 86_400_000)).toISOString();
+      const ppd = rand() < 0.4 ? Math.round(rand() * 1200) / 100 : null;
+      insertImage.run(
+        name, name.toLowerCase(), folder, folderKeys[folder ?? 0], 500_000 + Math.floor(rand() * 7_000_000), 'jpeg', 4000, 3000, sha,
+        `originals/${sha.slice(0, 2)}/${sha}.jpg`, thumbKeys[i % THUMBS], created,
+        ppd, ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
+      );
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+// BENCH_DATA_DIR keeps (and reuses) the seeded library between runs while iterating.
+const keepData = Boolean(process.env.BENCH_DATA_DIR);
+const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-bench-web-'));
+const seeded = keepData && fs.existsSync(path.join(dataDir, 'cassavascope.db'));
+const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-bench-chromium-'));
+let server;
+let context;
+try {
+  if (!seeded) await seed();
+  server = await startServer(dataDir);
+
+  const apiTimes = [];
+  for (let i = 0; i < 7; i++) {
+    const t = performance.now();
+    const res = await fetch(`${server.url}/api/images/?ordering=-created_time&page=1&page_size=200`);
+    await res.arrayBuffer();
+    apiTimes.push(performance.now() - t);
+  }
+  apiTimes.sort((a, b) => a - b);
+  figure(bench, 'api_first_page_p50', apiTimes[3], 'ms', { page_size: 200, images: IMAGES });
+
+  // 3. Chromium: open the app, click Images, wait for the first card; then scroll the grid for 5 s.
+  const { chromium } = requireWeb('playwright-core');
+  context = await chromium.launchPersistentContext(userDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(server.url + '/');
+  await page.locator('[data-section="home"]').waitFor();
+  const t0 = performance.now();
+  await page.locator('[data-nav="images"]').click();
+  await page.locator('[data-testid="image-card"] img').first().waitFor();
+  figure(bench, 'time_to_first_image_card', performance.now() - t0, 'ms', { images: IMAGES, note: 'from the click, lazy chunk included' });
+
+  // The same frame count with nothing moving: how many frames this (shared, loaded) machine drops anyway.
+  const idle = await page.evaluate(async (durationMs) => {
+    const frames = [];
+    await new Promise((resolve) => {
+      const step = (now) => {
+        frames.push(now);
+        if (now - frames[0] < durationMs) requestAnimationFrame(step);
+        else resolve();
+      };
+      requestAnimationFrame(step);
+    });
+    const interval = 1000 / 60;
+    let dropped = 0;
+    for (let i = 1; i < frames.length; i++) dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / interval) - 1);
+    return { dropped, expected: Math.round((frames[frames.length - 1] - frames[0]) / interval) };
+  }, 2000);
+  figure(bench, 'idle_frames_dropped_pct', (idle.dropped / Math.max(1, idle.expected)) * 100, '%', { note: 'baseline, nothing scrolling' });
+
+  const scroll = await page.evaluate(async (durationMs) => {
+    const scroller = document.querySelector('.image-virtuoso');
+    if (!scroller) throw new Error('no grid scroller');
+    const frames = [];
+    const startAt = performance.now();
+    await new Promise((resolve) => {
+      const step = (now) => {
+        frames.push(now);
+        scroller.scrollTop += 40; // about 2 400 px/s at 60 fps: brisk wheel scrolling
+        if (now - startAt < durationMs) requestAnimationFrame(step);
+        else resolve();
+      };
+      requestAnimationFrame(step);
+    });
+    const interval = 1000 / 60;
+    let dropped = 0;
+    for (let i = 1; i < frames.length; i++) dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / interval) - 1);
+    const expected = Math.round((frames[frames.length - 1] - frames[0]) / interval);
+    return {
+      dropped,
+      expected,
+      scrolled: scroller.scrollTop,
+      cards: document.querySelectorAll('[data-testid="image-card"]').length,
+    };
+  }, SCROLL_MS);
+  figure(bench, 'scroll_frames_dropped_pct', (scroll.dropped / Math.max(1, scroll.expected)) * 100, '%', {
+    dropped: scroll.dropped,
+    expected: scroll.expected,
+    scrolled_px: Math.round(scroll.scrolled),
+    cards_in_dom: scroll.cards,
+  });
+} finally {
+  await context?.close().catch(() => undefined);
+  await server?.stop();
+  if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(userDir, { recursive: true, force: true });
+}

@@ -189,7 +189,12 @@ export default function ImagesPage() {
       <UploadProgressDialog open={upload.open} items={upload.items} onClose={upload.close} />
       <DuplicateDialog names={upload.duplicates} onAnswer={upload.resolveDuplicates} />
       <MoveDialog open={moveOpen} count={selected.size} folders={folderList} busy={moving} onCancel={() => setMoveOpen(false)} onMove={(f) => void move(f)} />
-      <ImagePreview images={images} index={previewIndex} onIndexChange={setPreviewIndex} onClose={() => setPreviewIndex(null)} />
+      <ImagePreview
+        images={images}
+        total={total}
+        hasMore={list.hasNextPage}
+        onLoadMore={() => void list.fetchNextPage()}
+        index={previewIndex} onIndexChange={setPreviewIndex} onClose={() => setPreviewIndex(null)} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
@@ -8,25 +8,52 @@ import type { ImageItem } from '../../../lib/normalize-image';
 import { PpdBadge } from './ppd-badge';
 
 interface Props {
+  /** The loaded images (the server pages in so far). */
   images: ImageItem[];
+  /** All images matching the filter, loaded or not (the counter's denominator). */
+  total: number;
+  /** More pages exist: "next" on the last loaded image loads the next page instead of wrapping. */
+  hasMore: boolean;
+  onLoadMore: () => void;
   index: number | null;
   onIndexChange: (index: number) => void;
   onClose: () => void;
 }
 
 /** Full-screen preview: previous/next wrap around, position counter, details; Esc closes, arrows navigate. */
-export function ImagePreview({ images, index, onIndexChange, onClose }: Props) {
+export function ImagePreview({ images, total, hasMore, onLoadMore, index, onIndexChange, onClose }: Props) {
   const { t } = useTranslation('images');
   const open = index !== null && images.length > 0;
   const count = images.length;
   const current = open ? images[Math.min(index, count - 1)] : undefined;
+  const [waitingFor, setWaitingFor] = useState<number | null>(null);
+
+  // Wrap-around once everything is loaded; before that, "next" past the loaded end fetches the next page.
+  const goNext = useCallback(() => {
+    if (index === null) return;
+    if (index + 1 < count) onIndexChange(index + 1);
+    else if (hasMore) {
+      setWaitingFor(index + 1);
+      onLoadMore();
+    } else onIndexChange(0);
+  }, [index, count, hasMore, onIndexChange, onLoadMore]);
+  const goPrev = useCallback(() => {
+    if (index !== null) onIndexChange((index - 1 + count) % count);
+  }, [index, count, onIndexChange]);
+
+  useEffect(() => {
+    if (waitingFor !== null && waitingFor < count) {
+      onIndexChange(waitingFor);
+      setWaitingFor(null);
+    }
+  }, [waitingFor, count, onIndexChange]);
 
   useEffect(() => {
     if (!open || index === null) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
-      else if (e.key === 'ArrowLeft') onIndexChange((index - 1 + count) % count);
-      else if (e.key === 'ArrowRight') onIndexChange((index + 1) % count);
+      else if (e.key === 'ArrowLeft') goPrev();
+      else if (e.key === 'ArrowRight') goNext();
       else return;
       e.preventDefault();
     };
@@ -37,17 +64,17 @@ export function ImagePreview({ images, index, onIndexChange, onClose }: Props) {
       window.removeEventListener('keydown', onKey);
       document.body.style.overflow = overflow;
     };
-  }, [open, index, count, onIndexChange, onClose]);
+  }, [open, index, goPrev, goNext, onClose]);
 
   if (!open || index === null || !current) return null;
-  const prev = () => onIndexChange((index - 1 + count) % count);
-  const next = () => onIndexChange((index + 1) % count);
+  const prev = goPrev;
+  const next = goNext;
 
   return createPortal(
     <div className="image-preview" role="dialog" aria-modal="true" aria-label={current.name} data-testid="image-preview">
       <div className="image-preview-top">
         <span className="image-preview-counter" data-testid="preview-counter">
-          {index + 1} / {count}
+          {index + 1} / {Math.max(total, count)}
         </span>
         <span className="image-preview-name" data-testid="preview-name">
           {current.name}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { apiUrl, errorFromResponse, listCount, listResults } from '../src/lib/api-client';
+import { formatSizeMb } from '../src/lib/format';
+import { normalizeFolder } from '../src/lib/normalize-folder';
+import { normalizeImage } from '../src/lib/normalize-image';
+import { formatPpd, ppdColour, SEVERITY_COLOURS } from '../src/lib/ppd';
+import { buildRows, groupKeyOf, sizeBucketOf } from '../src/features/images/image-groups';
+
+describe('normalizeImage', () => {
+  it('reads the api.md object', () => {
+    const img = normalizeImage({
+      id: 3, name: 'plot3.jpg', image_url: '/media/a.jpg', thumbnail_url: '/media/t.webp', folderId: 4, size: 2483221,
+      format: 'jpeg', created_time: '2026-11-21T10:00:00Z', uploadDate: '2026-11-21T10:00:00Z', hasPPD: true, ppdValue: 5.42,
+      lastPrediction: 'mild',
+    });
+    expect(img).toEqual({
+      id: 3, name: 'plot3.jpg', url: '/media/a.jpg', thumbnailUrl: '/media/t.webp', folderId: 4, size: 2483221, format: 'jpeg',
+      createdTime: '2026-11-21T10:00:00Z', uploadDate: '2026-11-21T10:00:00Z', hasPPD: true, ppdValue: 5.42, lastPrediction: 'mild',
+    });
+  });
+
+  it('accepts the alternatives: url for image_url, no thumbnail, numeric strings, missing PPD', () => {
+    const img = normalizeImage({ id: '7', name: 'x.PNG', url: 'http://oss/x.png', folder_id: null, size: '1048576', created_time: '2026-01-02T00:00:00Z' });
+    expect(img.url).toBe('http://oss/x.png');
+    expect(img.thumbnailUrl).toBe('http://oss/x.png');
+    expect(img.id).toBe(7);
+    expect(img.size).toBe(1048576);
+    expect(img.folderId).toBeNull();
+    expect(img.format).toBe('png');
+    expect(img.uploadDate).toBe('2026-01-02T00:00:00Z');
+    expect(img.hasPPD).toBe(false);
+    expect(img.ppdValue).toBeNull();
+  });
+});
+
+describe('normalizeFolder', () => {
+  it('imageCount falls back to num_images, then 0; createdDate to created_at', () => {
+    expect(normalizeFolder({ id: 1, name: 'A', imageCount: 5, createdDate: '2026-01-01T00:00:00Z' })).toMatchObject({ imageCount: 5, createdDate: '2026-01-01T00:00:00Z', description: '' });
+    expect(normalizeFolder({ id: 2, name: 'B', num_images: 9, created_at: '2025-05-05T00:00:00Z' })).toMatchObject({ imageCount: 9, createdDate: '2025-05-05T00:00:00Z' });
+    expect(normalizeFolder({ id: 3, name: 'C' })).toMatchObject({ imageCount: 0, createdDate: null });
+  });
+});
+
+describe('api client helpers', () => {
+  it('builds /api URLs and drops empty query values', () => {
+    expect(apiUrl('/images/', { folder: 'none', search: '', page: 2, x: undefined, y: null })).toBe('/api/images/?folder=none&page=2');
+  });
+
+  it('turns JSON error bodies into ApiError with status, code, detail, fields and the whole body', () => {
+    const err = errorFromResponse(409, JSON.stringify({ code: 'duplicate', detail: 'Duplicates', duplicates: ['a.jpg'] }));
+    expect([err.status, err.code, err.detail]).toEqual([409, 'duplicate', 'Duplicates']);
+    expect(err.body.duplicates).toEqual(['a.jpg']);
+    const field = errorFromResponse(400, JSON.stringify({ code: 'invalid', detail: 'Bad', fields: { name: 'required' } }));
+    expect(field.fields).toEqual({ name: 'required' });
+    const html = errorFromResponse(502, '<html>Bad gateway</html>');
+    expect([html.code, html.detail]).toEqual(['http_502', 'Request failed with status 502']);
+  });
+
+  it('reads lists given as an array or as an envelope', () => {
+    expect(listResults([1, 2])).toEqual([1, 2]);
+    expect(listResults({ count: 9, results: [1] })).toEqual([1]);
+    expect(listCount({ count: 9, results: [1] })).toBe(9);
+    expect(listCount([1, 2, 3])).toBe(3);
+    expect(listResults(null)).toEqual([]);
+  });
+});
+
+describe('formatting', () => {
+  it('sizes in MB with 2 decimals', () => {
+    expect(formatSizeMb(2483221)).toBe('2.37 MB');
+    expect(formatSizeMb(0)).toBe('0.00 MB');
+  });
+
+  it('PPD colours follow the bands: green < 4, yellow 4 to < 7, red >= 7, none when missing', () => {
+    expect(ppdColour(3.99)).toBe(SEVERITY_COLOURS.healthy);
+    expect(ppdColour(4)).toBe(SEVERITY_COLOURS.mild);
+    expect(ppdColour(6.99)).toBe(SEVERITY_COLOURS.mild);
+    expect(ppdColour(7)).toBe(SEVERITY_COLOURS.severe);
+    expect(ppdColour(null)).toBeNull();
+    expect(formatPpd(5.426)).toBe('5.43');
+    expect(formatPpd(null)).toBe('--');
+  });
+});
+
+describe('image grouping', () => {
+  const img = (name: string, size: number, created: string, folderId: number | null = null) =>
+    normalizeImage({ id: 1, name, size, created_time: created, folderId });
+
+  it('size buckets at 1048576 and 5242880 bytes', () => {
+    expect(sizeBucketOf(1_048_575)).toBe('<1MB');
+    expect(sizeBucketOf(1_048_576)).toBe('1-5MB');
+    expect(sizeBucketOf(5_242_880)).toBe('1-5MB');
+    expect(sizeBucketOf(5_242_881)).toBe('>5MB');
+  });
+
+  it('keys by year, month or day (UTC), first letter, folder', () => {
+    const a = img('leaf.jpg', 10, '2026-11-21T23:30:00Z', 4);
+    expect(groupKeyOf(a, 'date', 'year')).toBe('2026');
+    expect(groupKeyOf(a, 'date', 'month')).toBe('2026-11');
+    expect(groupKeyOf(a, 'date', 'day')).toBe('2026-11-21');
+    expect(groupKeyOf(a, 'name', 'day')).toBe('L');
+    expect(groupKeyOf(img('_x.jpg', 1, '2026-01-01T00:00:00Z'), 'name', 'day')).toBe('#');
+    expect(groupKeyOf(img('木薯.jpg', 1, '2026-01-01T00:00:00Z'), 'name', 'day')).toBe('木');
+    expect(groupKeyOf(a, 'folder', 'day')).toBe('folder:4');
+  });
+
+  it('flattens groups into header rows and rows of N images', () => {
+    const images = ['a1', 'a2', 'a3', 'b1'].map((n) => img(`${n}.jpg`, 1, '2026-01-01T00:00:00Z'));
+    const { rows, groupStart } = buildRows(images, 2, (i) => groupKeyOf(i, 'name', 'day'));
+    expect(rows.map((r) => (r.kind === 'header' ? `H:${r.key}:${r.count}` : r.items.map((i) => i.name).join(',')))).toEqual([
+      'H:A:3', 'a1.jpg,a2.jpg', 'a3.jpg', 'H:B:1', 'b1.jpg',
+    ]);
+    expect([...groupStart.entries()]).toEqual([['A', 0], ['B', 3]]);
+  });
+});

@@ -62,31 +62,28 @@ export function rgbToLab(rgb: Uint8Array, width: number, height: number): LabPla
   return { width, height, L, a: A, b: B };
 }
 
-/** Separable box blur (radius r, edges clamped) in place-free form; smooths texture and JPEG noise. */
+/** Separable box blur (radius r, windows clipped at the edges), both passes reading memory in order. */
 export function boxBlur(src: Float32Array, width: number, height: number, r: number): Float32Array {
   if (r <= 0) return src;
   const tmp = new Float32Array(src.length);
-  const out = new Float32Array(src.length);
-  const row = new Float64Array(width + 1);
   for (let y = 0; y < height; y++) {
     const o = y * width;
-    row[0] = 0;
-    for (let x = 0; x < width; x++) row[x + 1] = row[x]! + src[o + x]!;
+    let sum = 0;
+    for (let x = 0; x < Math.min(r, width); x++) sum += src[o + x]!;
     for (let x = 0; x < width; x++) {
-      const a = Math.max(0, x - r);
-      const b = Math.min(width, x + r + 1);
-      tmp[o + x] = (row[b]! - row[a]!) / (b - a);
+      if (x + r < width) sum += src[o + x + r]!;
+      if (x - r - 1 >= 0) sum -= src[o + x - r - 1]!;
+      tmp[o + x] = sum / (Math.min(width, x + r + 1) - Math.max(0, x - r));
     }
   }
-  const col = new Float64Array(height + 1);
-  for (let x = 0; x < width; x++) {
-    col[0] = 0;
-    for (let y = 0; y < height; y++) col[y + 1] = col[y]! + tmp[y * width + x]!;
-    for (let y = 0; y < height; y++) {
-      const a = Math.max(0, y - r);
-      const b = Math.min(height, y + r + 1);
-      out[y * width + x] = (col[b]! - col[a]!) / (b - a);
-    }
+  const out = new Float32Array(src.length);
+  const sums = new Float64Array(width);
+  for (let y = 0; y < Math.min(r, height); y++) for (let x = 0; x < width; x++) sums[x]! += tmp[y * width + x]!;
+  for (let y = 0; y < height; y++) {
+    if (y + r < height) for (let x = 0, o = (y + r) * width; x < width; x++) sums[x]! += tmp[o + x]!;
+    if (y - r - 1 >= 0) for (let x = 0, o = (y - r - 1) * width; x < width; x++) sums[x]! -= tmp[o + x]!;
+    const span = Math.min(height, y + r + 1) - Math.max(0, y - r);
+    for (let x = 0, o = y * width; x < width; x++) out[o + x] = sums[x]! / span;
   }
   return out;
 }

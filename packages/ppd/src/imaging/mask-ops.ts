@@ -4,24 +4,83 @@
  * windows are clipped at the image edge, so objects touching the frame are not eaten from outside.
  */
 
-function pass1d(src: Uint8Array, width: number, height: number, k: number, erode: boolean, horizontal: boolean): Uint8Array {
+/** Row pass: each output pixel looks at the k pixels centred on it in its row (window clipped at the edges). */
+function rowPass(src: Uint8Array, width: number, height: number, k: number, erode: boolean): Uint8Array {
   const out = new Uint8Array(src.length);
   const r = k >> 1;
-  const len = horizontal ? width : height;
-  const lines = horizontal ? height : width;
-  const step = horizontal ? 1 : width;
-  const prefix = new Int32Array(len + 1);
-  for (let line = 0; line < lines; line++) {
-    const base = horizontal ? line * width : line;
-    for (let i = 0; i < len; i++) prefix[i + 1] = prefix[i]! + src[base + i * step]!;
-    for (let i = 0; i < len; i++) {
-      const a = i - r < 0 ? 0 : i - r;
-      const b = i + r + 1 > len ? len : i + r + 1;
-      const ones = prefix[b]! - prefix[a]!;
-      out[base + i * step] = erode ? (ones === b - a ? 1 : 0) : ones > 0 ? 1 : 0;
+  for (let y = 0; y < height; y++) {
+    const o = y * width;
+    let ones = 0;
+    for (let x = 0; x < Math.min(r, width); x++) ones += src[o + x]!;
+    for (let x = 0; x < width; x++) {
+      if (x + r < width) ones += src[o + x + r]!;
+      if (x - r - 1 >= 0) ones -= src[o + x - r - 1]!;
+      const span = Math.min(width, x + r + 1) - Math.max(0, x - r);
+      out[o + x] = erode ? (ones === span ? 1 : 0) : ones > 0 ? 1 : 0;
     }
   }
   return out;
+}
+
+/** Column pass, walked row by row with one running count per column so memory is read in order. */
+function columnPass(src: Uint8Array, width: number, height: number, k: number, erode: boolean): Uint8Array {
+  const out = new Uint8Array(src.length);
+  const r = k >> 1;
+  const ones = new Int32Array(width);
+  for (let y = 0; y < Math.min(r, height); y++) {
+    const o = y * width;
+    for (let x = 0; x < width; x++) ones[x]! += src[o + x]!;
+  }
+  for (let y = 0; y < height; y++) {
+    if (y + r < height) {
+      const o = (y + r) * width;
+      for (let x = 0; x < width; x++) ones[x]! += src[o + x]!;
+    }
+    if (y - r - 1 >= 0) {
+      const o = (y - r - 1) * width;
+      for (let x = 0; x < width; x++) ones[x]! -= src[o + x]!;
+    }
+    const span = Math.min(height, y + r + 1) - Math.max(0, y - r);
+    const o = y * width;
+    if (erode) for (let x = 0; x < width; x++) out[o + x] = ones[x] === span ? 1 : 0;
+    else for (let x = 0; x < width; x++) out[o + x] = ones[x]! > 0 ? 1 : 0;
+  }
+  return out;
+}
+
+function pass1d(src: Uint8Array, width: number, height: number, k: number, erode: boolean, horizontal: boolean): Uint8Array {
+  return horizontal ? rowPass(src, width, height, k, erode) : columnPass(src, width, height, k, erode);
+}
+
+/**
+ * Chessboard distance of each foreground pixel to the nearest background pixel or image edge, in pixels
+ * (1 = on the boundary). Equals the number of 3x3 erosions that remove the pixel; two passes instead of many.
+ */
+export function boundaryDistance(mask: Uint8Array, width: number, height: number): Int32Array {
+  const d = new Int32Array(mask.length);
+  const BIG = 1 << 28;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!mask[i]) continue;
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) {
+        d[i] = 1;
+        continue;
+      }
+      let m = BIG;
+      m = Math.min(m, d[i - 1]!, d[i - width - 1]!, d[i - width]!, d[i - width + 1]!);
+      d[i] = m + 1;
+    }
+  }
+  for (let y = height - 1; y >= 0; y--) {
+    for (let x = width - 1; x >= 0; x--) {
+      const i = y * width + x;
+      if (!mask[i] || d[i] === 1) continue;
+      const m = Math.min(d[i + 1]!, d[i + width + 1]!, d[i + width]!, d[i + width - 1]!);
+      if (m + 1 < d[i]!) d[i] = m + 1;
+    }
+  }
+  return d;
 }
 
 export function erode(mask: Uint8Array, width: number, height: number, k: number): Uint8Array {

@@ -52,3 +52,22 @@ export function flip<T extends Uint8Array | Float32Array>(src: T, width: number,
   }
   return out;
 }
+
+/** Halves an image by 2 x 2 averaging (odd last row/column dropped). */
+export function halve(img: RgbImage): RgbImage {
+  const w = img.width >> 1;
+  const h = img.height >> 1;
+  const out = new Uint8Array(w * h * 3);
+  const src = img.data;
+  const stride = img.width * 3;
+  for (let y = 0; y < h; y++) {
+    let s = 2 * y * stride;
+    let d = y * w * 3;
+    for (let x = 0; x < w; x++, s += 6, d += 3) {
+      out[d] = (src[s]! + src[s + 3]! + src[s + stride]! + src[s + stride + 3]! + 2) >> 2;
+      out[d + 1] = (src[s + 1]! + src[s + 4]! + src[s + stride + 1]! + src[s + stride + 4]! + 2) >> 2;
+      out[d + 2] = (src[s + 2]! + src[s + 5]! + src[s + stride + 2]! + src[s + stride + 5]! + 2) >> 2;
+    }
+  }
+  return { width: w, height: h, data: out };
+}

@@ -1,6 +1,6 @@
 import type { EngineInfo } from '@cassavascope/contract';
 import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
-import { countOnes, erode } from '../imaging/mask-ops.js';
+import { boundaryDistance, countOnes, erode } from '../imaging/mask-ops.js';
 import { otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
 import type { SegmentationModel } from './segmentation-model.js';
@@ -199,24 +199,21 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: num
   const sumA = new Float64Array(S * B);
   const sumB = new Float64Array(S * B);
   const dark = new Float64Array(S * B);
-  let cur = mask;
-  for (let b = 0; b < B; b++) {
-    const next = erode(cur, width, height, 3);
-    for (let i = 0; i < mask.length; i++) {
-      if (!cur[i] || next[i]) continue;
-      const x = i % width;
-      const y = (i - x) / width;
-      const s = Math.min(S - 1, Math.floor(((Math.atan2(y - cy, x - cx) + Math.PI) / (2 * Math.PI)) * S));
-      band[i] = b;
-      sector[i] = s;
-      const k = s * B + b;
-      n[k]!++;
-      sumL[k]! += lab.L[i]!;
-      sumA[k]! += lab.a[i]!;
-      sumB[k]! += lab.b[i]!;
-      if (p[i]! >= 0.5) dark[k]!++;
-    }
-    cur = next;
+  const dist = boundaryDistance(mask, width, height);
+  for (let i = 0; i < mask.length; i++) {
+    const b = dist[i]! - 1;
+    if (b < 0 || b >= B) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    const s = Math.min(S - 1, Math.floor(((Math.atan2(y - cy, x - cx) + Math.PI) / (2 * Math.PI)) * S));
+    band[i] = b;
+    sector[i] = s;
+    const k = s * B + b;
+    n[k]!++;
+    sumL[k]! += lab.L[i]!;
+    sumA[k]! += lab.a[i]!;
+    sumB[k]! += lab.b[i]!;
+    if (p[i]! >= 0.5) dark[k]!++;
   }
   // mean colour and "discoloured" share of bands [from, to) in sector s
   const stats = (s: number, from: number, to: number) => {
@@ -264,15 +261,15 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: num
     a: quantile(lab.a, 0.5, sel, -128, 128),
     b: quantile(lab.b, 0.5, sel, -128, 128),
   };
-  const dist = new Float32Array(mask.length);
+  const peelDist = new Float32Array(mask.length);
   for (let i = 0; i < mask.length; i++) {
     if (band[i]! < 0 || band[i]! >= peelWidth) continue;
-    dist[i] = Math.sqrt((lab.L[i]! - peel.L) ** 2 + (lab.a[i]! - peel.a) ** 2 + (lab.b[i]! - peel.b) ** 2);
+    peelDist[i] = Math.sqrt((lab.L[i]! - peel.L) ** 2 + (lab.a[i]! - peel.a) ** 2 + (lab.b[i]! - peel.b) ** 2);
   }
-  const tolerance = Math.max(PEEL_MIN_TOLERANCE, quantile(dist, 0.9, sel, 0, 200));
+  const tolerance = Math.max(PEEL_MIN_TOLERANCE, quantile(peelDist, 0.9, sel, 0, 200));
   for (let i = 0; i < p.length; i++) {
     if (band[i]! < 0 || band[i]! >= peelWidth) continue;
-    if (band[i] === 0 || dist[i]! <= tolerance) p[i] = 0;
+    if (band[i] === 0 || peelDist[i]! <= tolerance) p[i] = 0;
   }
 }
 

@@ -146,3 +146,36 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
     return { rect, mask, area };
   });
 }
+
+/**
+ * A specimen found on the half-size image, brought to working size: the rectangle doubles and the mask is
+ * resampled bilinearly (cut at one half), which keeps the outline smooth instead of 2-px steps.
+ */
+export function upscaleSpecimen(s: Specimen, width: number, height: number): Specimen {
+  const rect: Rect = { x0: s.rect.x0 * 2, y0: s.rect.y0 * 2, x1: Math.min(width, s.rect.x1 * 2), y1: Math.min(height, s.rect.y1 * 2) };
+  const sw = s.rect.x1 - s.rect.x0;
+  const sh = s.rect.y1 - s.rect.y0;
+  const rw = rect.x1 - rect.x0;
+  const rh = rect.y1 - rect.y0;
+  const mask = new Uint8Array(rw * rh);
+  let area = 0;
+  for (let y = 0; y < rh; y++) {
+    const v = Math.min(sh - 1, Math.max(0, (y + 0.5) / 2 - 0.5));
+    const y0 = Math.floor(v);
+    const y1 = Math.min(sh - 1, y0 + 1);
+    const fy = v - y0;
+    for (let x = 0; x < rw; x++) {
+      const u = Math.min(sw - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
+      const x0 = Math.floor(u);
+      const x1 = Math.min(sw - 1, x0 + 1);
+      const fx = u - x0;
+      const top = s.mask[y0 * sw + x0]! * (1 - fx) + s.mask[y0 * sw + x1]! * fx;
+      const bottom = s.mask[y1 * sw + x0]! * (1 - fx) + s.mask[y1 * sw + x1]! * fx;
+      if (top * (1 - fy) + bottom * fy >= 0.5) {
+        mask[y * rw + x] = 1;
+        area++;
+      }
+    }
+  }
+  return { rect, mask, area };
+}

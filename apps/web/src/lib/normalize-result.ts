@@ -1,4 +1,5 @@
 import { VIS_KEYS, type VisKey } from '@cassavascope/contract';
+import { listCount, listResults } from './api-client';
 import { pickNumber, pickString } from './normalize-fields';
 
 /** A prediction result as the Results screen uses it (spec section 3, "Prediction result"). */
@@ -79,8 +80,5 @@ export function normalizeResult(input: unknown): ResultView {
 
 /** A results response is an array or an object with a `results` array (spec section 7). */
 export function normalizeResultList(input: unknown): { count: number; results: ResultView[] } {
-  const items = Array.isArray(input) ? input : isObject(input) && Array.isArray(input.results) ? input.results : [];
-  const results = items.map(normalizeResult);
-  const count = isObject(input) ? (pickNumber(input, 'count') ?? results.length) : results.length;
-  return { count, results };
+  return { count: listCount(input), results: listResults(input).map(normalizeResult) };
 }

@@ -1,4 +1,5 @@
 import { MODEL_TYPE, type TaskStatus } from '@cassavascope/contract';
+import { listCount, listResults } from './api-client';
 import { pickBoolean, pickNumber, pickString } from './normalize-fields';
 
 /**
@@ -102,8 +103,5 @@ export function normalizeTask(input: unknown): TaskView {
 
 /** A task list response is an array or an object with a `results` array (spec section 7). */
 export function normalizeTaskList(input: unknown): { count: number; results: TaskView[] } {
-  const items = Array.isArray(input) ? input : isObject(input) && Array.isArray(input.results) ? input.results : [];
-  const results = items.map(normalizeTask);
-  const count = isObject(input) ? (pickNumber(input, 'count') ?? results.length) : results.length;
-  return { count, results };
+  return { count: listCount(input), results: listResults(input).map(normalizeTask) };
 }

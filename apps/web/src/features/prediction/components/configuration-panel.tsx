@@ -24,7 +24,25 @@ function Field({ label, value, children, testId }: { label: string; value?: Reac
   );
 }
 
-const fixed2 = (v: number) => v.toFixed(2);
+type NumericKey = 'confidenceThreshold' | 'minArea' | 'morphKernelSize' | 'morphIterations' | 'overlayOpacity';
+
+interface SliderSpec {
+  key: NumericKey;
+  range: keyof typeof R;
+  label: string;
+  testId: string;
+  decimals?: boolean;
+}
+
+/** Spec section 5: both confidence sliders set the one confidence threshold, at their own range and step. */
+const MAIN_CONFIDENCE: SliderSpec = { key: 'confidenceThreshold', range: 'confidence', label: 'config.confidence', testId: 'confidence', decimals: true };
+const ADVANCED_SLIDERS: SliderSpec[] = [
+  { key: 'confidenceThreshold', range: 'advancedConfidence', label: 'config.advanced_confidence', testId: 'advanced-confidence', decimals: true },
+  { key: 'minArea', range: 'minArea', label: 'config.min_area', testId: 'min-area' },
+  { key: 'morphKernelSize', range: 'morphKernel', label: 'config.morph_kernel', testId: 'morph-kernel' },
+  { key: 'morphIterations', range: 'morphIterations', label: 'config.morph_iterations', testId: 'morph-iterations' },
+  { key: 'overlayOpacity', range: 'overlayOpacity', label: 'config.overlay_opacity', testId: 'overlay-opacity', decimals: true },
+];
 
 /**
  * Configuration: the single prediction mode, the one model (disabled, named by the server), the confidence
@@ -35,58 +53,27 @@ export function ConfigurationPanel({ values, onChange, modelLabel }: Props) {
   const set = <K extends keyof PredictionParameterValues>(key: K, value: PredictionParameterValues[K]) =>
     onChange({ ...values, [key]: value });
 
+  const slider = (spec: SliderSpec) => {
+    const range = R[spec.range];
+    const value = values[spec.key];
+    return (
+      <Field key={spec.testId} label={t(spec.label)} value={spec.decimals ? value.toFixed(2) : value} testId={spec.testId}>
+        <Slider
+          min={range.min}
+          max={range.max}
+          step={range.step}
+          // The fine slider tops out at 0.9 while the main one reaches 1.
+          value={Math.min(value, range.max)}
+          onChange={(v) => set(spec.key, v)}
+          aria-label={t(spec.label)}
+        />
+      </Field>
+    );
+  };
+
   const advanced = (
     <div className="prediction-advanced">
-      <Field label={t('config.advanced_confidence')} value={fixed2(values.confidenceThreshold)} testId="advanced-confidence">
-        <Slider
-          min={R.advancedConfidence.min}
-          max={R.advancedConfidence.max}
-          step={R.advancedConfidence.step}
-          value={Math.min(values.confidenceThreshold, R.advancedConfidence.max)}
-          onChange={(v) => set('confidenceThreshold', v)}
-          aria-label={t('config.advanced_confidence')}
-        />
-      </Field>
-      <Field label={t('config.min_area')} value={values.minArea} testId="min-area">
-        <Slider
-          min={R.minArea.min}
-          max={R.minArea.max}
-          step={R.minArea.step}
-          value={values.minArea}
-          onChange={(v) => set('minArea', v)}
-          aria-label={t('config.min_area')}
-        />
-      </Field>
-      <Field label={t('config.morph_kernel')} value={values.morphKernelSize} testId="morph-kernel">
-        <Slider
-          min={R.morphKernel.min}
-          max={R.morphKernel.max}
-          step={R.morphKernel.step}
-          value={values.morphKernelSize}
-          onChange={(v) => set('morphKernelSize', v)}
-          aria-label={t('config.morph_kernel')}
-        />
-      </Field>
-      <Field label={t('config.morph_iterations')} value={values.morphIterations} testId="morph-iterations">
-        <Slider
-          min={R.morphIterations.min}
-          max={R.morphIterations.max}
-          step={R.morphIterations.step}
-          value={values.morphIterations}
-          onChange={(v) => set('morphIterations', v)}
-          aria-label={t('config.morph_iterations')}
-        />
-      </Field>
-      <Field label={t('config.overlay_opacity')} value={fixed2(values.overlayOpacity)} testId="overlay-opacity">
-        <Slider
-          min={R.overlayOpacity.min}
-          max={R.overlayOpacity.max}
-          step={R.overlayOpacity.step}
-          value={values.overlayOpacity}
-          onChange={(v) => set('overlayOpacity', v)}
-          aria-label={t('config.overlay_opacity')}
-        />
-      </Field>
+      {ADVANCED_SLIDERS.map(slider)}
       <div className="prediction-switch">
         <span>
           {t('config.post_processing')}
@@ -135,16 +122,7 @@ export function ConfigurationPanel({ values, onChange, modelLabel }: Props) {
           />
         </Tooltip>
       </Field>
-      <Field label={t('config.confidence')} value={fixed2(values.confidenceThreshold)} testId="confidence">
-        <Slider
-          min={R.confidence.min}
-          max={R.confidence.max}
-          step={R.confidence.step}
-          value={values.confidenceThreshold}
-          onChange={(v) => set('confidenceThreshold', v)}
-          aria-label={t('config.confidence')}
-        />
-      </Field>
+      {slider(MAIN_CONFIDENCE)}
       <Collapse
         ghost
         className="prediction-advanced-collapse"

@@ -1,5 +1,5 @@
 import { DownloadOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
-import type { MouseEvent } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf } from './severity';
@@ -54,21 +54,30 @@ function HoverActions({ result, index, labels, onPreview }: Pick<ResultItemProps
   );
 }
 
-/** A grid card coloured by its PPD band: image, PPD (2 decimals), name; preview and download on hover. */
-export function ResultCard({ result, index, selected, labels, onOpen, onPreview }: ResultItemProps) {
-  if (!result) return <div className="result-card is-loading" aria-busy="true" />;
+/** The clickable frame of a card or row, coloured by the result's band and marked when selected. */
+function ItemFrame({ kind, result, index, selected, onOpen, children }: Pick<ResultItemProps, 'index' | 'selected' | 'onOpen'> & { kind: 'card' | 'row'; result: ResultView; children: ReactNode }) {
   const band = bandOf(result.ppdValue) ?? 'failed';
-  const image = cardImageOf(result);
   return (
     <div
       role="button"
       tabIndex={0}
-      className={`result-card band-${band}${selected ? ' is-selected' : ''}`}
-      data-testid="result-card"
+      className={`result-${kind} band-${band}${selected ? ' is-selected' : ''}`}
+      data-testid={`result-${kind}`}
       data-result-id={result.id}
       onClick={() => onOpen(index)}
       onKeyDown={(e) => e.key === 'Enter' && onOpen(index)}
     >
+      {children}
+    </div>
+  );
+}
+
+/** A grid card coloured by its PPD band: image, PPD (2 decimals), name; preview and download on hover. */
+export function ResultCard({ result, index, selected, labels, onOpen, onPreview }: ResultItemProps) {
+  if (!result) return <div className="result-card is-loading" aria-busy="true" />;
+  const image = cardImageOf(result);
+  return (
+    <ItemFrame kind="card" result={result} index={index} selected={selected} onOpen={onOpen}>
       <div className="result-card-image">
         {image ? (
           <img src={image} alt={result.imageName} loading="lazy" decoding="async" />
@@ -85,25 +94,16 @@ export function ResultCard({ result, index, selected, labels, onOpen, onPreview 
           {result.imageName}
         </span>
       </div>
-    </div>
+    </ItemFrame>
   );
 }
 
 /** A list row: adds the sub-image PPD values, prediction and confidence. */
 export function ResultRow({ result, index, selected, labels, onOpen, onPreview }: ResultItemProps) {
   if (!result) return <div className="result-row is-loading" aria-busy="true" />;
-  const band = bandOf(result.ppdValue) ?? 'failed';
   const image = cardImageOf(result);
   return (
-    <div
-      role="button"
-      tabIndex={0}
-      className={`result-row band-${band}${selected ? ' is-selected' : ''}`}
-      data-testid="result-row"
-      data-result-id={result.id}
-      onClick={() => onOpen(index)}
-      onKeyDown={(e) => e.key === 'Enter' && onOpen(index)}
-    >
+    <ItemFrame kind="row" result={result} index={index} selected={selected} onOpen={onOpen}>
       <div className="result-row-thumb">{image && <img src={image} alt="" loading="lazy" decoding="async" />}</div>
       <div className="result-row-name" title={result.imageName}>
         {result.imageName}
@@ -118,6 +118,6 @@ export function ResultRow({ result, index, selected, labels, onOpen, onPreview }
       {/* A result that was not scored has no confidence to show (the normalised default of 1 is not a measurement). */}
       <div className="result-row-confidence">{result.ppdValue === null ? '--' : `${(result.confidence * 100).toFixed(1)}%`}</div>
       <HoverActions result={result} index={index} labels={labels} onPreview={onPreview} />
-    </div>
+    </ItemFrame>
   );
 }

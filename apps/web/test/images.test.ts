@@ -58,6 +58,7 @@ describe('images screen (e2e)', () => {
     await dialog.waitFor();
     expect(await dialog.getByTestId('duplicate-names').innerText()).toBe('copy-of-002.png');
     expect(await dialog.locator('input[value="skip"]').isChecked()).toBe(true);
+    await screenshot(page, 'images-duplicates-en-1440', false);
     await dialog.getByTestId('duplicate-ok').click();
     await toast(page, '1 image uploaded successfully');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-item"][data-status="completed"]').length === 2);
@@ -89,6 +90,7 @@ describe('images screen (e2e)', () => {
     expect(await zipItem.getAttribute('data-status')).toBe('completed');
     // The entry that is not an image is listed with the error state.
     expect(await page.locator('[data-testid="upload-item"][data-status="error"]').filter({ hasText: 'notes.txt' }).count()).toBe(1);
+    await screenshot(page, 'images-upload-progress-en-1440', false);
     await page.keyboard.press('Escape');
     await card(page, 'zip-a.png').waitFor();
     await card(page, 'zip-b.png').waitFor();
@@ -120,6 +122,7 @@ describe('images screen (e2e)', () => {
     await dialog.getByTestId('inline-folder-create').click();
     await dialog.locator('label.ant-radio-wrapper').filter({ hasText: 'Trial B' }).locator('input').waitFor();
     expect(await dialog.locator('label.ant-radio-wrapper').filter({ hasText: 'Trial B' }).locator('input').isChecked()).toBe(true);
+    await screenshot(page, 'images-move-en-1440', false);
     await dialog.getByTestId('move-ok').click();
     await toast(page, 'Successfully moved 2 images');
     await page.waitForFunction(() =>

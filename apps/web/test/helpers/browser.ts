@@ -56,6 +56,10 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   // Let fonts, lazy chunks and images settle before the picture.
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  // Dialogs fade in: wait until CSS animations and transitions have finished.
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 3000 })
+    .catch(() => undefined);
   // A sticky header would otherwise be drawn where the page was scrolled to.
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage, animations: 'disabled' });

@@ -28,6 +28,18 @@ export function rssBytes(pid) {
   }
 }
 
+/** CPU seconds (user + system, every thread) the process has used so far. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Starts the server; resolves once `probePath` answers 200, with the time that took. */
 export async function startServer(dataDir, { env = {}, probePath = '/api/folders/?page_size=1' } = {}) {
   const port = await freePort();
@@ -61,6 +73,7 @@ export async function startServer(dataDir, { env = {}, probePath = '/api/folders
     startMs,
     peakRss: () => peakRss,
     resetPeak: () => (peakRss = rssBytes(child.pid)),
+    cpuSeconds: () => cpuSeconds(child.pid),
     async stop() {
       clearInterval(sampler);
       if (exited) return;

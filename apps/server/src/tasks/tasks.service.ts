@@ -6,6 +6,10 @@ import type { TaskTypeName } from './task-payload.schema.js';
 import { TasksRepository, type TaskListFilter, type TaskRow } from './tasks.repository.js';
 import { ImageSelection } from './image-selection.js';
 
+/** Files deleted per storage call, and how many a delete request removes before answering. */
+const FILE_DELETE_BATCH = 500;
+const SYNC_FILE_DELETE_LIMIT = 20_000;
+
 export interface CreateTaskInput extends Partial<PredictionParameters> {
   name: string;
   type: TaskTypeName;
@@ -114,10 +118,16 @@ export class TasksService {
     const keys = await this.repo.deleteWithResults(id);
     if (keys === null) throw notFound('Task');
     // Files go after commit: a crash in between leaves unreferenced files, never rows without files.
-    const prefix = `results/${id}/`;
-    const all = new Set(keys);
-    for await (const key of this.ctx.storage.list(prefix)) all.add(key);
-    await this.ctx.storage.delete([...all]);
+    // The prefix listing also catches files an in-flight image wrote meanwhile.
+    const removeFiles = async () => {
+      const all = new Set(keys);
+      for await (const key of this.ctx.storage.list(`results/${id}/`)) all.add(key);
+      const list = [...all];
+      for (let i = 0; i < list.length; i += FILE_DELETE_BATCH) await this.ctx.storage.delete(list.slice(i, i + FILE_DELETE_BATCH));
+    };
+    // A very large task's files are removed after the answer, so the client's 10 s timeout holds.
+    if (keys.length <= SYNC_FILE_DELETE_LIMIT) await removeFiles();
+    else void removeFiles().catch((err: unknown) => this.ctx.log.error({ err, taskId: id }, 'removing task files failed'));
   }
 
   async count(): Promise<number> {

@@ -276,6 +276,11 @@ describe('prediction -> tasks -> results', () => {
     await page.getByTestId('result-card').first().click();
     await page.getByTestId('result-detail').waitFor();
     await screenshot(page, 'results-detail-zh-390', false);
+    await page.getByTestId('result-detail-preview').click();
+    await page.getByTestId('result-fullscreen').waitFor();
+    await screenshot(page, 'results-preview-zh-390', false);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('result-fullscreen').waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
 
     await page.getByTestId('language-menu').click();

@@ -199,6 +199,7 @@ describe('images screen (e2e)', () => {
     await page.keyboard.press('Escape');
     await e2e.setLanguage('zh');
     await page.getByText('全部图像').waitFor();
+    expect(await page.locator('.image-card-meta').first().innerText()).toContain('年');
     await screenshot(page, 'images-grid-zh-1440');
     await page.setViewportSize(PHONE);
     await expect(page.getByTestId('upload-multiple').count()).resolves.toBe(0);
@@ -206,6 +207,8 @@ describe('images screen (e2e)', () => {
     await screenshot(page, 'images-grid-zh-390');
     await e2e.setLanguage('en');
     await page.getByText('Upload').first().waitFor();
+    // Dates follow the language too.
+    expect(await page.locator('.image-card-meta').first().innerText()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await screenshot(page, 'images-grid-en-390');
     await page.setViewportSize(DESKTOP);
   });

@@ -143,7 +143,7 @@ export function ImageBrowser(props: Props) {
     return (
       <div className="image-grid-row" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
         {row.items.map((img) => (
-          <ImageCard key={img.id} image={img} selected={selected.has(img.id)} onToggle={onToggle} onOpen={onOpen} />
+          <ImageCard key={img.id} image={img} selected={selected.has(img.id)} onToggle={onToggle} onOpen={onOpen} lang={i18n.language} />
         ))}
       </div>
     );

@@ -8,6 +8,8 @@ interface Props {
   selected: boolean;
   onToggle: (id: number) => void;
   onOpen: (id: number) => void;
+  /** The current language: a change re-renders the memoised card (its date is formatted in that language). */
+  lang: string;
 }
 
 /** Grid card: thumbnail, name, created time, size in MB, PPD. Clicking the picture opens the preview. */

@@ -107,13 +107,14 @@ export class JobsRepository {
    * Stores one image's outcome in one transaction: the result row (unique per task and image), the
    * task's counters and statistics (atomic increments: other workers may share the task), the image's
    * newest-result columns, and the task's completion when this was its last image. Nothing is written
-   * unless the task is still running. A success for an image deleted meanwhile is stored as an
-   * `image_deleted` failure instead (the caller then removes the files it wrote).
+   * unless the task is still running. An outcome for an image deleted meanwhile is stored as an
+   * `image_deleted` failure instead (the caller then removes any files it wrote).
    */
   async recordResult(rec: ResultRecord): Promise<RecordOutcome> {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const imageExists = (await trx.selectFrom('images').select('id').where('id', '=', rec.imageId).executeTakeFirst()) !== undefined;
+        // An image gone by now is reported as deleted, whatever the attempt to score it ran into.
         const r: ResultRecord =
           imageExists || rec.errorCode === 'image_deleted'
             ? rec

@@ -100,8 +100,13 @@ async function scoreImage(
   const image = await repo.imageForScoring(imageId);
   const bytes = image ? await deps.storage.getBuffer(image.blob_key) : null;
   const name = image?.name ?? `image ${imageId}`;
-  if (!image || !bytes) {
+  if (!image) {
     await recordFailure(deps, repo, taskId, imageId, name, 'image_deleted', 'The image was deleted before it was scored', started);
+    return;
+  }
+  if (!bytes) {
+    // Row present, bytes not: deleted a moment ago (then recorded as image_deleted), or storage lost them.
+    await recordFailure(deps, repo, taskId, imageId, name, 'image_unreadable', 'The stored original could not be read', started);
     return;
   }
   const { split_count: _split, ...analysisParams } = params;

@@ -137,6 +137,10 @@ export class PgBossQueue implements TaskQueue {
           id: pgBossJobId(r.id),
           name: QUEUE,
           data: { taskJobId: r.id, taskId: r.task_id } satisfies TaskJobData,
+          // Per job, so this process's settings hold even if the queue was created with others.
+          expireInSeconds: this.options.jobExpireSeconds,
+          retryLimit: RETRY_LIMIT,
+          retryDelay: 1,
         })),
       );
     }

@@ -150,6 +150,20 @@ describe('GET /images/', () => {
     expect(await names('?ordering=-folder')).toEqual(['u.jpg', 'z.jpg', 'x.jpg', 'y.jpg']);
   });
 
+  it('pages through a search with many matches in the same order for every ordering', async () => {
+    // Small pages over many matches take the index-walking plan; one big page sorts the matches.
+    for (let i = 0; i < 30; i++) await seed({ name: i % 3 === 0 ? `other_${i}.jpg` : `leafspot_${i}.jpg`, size: (i * 7919) % 1000 });
+    for (const ordering of ['-created_time', 'name', '-size', 'folder']) {
+      const all = await names(`?search=leafspot&ordering=${ordering}&page_size=1000`);
+      expect(all).toHaveLength(20);
+      const paged: string[] = [];
+      for (let page = 1; page <= 10; page++) paged.push(...(await names(`?search=leafspot&ordering=${ordering}&page_size=2&page=${page}`)));
+      expect(paged).toEqual(all);
+    }
+    expect((await server.json('/api/images/?search=leafspot&page_size=2')).body.count).toBe(20);
+    expect((await server.json('/api/images/?search=leafspot&format=png')).body.count).toBe(0);
+  });
+
   it('searches with one- and two-character terms too', async () => {
     await seed({ name: 'ab.jpg' });
     await seed({ name: 'xy.png' });

@@ -54,15 +54,24 @@ export class ImagesRepository {
     private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
   ) {}
 
-  private filtered(db: Db, filter: ImageFilter) {
+  private usesTrigramIndex(filter: ImageFilter): filter is ImageFilter & { search: string } {
+    return this.dialect === 'sqlite' && !!filter.search && Array.from(filter.search).length >= TRIGRAM_MIN;
+  }
+
+  /**
+   * `walkOrderIndex`: for a search with many matches, test membership row by row while walking the
+   * ordering's index (the unary `+` keeps SQLite from driving the query by the match list), which stops
+   * after one page instead of sorting every match.
+   */
+  private filtered(db: Db, filter: ImageFilter, walkOrderIndex = false) {
     let q = db.selectFrom('images');
     if (filter.folder === null) q = q.where('images.folder_id', 'is', null);
     else if (filter.folder !== undefined) q = q.where('images.folder_id', '=', filter.folder);
     if (filter.search) {
-      q =
-        this.dialect === 'sqlite' && Array.from(filter.search).length >= TRIGRAM_MIN
-          ? q.where(sql<boolean>`images.id in (select rowid from images_name_fts where images_name_fts match ${ftsPhrase(filter.search)})`)
-          : q.where(sql<boolean>`images.name_lower like ${likeContains(filter.search)} escape '\\'`);
+      const matches = sql`(select rowid from images_name_fts where images_name_fts match ${ftsPhrase(filter.search)})`;
+      q = this.usesTrigramIndex(filter)
+        ? q.where(walkOrderIndex ? sql<boolean>`+images.id in ${matches}` : sql<boolean>`images.id in ${matches}`)
+        : q.where(sql<boolean>`images.name_lower like ${likeContains(filter.search)} escape '\\'`);
     }
     if (filter.format) q = q.where('images.format', '=', filter.format);
     if (filter.day) {
@@ -76,6 +85,12 @@ export class ImagesRepository {
   }
 
   async count(filter: ImageFilter): Promise<number> {
+    const onlySearch = Object.entries(filter).every(([k, v]) => k === 'search' || v === undefined);
+    if (onlySearch && this.usesTrigramIndex(filter)) {
+      // The trigram index alone knows how many names match (no row lookups).
+      const { rows } = await sql<{ n: number }>`select count(*) as n from images_name_fts where images_name_fts match ${ftsPhrase(filter.search)}`.execute(this.db);
+      return Number(rows[0]?.n ?? 0);
+    }
     const row = await this.filtered(this.db, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
@@ -86,9 +101,18 @@ export class ImagesRepository {
    * One page of images. The page's ids are found first on the narrow indexes (deferred join), so a
    * deep OFFSET skips index entries rather than whole rows.
    */
-  async listPage(filter: ImageFilter, order: ImageOrder, limit: number, offset: number): Promise<ImageRow[]> {
+  async listPage(
+    filter: ImageFilter,
+    order: ImageOrder,
+    limit: number,
+    offset: number,
+    counts?: { matching: number; total: number },
+  ): Promise<ImageRow[]> {
     const dir = order.desc ? 'desc' : 'asc';
-    const ids = this.filtered(this.db, filter).select('images.id');
+    // Walking the index visits about (offset + limit) x total / matching rows; sorting the matches costs
+    // about `matching` lookups: take the cheaper.
+    const walk = !!counts && counts.matching * counts.matching > (offset + limit) * counts.total;
+    const ids = this.filtered(this.db, filter, walk).select('images.id');
     // ordering=folder: by folder name, case-insensitively (folder_sort); uncategorised sort first.
     const column = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_sort' } as const;
     const pageIds = ids.orderBy(column[order.key], dir).orderBy('images.id', dir);

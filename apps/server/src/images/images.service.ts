@@ -15,11 +15,8 @@ export class ImagesService {
   }
 
   async list(filter: ImageFilter, order: ImageOrder, paging: Paging): Promise<Omit<ImageList, 'next' | 'previous'>> {
-    const [count, rows, facets] = await Promise.all([
-      this.repo.count(filter),
-      this.repo.listPage(filter, order, paging.pageSize, paging.offset),
-      this.repo.facets(),
-    ]);
+    const [count, facets] = await Promise.all([this.repo.count(filter), this.repo.facets()]);
+    const rows = await this.repo.listPage(filter, order, paging.pageSize, paging.offset, { matching: count, total: facets.all });
     return { count, results: rows.map((r) => toImage(r, this.ctx.storage)), facets };
   }
 

@@ -77,7 +77,13 @@ async function runScaleOutPass() {
   try {
     // crash.test.ts restarts the embedded default (SQLite) by design; its scale-out counterpart is
     // scale-out-workers.test.ts (a worker SIGKILLed mid-job).
-    runVitest('apps/server', label, { ...process.env, ...services.env }, ['--exclude', 'test/crash.test.ts']);
+    // Longer timeouts: task tests here first start two worker processes (Node + engine) per server.
+    runVitest('apps/server', label, { ...process.env, ...services.env }, [
+      '--exclude',
+      'test/crash.test.ts',
+      '--testTimeout=180000',
+      '--hookTimeout=180000',
+    ]);
   } finally {
     stop();
   }

@@ -6,8 +6,28 @@ import { isValidKey } from '../storage/blob-storage.js';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * `GET|HEAD /media/<key>`: streams one stored blob. Only keys that pass `isValidKey` reach the
- * storage, and the storage maps a key to a file itself: no request path ever becomes a file path.
+ * One `bytes=` range of an object of `size` bytes, inclusive; 'unsatisfiable' when it lies outside;
+ * null when absent or not a single range (then the whole object is sent, as RFC 9110 allows).
+ */
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2])); // suffix: the last N bytes
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+}
+
+/**
+ * `GET|HEAD /media/<key>`: streams one stored blob (single byte ranges too, where the storage supports
+ * them). Only keys that pass `isValidKey` reach the storage, and the storage maps a key to a file
+ * itself: no request path ever becomes a file path.
  */
 export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: { '*': string } }>('/*', async (req, reply) => {
@@ -15,11 +35,32 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const blob = isValidKey(key) ? await ctx.storage.get(key) : null;
     if (!blob) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;
-    reply.header('Cache-Control', IMMUTABLE).header('ETag', etag);
+    reply.header('Cache-Control', IMMUTABLE).header('ETag', etag).type(blob.contentType);
+    if (ctx.storage.getRange) reply.header('Accept-Ranges', 'bytes');
     if (req.headers['if-none-match'] === etag) {
       blob.stream.destroy();
       return reply.status(304).send();
     }
-    return reply.type(blob.contentType).header('Content-Length', String(blob.size)).send(blob.stream);
+    const range = ctx.storage.getRange ? parseRange(req.headers.range, blob.size) : null;
+    if (range === 'unsatisfiable') {
+      blob.stream.destroy();
+      return reply
+        .status(416)
+        .header('Content-Range', `bytes */${blob.size}`)
+        .type('application/json; charset=utf-8')
+        .send({ code: 'range_not_satisfiable', detail: `The file has ${blob.size} bytes` });
+    }
+    if (range && ctx.storage.getRange) {
+      const part = await ctx.storage.getRange(key, range.start, range.end);
+      if (part) {
+        blob.stream.destroy();
+        return reply
+          .status(206)
+          .header('Content-Range', `bytes ${range.start}-${range.end}/${blob.size}`)
+          .header('Content-Length', String(range.end - range.start + 1))
+          .send(part);
+      }
+    }
+    return reply.header('Content-Length', String(blob.size)).send(blob.stream);
   });
 }

@@ -13,6 +13,8 @@ export interface BlobStorage {
   putBuffer(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** Opens a stored object for reading, or null when it does not exist. */
   get(key: string): Promise<{ stream: Readable; size: number; contentType: string } | null>;
+  /** Opens bytes `start`..`end` (inclusive) of a stored object, for HTTP Range requests (optional). */
+  getRange?(key: string, start: number, end: number): Promise<Readable | null>;
   /** Reads a whole stored object (for the engine; originals are bounded by MAX_UPLOAD_MB). */
   getBuffer(key: string): Promise<Buffer | null>;
   exists(key: string): Promise<boolean>;

@@ -53,6 +53,16 @@ export class LocalStorage implements BlobStorage {
     }
   }
 
+  async getRange(key: string, start: number, end: number) {
+    if (!isValidKey(key)) return null;
+    try {
+      const handle = await fsp.open(this.pathFor(key), 'r');
+      return handle.createReadStream({ start, end });
+    } catch {
+      return null;
+    }
+  }
+
   async getBuffer(key: string): Promise<Buffer | null> {
     if (!isValidKey(key)) return null;
     try {

@@ -32,14 +32,25 @@ class DuplicateRow extends Error {}
 export class JobsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Claims the oldest queued job (a conditional update: only one claimer wins it). */
+  /**
+   * Claims a queued job (a conditional update: only one claimer wins it). Tasks take turns: the job
+   * of the task with the fewest jobs started so far goes first (oldest first among equals), so a small
+   * task created behind a big one starts at the next free slot instead of after the whole big task.
+   */
   async claimNext(): Promise<JobRow | undefined> {
     for (;;) {
       const next = await this.db
-        .selectFrom('task_jobs')
-        .selectAll()
-        .where('status', '=', 'queued')
-        .orderBy('id')
+        .selectFrom('task_jobs as j')
+        .selectAll('j')
+        .where('j.status', '=', 'queued')
+        .orderBy((eb) =>
+          eb
+            .selectFrom('task_jobs as r')
+            .select((e) => e.fn.countAll().as('n'))
+            .whereRef('r.task_id', '=', 'j.task_id')
+            .where('r.status', 'in', ['running', 'done']),
+        )
+        .orderBy('j.id')
         .limit(1)
         .executeTakeFirst();
       if (!next) return undefined;

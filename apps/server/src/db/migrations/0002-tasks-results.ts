@@ -41,7 +41,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('task_jobs_status').on('task_jobs').columns(['status', 'id']).execute();
-  await db.schema.createIndex('task_jobs_task').on('task_jobs').columns(['task_id']).execute();
+  // (task_id, status): the queue counts each task's started jobs when it picks the next one.
+  await db.schema.createIndex('task_jobs_task').on('task_jobs').columns(['task_id', 'status']).execute();
 
   // image_id has no foreign key: a row with error_code image_deleted names an image that no longer exists.
   await withIdColumn(db.schema.createTable('results'), pgMode)

@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import type { ImageFormat } from '../images/image-list-query.js';
 import { createLimit } from './concurrency-limit.js';
@@ -8,8 +9,9 @@ export interface ProbedImage {
   /** as displayed, i.e. after the EXIF orientation */
   width: number;
   height: number;
-  /** 400 px WebP, EXIF orientation applied */
-  thumbnail: Buffer;
+  /** temp file of the 400 px WebP thumbnail (EXIF orientation applied): on disk, so a 10 000-entry ZIP
+   * does not hold 10 000 thumbnails in memory */
+  thumbnailPath: string;
 }
 
 export class NotAnImageError extends Error {}
@@ -23,7 +25,7 @@ const limit = createLimit(UPLOAD_LIMITS.decodeConcurrency);
  * Shrink-on-load keeps that cheap (a JPEG decodes at 1/8 scale) while the whole compressed stream is
  * still read, so a truncated or corrupt file fails here (`failOn: 'truncated'`).
  */
-export function probeImage(file: string, sniffed: ImageFormat): Promise<ProbedImage> {
+export function probeImage(file: string, sniffed: ImageFormat, thumbnailPath: string): Promise<ProbedImage> {
   return limit(async () => {
     const options: SharpOptions = {
       failOn: 'truncated',
@@ -42,14 +44,14 @@ export function probeImage(file: string, sniffed: ImageFormat): Promise<ProbedIm
     }
     if (!meta.width || !meta.height) throw new NotAnImageError('The image has no size');
     const size = UPLOAD_LIMITS.thumbnailSize;
-    let thumbnail: Buffer;
     try {
-      thumbnail = await sharp(file, options)
+      await sharp(file, options)
         .rotate()
         .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 75, effort: 2 })
-        .toBuffer();
+        .toFile(thumbnailPath);
     } catch (err) {
+      await fsp.rm(thumbnailPath, { force: true });
       throw new NotAnImageError(`The image does not decode completely: ${reason(err)}`);
     }
     const swapped = (meta.orientation ?? 1) >= 5;
@@ -57,7 +59,7 @@ export function probeImage(file: string, sniffed: ImageFormat): Promise<ProbedIm
       format: sniffed,
       width: swapped ? meta.height : meta.width,
       height: swapped ? meta.width : meta.height,
-      thumbnail,
+      thumbnailPath,
     };
   });
 }

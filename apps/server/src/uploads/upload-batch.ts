@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import type { ImageFormat } from '../images/image-list-query.js';
 import { NotAnImageError, probeImage, type ProbedImage } from './image-probe.js';
 import { sniffFormat } from './image-sniff.js';
@@ -37,7 +38,7 @@ export class UploadBatch {
     } else {
       outcome =
         this.probes.get(staged.sha256) ??
-        probeImage(staged.path, format).then(
+        probeImage(staged.path, format, `${staged.path}.thumb.webp`).then(
           (image): ProbeOutcome => ({ ok: true, image }),
           (err): ProbeOutcome => ({
             ok: false,
@@ -56,7 +57,8 @@ export class UploadBatch {
 
   /** Waits for every decode, then removes every temp file still there (stored ones were moved). */
   async discardAll(): Promise<void> {
-    await Promise.all(this.candidates.map((c) => c.outcome));
+    const outcomes = await Promise.all(this.candidates.map((c) => c.outcome));
     await discard(this.candidates.map((c) => c.staged));
+    await Promise.all(outcomes.map((o) => (o.ok ? fsp.rm(o.image.thumbnailPath, { force: true }) : undefined)));
   }
 }

@@ -138,8 +138,9 @@ export class UploadService {
           await storage.putFile(keys.blob, p.staged.path, contentTypeForKey(keys.blob));
           created.push(keys.blob);
         }
-        if (!(await storage.exists(keys.thumb))) {
-          await storage.putBuffer(keys.thumb, p.image.thumbnail, 'image/webp');
+        if (await storage.exists(keys.thumb)) await fsp.rm(p.image.thumbnailPath, { force: true });
+        else {
+          await storage.putFile(keys.thumb, p.image.thumbnailPath, 'image/webp');
           created.push(keys.thumb);
         }
       };

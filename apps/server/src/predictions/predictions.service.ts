@@ -58,18 +58,9 @@ export class PredictionsService {
    * (whose job this request runs itself; after a crash the queue finishes it).
    */
   async predictSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<PredictionResult> {
-    const image = await this.ctx.db.kysely.selectFrom('images').select(['id', 'name']).where('id', '=', input.image_id).executeTakeFirst();
-    if (!image) {
-      throw new ApiError(400, 'unknown_ids', `Unknown ids: ${input.image_id}`, {
-        ids: [input.image_id],
-        fields: { image_id: `unknown image id: ${input.image_id}` },
-      });
-    }
-    const name = input.name ?? `Single: ${image.name}`.slice(0, 50);
-    const task = await this.tasks.createForSingle({ ...input, name, type: 'prediction', image_ids: [image.id] });
-    const job = await this.ctx.db.kysely.selectFrom('task_jobs').select('id').where('task_id', '=', task.id).executeTakeFirstOrThrow();
-    await runJob(this.ctx, job.id, { concurrency: 1 });
-    const row = await this.repo.getForTaskImage(task.id, image.id);
+    const { task, jobId } = await this.tasks.createForSingle(input);
+    await runJob(this.ctx, jobId, { concurrency: 1 });
+    const row = await this.repo.getForTaskImage(task.id, input.image_id);
     if (!row) {
       const after = await this.tasks.get(task.id);
       throw new ApiError(503, 'engine_unavailable', after.error_message ?? 'The image could not be scored', { task_id: task.id });

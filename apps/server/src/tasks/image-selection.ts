@@ -8,6 +8,11 @@ const CHUNK = 500;
 export class ImageSelection {
   constructor(private readonly db: Kysely<Database>) {}
 
+  async imageName(id: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('images').select('name').where('id', '=', id).executeTakeFirst();
+    return row?.name;
+  }
+
   async missingImageIds(ids: number[]): Promise<number[]> {
     return this.missing('images', ids);
   }

@@ -72,6 +72,11 @@ export class TasksRepository {
     });
   }
 
+  async jobIdsOf(taskId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('task_jobs').select('id').where('task_id', '=', taskId).orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+
   async get(id: number): Promise<TaskRow | undefined> {
     return this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
   }

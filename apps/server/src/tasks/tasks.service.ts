@@ -1,4 +1,4 @@
-import { MODEL_TYPE, predictionParametersSchema, type PredictionParameters, type Task } from '@cassavascope/contract';
+import { MODEL_TYPE, predictionParametersSchema, TASK_NAME_MAX, type PredictionParameters, type Task } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { toTask } from './task.mapper.js';
@@ -44,22 +44,30 @@ export class TasksService {
   }
 
   /**
-   * Creates a one-image task whose job is already claimed by the caller (predict_single runs it at
-   * once). Returns the task row and its job id.
+   * predict_single's task: one image, its job already claimed by the caller, which runs it at once.
+   * Unknown image: 400 unknown_ids.
    */
-  async createForSingle(input: CreateTaskInput & { image_ids: number[] }): Promise<TaskRow> {
-    const imageIds = await this.resolveImages(input.image_ids, []);
-    return this.repo.insertWithJobs(
+  async createForSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<{ task: TaskRow; jobId: number }> {
+    const imageName = await this.selection.imageName(input.image_id);
+    if (imageName === undefined) {
+      throw new ApiError(400, 'unknown_ids', `Unknown ids: ${input.image_id}`, {
+        ids: [input.image_id],
+        fields: { image_id: `unknown image id: ${input.image_id}` },
+      });
+    }
+    const task = await this.repo.insertWithJobs(
       {
-        name: input.name,
+        name: input.name ?? `Single: ${imageName}`.slice(0, TASK_NAME_MAX),
         type: 'prediction',
         algorithm: input.algorithm ?? MODEL_TYPE,
         modelType: MODEL_TYPE,
-        imageIds,
+        imageIds: [input.image_id],
         parameters: { ...parametersOf(input), split_count: 1 },
       },
       'running',
     );
+    const [jobId] = await this.repo.jobIdsOf(task.id);
+    return { task, jobId: jobId as number };
   }
 
   /** image_ids first (in the order given), then each folder's images by id; duplicates dropped. */

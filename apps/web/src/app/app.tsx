@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, Spin } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
@@ -14,7 +14,8 @@ import './app.css';
 function CurrentSection() {
   const section = useCurrentSection();
   const [first] = useState(section);
-  useEffect(() => prefetchSections(first), [first]);
+  const queryClient = useQueryClient();
+  useEffect(() => prefetchSections(first, queryClient), [first, queryClient]);
   const Page = SECTION_PAGES[section];
   return (
     <Suspense

@@ -2,8 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Grid, Select } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
-import { useImageList, type FolderFilter, type SortDirection, type SortField } from './api/list-images';
+import { DEFAULT_LIST_PARAMS, prefetchImageList, useImageList, type FolderFilter, type SortDirection, type SortField } from './api/list-images';
+import type { QueryClient } from '@tanstack/react-query';
+import { fetchAllFolders, FOLDERS_KEY, invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
 import { deleteImages } from './api/delete-images';
 import { ImageBrowser, type ViewMode } from './components/image-browser';
 import { ImagePreview } from './components/image-preview';
@@ -19,6 +20,12 @@ import './images.css';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
+/** Called by the shell when idle: the folders and the first page of images are ready before the first visit. */
+export function prefetch(queryClient: QueryClient): void {
+  prefetchImageList(queryClient);
+  void queryClient.prefetchQuery({ queryKey: FOLDERS_KEY, queryFn: ({ signal }) => fetchAllFolders(signal) });
+}
+
 /** Images screen (spec section 2, Images). */
 export default function ImagesPage() {
   const { t } = useTranslation('images');
@@ -27,11 +34,11 @@ export default function ImagesPage() {
   const screens = Grid.useBreakpoint();
   const narrow = !screens.md;
 
-  const [folder, setFolder] = useState<FolderFilter>('all');
+  const [folder, setFolder] = useState<FolderFilter>(DEFAULT_LIST_PARAMS.folder);
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<SortField>('date');
-  const [direction, setDirection] = useState<SortDirection>('desc');
+  const [sort, setSort] = useState<SortField>(DEFAULT_LIST_PARAMS.sort);
+  const [direction, setDirection] = useState<SortDirection>(DEFAULT_LIST_PARAMS.direction);
   const [dateGrouping, setDateGrouping] = useState<DateGrouping>('day');
   const [view, setView] = useState<ViewMode>('grid');
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
 import { api, listCount, listResults } from '../../../lib/api-client';
 import { IMAGES_KEY } from '../../../lib/folders-api';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
@@ -54,13 +54,22 @@ async function fetchImagePage(params: ImageListParams, page: number, signal: Abo
   return { images, count, facets, hasNext };
 }
 
+/** What the screen shows when opened: all images, newest first. */
+export const DEFAULT_LIST_PARAMS: ImageListParams = { folder: 'all', search: '', sort: 'date', direction: 'desc' };
+
+const listOptions = (params: ImageListParams) => ({
+  queryKey: [...IMAGES_KEY, 'list', params],
+  queryFn: ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }) => fetchImagePage(params, pageParam, signal),
+  initialPageParam: 1,
+  getNextPageParam: (last: ImagePage, _all: ImagePage[], lastPage: number) => (last.hasNext ? lastPage + 1 : undefined),
+});
+
 /** Server-side search, sort, filter and paging; pages load as the grid scrolls (endReached). */
 export function useImageList(params: ImageListParams) {
-  return useInfiniteQuery({
-    queryKey: [...IMAGES_KEY, 'list', params],
-    queryFn: ({ pageParam, signal }) => fetchImagePage(params, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, _all, lastPage) => (last.hasNext ? lastPage + 1 : undefined),
-    placeholderData: keepPreviousData,
-  });
+  return useInfiniteQuery({ ...listOptions(params), placeholderData: keepPreviousData });
+}
+
+/** Warms the first page of the default view (called by the shell when the browser is idle). */
+export function prefetchImageList(queryClient: QueryClient): void {
+  void queryClient.prefetchInfiniteQuery(listOptions(DEFAULT_LIST_PARAMS));
 }

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type { ServerStatus } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { ImagesRepository } from '../images/images.repository.js';
+import { TasksRepository } from '../tasks/tasks.repository.js';
 
 /** The endpoint prefixes the connection screen lists, each checked with a real request. */
 export const CHECKED_ENDPOINTS = ['/api/images/', '/api/folders/', '/api/predictions/', '/api/tasks/', '/api/status/'] as const;
@@ -12,10 +14,9 @@ const VERSION = (
 
 /** What GET /status/ reports: real counts, the engine, the backends and a live check of each endpoint. */
 export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promise<ServerStatus> {
-  const db = ctx.db.kysely;
-  const [images, tasks, endpoints] = await Promise.all([
-    db.selectFrom('images').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  const [imageCount, taskCount, endpoints] = await Promise.all([
+    new ImagesRepository(ctx.db.kysely).count({}),
+    new TasksRepository(ctx.db.kysely).countAll(),
     checkEndpoints(app),
   ]);
   return {
@@ -23,8 +24,8 @@ export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promi
     version: VERSION,
     uptime_seconds: Math.floor((Date.now() - ctx.startedAt.getTime()) / 1000),
     server_time: new Date().toISOString(),
-    image_count: Number(images.n),
-    task_count: Number(tasks.n),
+    image_count: imageCount,
+    task_count: taskCount,
     engine: { name: ctx.engine.info.name, label: ctx.engine.info.label, kind: ctx.engine.info.kind },
     database: ctx.db.dialect,
     storage: ctx.storage.kind,

@@ -297,6 +297,16 @@ describe('POST /images/ (one file)', () => {
   });
 });
 
+describe('request limits', () => {
+  it('more than 1000 files in one request is a 413 and stores nothing', async () => {
+    const files = Array.from({ length: 1001 }, (_, i) => ({ name: `t${i}.jpg`, data: TEXT_BYTES }));
+    const res = await upload(files);
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('too_large');
+    await expectNothingStored();
+  });
+});
+
 describe('MAX_UPLOAD_MB', () => {
   it('answers 413 too_large for a bigger file and keeps nothing', async () => {
     const small = await startTestServer({ MAX_UPLOAD_MB: '0.05' });

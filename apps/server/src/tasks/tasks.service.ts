@@ -137,10 +137,6 @@ export class TasksService {
     if (keys.length <= SYNC_FILE_DELETE_LIMIT) await removeFiles();
     else void removeFiles().catch((err: unknown) => this.ctx.log.error({ err, taskId: id }, 'removing task files failed'));
   }
-
-  async count(): Promise<number> {
-    return this.repo.countAll();
-  }
 }
 
 function parametersOf(input: Partial<PredictionParameters>): PredictionParameters {

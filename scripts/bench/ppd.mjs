@@ -36,6 +36,7 @@ try {
   let failed = 0;
   let next = 0;
   let done = 0;
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
   const lane = async () => {
     while (next < total) {
@@ -49,10 +50,15 @@ try {
   };
   await Promise.all(Array.from({ length: workers * 2 }, lane));
   const secs = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
   await engine.close();
   global.gc?.();
   const rssEnd = process.memoryUsage().rss;
   figure('colour_engine_throughput', total / secs, 'images/s', { images: total, workers, failed, outputs: 'cut2 x n, pred x n, overview (WebP)' });
+  // CPU time is what the photos cost whatever else runs here; cores / cpu-per-image = images/s on an idle machine
+  const cpuPerImage = (cpu.user + cpu.system) / 1e6 / total;
+  figure('colour_engine_cpu_per_image', cpuPerImage * 1000, 'ms CPU/image', { includes: 'libvips threads' });
+  figure('colour_engine_throughput_idle_estimate', workers / cpuPerImage, 'images/s', { workers, basis: 'CPU time per image' });
   figure('colour_engine_latency_mean', (secs * workers) / total * 1000, 'ms/image/worker');
   for (const [k, v] of Object.entries(stages)) figure(`stage_${k}`, (v / total) * 1000, 'ms/image');
   figure('rss_start', rssStart / 2 ** 20, 'MiB');

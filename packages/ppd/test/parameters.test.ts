@@ -54,7 +54,7 @@ describe('prediction parameters move the score the way their names say', () => {
     const png = await drawSlicePng({ size: 600, specks });
     const none = await ppd(png, { method: 'none' });
     const post = await ppd(png, { method: 'post' });
-    expect(none).toBeGreaterThan(0.03);
+    expect(none).toBeGreaterThan(0.02); // 144 specks of 4 px = 576 px of ~181 000: 0.03 units
     expect(post).toBe(0);
   });
 

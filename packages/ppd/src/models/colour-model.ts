@@ -11,6 +11,8 @@ export const COLOUR_ENGINE_INFO: EngineInfo = { name: 'colour', label: 'Colour s
 const BG_L_WEIGHT = 0.5;
 /** Background distance (weighted CIELAB units) below which a pixel is never a specimen: uniform scenes find nothing. */
 const BG_MIN_CUT = 9;
+/** A specimen pixel is at least this many times farther from the background than the frame's own 98th percentile. */
+const BG_NOISE_FACTOR = 2;
 /** Discolouration distance (CIELAB units from the specimen's healthy colour) used when no clear valley exists. */
 const LESION_DEFAULT_CUT = 18;
 const LESION_MIN_CUT = 12;
@@ -305,13 +307,31 @@ class ColourModel implements SegmentationModel {
     }
     const hi = Math.max(BG_MIN_CUT * 2, quantile(dist, 0.995, undefined, 0, 250));
     const { cut: otsuCut } = otsu(dist, 0, hi);
-    const cut = Math.max(BG_MIN_CUT, otsuCut);
+    // Otsu lands midway between background and the (far) flesh, which would lose dark lesions on a dark
+    // card; the background's own spread along the frame says how close to it a specimen may come.
+    const frame = new Uint8Array(n);
+    const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if (y < strip || y >= height - strip || x < strip || x >= width - strip) frame[y * width + x] = 1;
+      }
+    }
+    const noiseCut = BG_NOISE_FACTOR * quantile(dist, 0.98, frame, 0, 250) + BG_MIN_CUT;
+    const cut = Math.max(BG_MIN_CUT, Math.min(otsuCut, noiseCut));
     const slope = 0.15 * cut + 1;
     const p = new Float32Array(n);
-    const specimen = new Uint8Array(n);
+    let specimen: Uint8Array = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       p[i] = sigmoid((dist[i]! - cut) / slope);
       specimen[i] = dist[i]! > cut ? 1 : 0;
+    }
+    // The blur spreads each edge over 2r+1 px; a cut below Otsu's midpoint takes part of that halo. Peel it
+    // back: a linear edge ramp crosses the cut (1/2 - cut / (2 otsu)) (2r + 1) px outside the true edge.
+    const halo = Math.round(Math.max(0, 0.5 - cut / (2 * Math.max(cut, otsuCut))) * (2 * r + 1));
+    if (halo >= 1) {
+      const kept = erode(specimen, width, height, 2 * halo + 1);
+      for (let i = 0; i < n; i++) if (specimen[i] && !kept[i]) p[i] = Math.min(p[i]!, 0.49);
+      specimen = kept;
     }
     this.photoReference = countOnes(specimen) > 0 ? healthyReference(lab, specimen) : null;
     return p;

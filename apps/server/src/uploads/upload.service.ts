@@ -85,7 +85,8 @@ export class UploadService {
     batch.candidates.forEach((c, i) => {
       const o = outcomes[i];
       if (!o?.ok || !c.staged) {
-        plans.push({ kind: 'error', name: c.name, error: { name: c.name, code: o && !o.ok ? o.code : 'not_an_image', detail: o && !o.ok ? o.detail : 'Not an image' } });
+        const why = o && !o.ok ? { code: o.code, detail: o.detail } : { code: 'not_an_image', detail: 'Not an image' };
+        plans.push({ kind: 'error', name: c.name, error: { name: c.name, ...why } });
         return;
       }
       const sha = c.staged.sha256;

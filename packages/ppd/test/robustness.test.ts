@@ -149,6 +149,18 @@ describe('worker pool', () => {
     }
   });
 
+  it('gives up with engine_unavailable when workers cannot even start', async () => {
+    const pool = new WorkerPool({ size: 1, workerUrl: new URL('./helpers/unstartable.worker.ts', import.meta.url), setup: {}, jobTimeoutMs: 30_000 });
+    try {
+      const r = await pool.run('x', params, 'full');
+      expect(r.error_code).toBe('engine_unavailable');
+      expect(r.error_message).toContain('cannot load the engine');
+      expect((await pool.run('y', params, 'full')).error_code).toBe('engine_unavailable');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('close() answers queued jobs and refuses new ones', async () => {
     const pool = new WorkerPool({ size: 1, workerUrl, setup: {}, jobTimeoutMs: 30_000 });
     const running = pool.run('hang', params, 'full');

@@ -25,7 +25,10 @@ const modelReady: Promise<SegmentationModel | Error> = (async () => {
 
 modelReady.then((m) => post(m instanceof Error ? { type: 'init_error', message: m.message } : { type: 'ready' }));
 
-/** The encoded images' memory moves to the main thread instead of being copied. */
+/**
+ * The encoded images' memory is listed for transfer. sharp's output buffers are external memory that V8 may
+ * refuse to detach; those are copied by postMessage instead (small WebPs, tens of kB an image).
+ */
 function transferables(result: AnalysisResult): ArrayBuffer[] {
   const seen = new Set<ArrayBuffer>();
   for (const b of [...result.images.cut2, ...result.images.pred, result.images.overview]) {

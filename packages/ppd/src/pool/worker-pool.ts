@@ -12,6 +12,8 @@ export interface PoolOptions {
   jobTimeoutMs: number;
 }
 
+const MAX_STARTUP_FAILURES = 3;
+
 interface Job {
   id: number;
   request: AnalyseRequest;
@@ -37,6 +39,9 @@ export class WorkerPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** workers that died before becoming ready, in a row; a pool that cannot start a worker stops trying */
+  private startupFailures = 0;
+  private broken: string | null = null;
 
   constructor(private readonly options: PoolOptions) {
     for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
@@ -60,6 +65,7 @@ export class WorkerPool {
     worker.on('message', (reply: WorkerReply) => {
       if (reply.type === 'ready' || reply.type === 'init_error') {
         slot.ready = true;
+        this.startupFailures = 0;
         this.dispatch();
         return;
       }
@@ -78,6 +84,11 @@ export class WorkerPool {
       slot.job = null;
       if (job && this.closed) job.resolve(failedResult('engine_closed', 'the engine was closed during the analysis', job.started));
       else if (job) job.resolve(failedResult('engine_crashed', `the analysis worker stopped unexpectedly${lastError ? `: ${lastError}` : ''}`, job.started));
+      if (!slot.ready && !this.closed && ++this.startupFailures >= MAX_STARTUP_FAILURES) {
+        this.broken = `analysis workers cannot start${lastError ? `: ${lastError}` : ''}`;
+        for (const queued of this.queue.splice(0)) queued.resolve(failedResult('engine_unavailable', this.broken, queued.started));
+        return;
+      }
       if (!this.closed) {
         const idx = this.slots.indexOf(slot);
         if (idx >= 0) this.slots[idx] = this.spawn();
@@ -115,6 +126,7 @@ export class WorkerPool {
   run(input: Uint8Array | string, params: AnalysisParams, mode: AnalysisMode, transfer: ArrayBuffer[] = []): Promise<AnalysisResult> {
     const started = performance.now();
     if (this.closed) return Promise.resolve(failedResult('engine_closed', 'the engine has been closed', started));
+    if (this.broken) return Promise.resolve(failedResult('engine_unavailable', this.broken, started));
     return new Promise((resolve) => {
       const id = this.nextId++;
       this.queue.push({ id, request: { type: 'analyse', id, input, params, mode }, transfer, started, resolve });

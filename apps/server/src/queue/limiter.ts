@@ -21,14 +21,23 @@ export function createLimit(slots: number): Limit {
   };
 }
 
-/** Runs `fn` over `items` with at most `concurrency` calls at once; resolves when all are done. */
+/**
+ * Runs `fn` over `items` with at most `concurrency` calls at once. The first error stops further
+ * items; it is thrown once the calls already running have finished (nothing is left running behind).
+ */
 export async function forEachLimit<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | null = null;
   const lane = async () => {
-    while (next < items.length) {
+    while (next < items.length && failure === null) {
       const item = items[next++] as T;
-      await fn(item);
+      try {
+        await fn(item);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, lane));
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }

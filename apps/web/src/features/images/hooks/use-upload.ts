@@ -29,8 +29,9 @@ export function isZipFile(file: File): boolean {
   return file.name.toLowerCase().endsWith('.zip');
 }
 
+/** image/* by type; some systems report no type for TIFF/WebP, so the extension counts too. */
 export function isImageFile(file: File): boolean {
-  return file.type.startsWith('image/');
+  return file.type.startsWith('image/') || /\.(jpe?g|png|webp|tiff?|gif)$/i.test(file.name);
 }
 
 /**

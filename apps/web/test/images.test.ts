@@ -162,6 +162,22 @@ describe('images screen (e2e)', () => {
     expect(names).toEqual(['leaf-002.png', 'leaf-003.png', 'leaf-004.png', 'leaf-005.png', 'zip-a.png', 'zip-b.png']);
     // Quick-jump index by first letter.
     expect(await page.getByTestId('quick-jump').locator('button').allTextContents()).toEqual(['L', 'Z']);
+    // Size sort: the index offers the three size buckets; only the loaded one is enabled.
+    await page.getByTestId('sort-select').click();
+    await page.locator('.ant-select-item-option[title="Size"]').click();
+    await page.getByTestId('quick-jump').locator('button[data-key="<1MB"]').waitFor();
+    expect(await page.getByTestId('quick-jump').locator('button').allTextContents()).toEqual(['<1MB', '1-5MB', '>5MB']);
+    expect(await page.getByTestId('quick-jump').locator('button:disabled').count()).toBe(2);
+    // Date sort groups by year, month or day.
+    await page.getByTestId('sort-select').click();
+    await page.locator('.ant-select-item-option[title="Date"]').click();
+    await page.getByTestId('date-grouping').getByText('Year').click();
+    await page.locator(`.image-group-header[data-group="${new Date().getUTCFullYear()}"]`).waitFor();
+    await page.getByTestId('date-grouping').getByText('Month').click();
+    expect(await page.locator('.image-group-header').first().innerText()).toMatch(/^[A-Z][a-z]+ \d{4}/);
+    await page.getByTestId('sort-select').click();
+    await page.locator('.ant-select-item-option[title="Name"]').click();
+    await page.getByTestId('quick-jump').locator('button[data-key="L"]').waitFor();
     await page.getByTestId('view-toggle').getByTitle('List view').click();
     await page.locator('[data-testid="image-browser"][data-view="list"]').waitFor();
     expect(await card(page, 'zip-a.png').getByTestId('last-prediction').textContent()).toBe('Not predicted yet');

@@ -4,6 +4,9 @@ import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
 import { PHONE, DESKTOP, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
+/** Under the shared machine's load a page can take seconds to settle: polls wait up to 15 s (the locator default). */
+const POLL = { timeout: 15_000, interval: 100 };
+
 /** The connection test calls the real /api/status/: success shows the server's figures, a stopped server the checklist. */
 let e2e: E2e;
 let page: Page;
@@ -44,12 +47,12 @@ describe('connection screen', () => {
       { times: 1 },
     );
     await page.getByTestId('connection-start').click();
-    await expect.poll(() => card.getAttribute('data-state')).toBe('testing');
+    await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('testing');
     expect(await page.getByTestId('connection-start').isDisabled()).toBe(true);
     expect(await page.getByTestId('connection-state').textContent()).toBe('Testing connection…');
     release();
 
-    await expect.poll(() => card.getAttribute('data-state')).toBe('success');
+    await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('success');
     expect(await page.getByTestId('connection-start').isDisabled()).toBe(false);
     const status = (await e2e.server.api('/api/status/')).body;
     expect(await page.getByTestId('status-images').textContent()).toBe(String(status.image_count));
@@ -79,7 +82,7 @@ describe('connection screen', () => {
     await e2e.server.close();
     await page.getByTestId('connection-start').click();
     const card = page.getByTestId('connection-test');
-    await expect.poll(() => card.getAttribute('data-state')).toBe('error');
+    await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('error');
     const error = page.getByTestId('connection-error');
     expect(await error.textContent()).toContain('Connection failed');
     const items = page.getByTestId('connection-checklist').locator('li');

@@ -5,6 +5,9 @@ import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specim
 import { screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
+/** Under the shared machine's load a page can take seconds to settle: polls wait up to 15 s (the locator default). */
+const POLL = { timeout: 15_000, interval: 100 };
+
 /**
  * The prediction flow in a real browser against a real server and the real engine: pick a folder and images,
  * change advanced parameters, create the task, watch it complete on Tasks, open its details, then review,
@@ -46,12 +49,12 @@ afterAll(async () => {
 describe('prediction -> tasks -> results', () => {
   it('creates a task from a folder and single images with changed advanced parameters', async () => {
     await e2e.goto('prediction');
-    await expect.poll(() => page.getByTestId('tile-images').locator('.ant-statistic-content').textContent()).toContain('7');
-    await expect.poll(() => page.getByTestId('tile-folders').locator('.ant-statistic-content').textContent()).toContain('1');
-    await expect.poll(() => page.getByTestId('tile-models').locator('.ant-statistic-content').textContent()).toContain('1');
+    await expect.poll(() => page.getByTestId('tile-images').locator('.ant-statistic-content').textContent(), POLL).toContain('7');
+    await expect.poll(() => page.getByTestId('tile-folders').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
+    await expect.poll(() => page.getByTestId('tile-models').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
     // The model select shows the engine the server really runs.
     const engine = (await e2e.server.api('/api/status/')).body.engine.label as string;
-    await expect.poll(() => page.getByTestId('model-select').textContent()).toContain(engine);
+    await expect.poll(() => page.getByTestId('model-select').textContent(), POLL).toContain(engine);
     await expect(page.locator('#prediction-task-name').inputValue()).resolves.toMatch(/^Task name \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
     // Nothing selected: the spec's message, no dialog.
@@ -61,23 +64,23 @@ describe('prediction -> tasks -> results', () => {
     // The whole folder, plus two uncategorised images picked one by one.
     await page.getByLabel('Select folder Field trial').check();
     await page.locator('.prediction-folder').filter({ hasText: 'Uncategorized' }).click();
-    await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').count(), POLL).toBe(3);
     // Select all covers the current filter; a second click clears it again.
     await page.getByTestId('select-all').click();
-    await expect.poll(() => page.getByTestId('estimated-images').textContent()).toBe('7');
+    await expect.poll(() => page.getByTestId('estimated-images').textContent(), POLL).toBe('7');
     await page.getByTestId('select-all').click();
-    await expect.poll(() => page.getByTestId('estimated-images').textContent()).toBe('4');
+    await expect.poll(() => page.getByTestId('estimated-images').textContent(), POLL).toBe('4');
     // Server-side name search.
     await page.getByPlaceholder('Search images by name').fill('loose');
     await page.getByPlaceholder('Search images by name').press('Enter');
-    await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').allTextContents()).toEqual(['loose_2.jpg', 'loose_1.jpg']);
+    await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').allTextContents(), POLL).toEqual(['loose_2.jpg', 'loose_1.jpg']);
     await page.getByPlaceholder('Search images by name').fill('');
     await page.getByPlaceholder('Search images by name').press('Enter');
     await page.getByLabel('Select grey.jpg').check();
     await page.getByLabel('Select loose_1.jpg').check();
-    await expect.poll(() => page.getByTestId('estimated-images').textContent()).toBe('6');
-    await expect.poll(() => page.getByTestId('estimated-time').textContent()).toContain('2 seconds');
-    await expect.poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent()).toContain('3');
+    await expect.poll(() => page.getByTestId('estimated-images').textContent(), POLL).toBe('6');
+    await expect.poll(() => page.getByTestId('estimated-time').textContent(), POLL).toContain('2 seconds');
+    await expect.poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent(), POLL).toContain('3');
 
     // Advanced parameters: min area 100 -> 150, kernel 5 -> 7, TTA on.
     await page.getByText('Advanced parameters').click();
@@ -87,8 +90,8 @@ describe('prediction -> tasks -> results', () => {
     const kernel = page.getByTestId('morph-kernel').getByRole('slider');
     await kernel.focus();
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => page.getByTestId('min-area').locator('.prediction-field-value').textContent()).toBe('150');
-    await expect.poll(() => page.getByTestId('morph-kernel').locator('.prediction-field-value').textContent()).toBe('7');
+    await expect.poll(() => page.getByTestId('min-area').locator('.prediction-field-value').textContent(), POLL).toBe('150');
+    await expect.poll(() => page.getByTestId('morph-kernel').locator('.prediction-field-value').textContent(), POLL).toBe('7');
     await expect(page.getByTestId('switch-post-processing').getAttribute('aria-checked')).resolves.toBe('true');
     await expect(page.getByTestId('switch-tta').getAttribute('aria-checked')).resolves.toBe('false');
     await page.getByTestId('switch-tta').click();
@@ -102,7 +105,7 @@ describe('prediction -> tasks -> results', () => {
     await toast(page, 'Prediction task created successfully').waitFor();
     await toast(page, 'Task created successfully, please go to the task center to view progress').waitFor();
     // The selection is cleared after creation.
-    await expect.poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent()).toContain('0');
+    await expect.poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent(), POLL).toContain('0');
 
     const tasks = (await e2e.server.api('/api/tasks/')).body;
     expect(tasks.count).toBe(1);
@@ -118,8 +121,8 @@ describe('prediction -> tasks -> results', () => {
     await row.waitFor();
     // Polling brings the row to completed without a click.
     await row.locator('xpath=self::*[@data-status="completed"]').waitFor({ timeout: 90_000 });
-    await expect.poll(() => page.getByTestId('task-summary-completed').locator('.ant-statistic-content').textContent()).toContain('1');
-    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent()).toContain('100');
+    await expect.poll(() => page.getByTestId('task-summary-completed').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
+    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('100');
     expect(await row.getByTestId('task-duration').textContent()).toMatch(/^\d+s$|^\d+m \d+s$/);
     await screenshot(page, 'tasks-en-1440');
 
@@ -146,27 +149,27 @@ describe('prediction -> tasks -> results', () => {
     expect(await banner.textContent()).toContain('E2E trial');
     const summary = (await e2e.server.api(`/api/predictions/summary/?task_id=${taskId}`)).body;
     expect(summary.count).toBe(5); // the grey image cannot be scored
-    await expect.poll(() => page.getByTestId('summary-total').locator('.ant-statistic-content').textContent()).toContain('5');
-    await expect.poll(() => page.getByTestId('summary-average').locator('.ant-statistic-content').textContent()).toContain(summary.average.toFixed(2));
-    await expect.poll(() => page.getByTestId('results-count').textContent()).toBe('6 results');
+    await expect.poll(() => page.getByTestId('summary-total').locator('.ant-statistic-content').textContent(), POLL).toContain('5');
+    await expect.poll(() => page.getByTestId('summary-average').locator('.ant-statistic-content').textContent(), POLL).toContain(summary.average.toFixed(2));
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results');
     await page.locator('[data-testid="result-card"]').first().waitFor();
-    await expect.poll(() => page.locator('.result-card.is-selected').count()).toBe(1);
+    await expect.poll(() => page.locator('.result-card.is-selected').count(), POLL).toBe(1);
     await screenshot(page, 'results-en-1440');
 
     // Severity filter: the server's bands decide what each filter must show.
     const severe = summary.bands.severe as number;
     expect(severe).toBeGreaterThan(0);
     await chooseOption(page, '[data-testid="results-severity"]', 'High (PPD ≥ 7)');
-    await expect.poll(() => page.getByTestId('results-count').textContent()).toBe(`${severe} result${severe === 1 ? '' : 's'}`);
-    await expect.poll(() => page.getByTestId('result-card').count()).toBe(severe);
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe(`${severe} result${severe === 1 ? '' : 's'}`);
+    await expect.poll(() => page.getByTestId('result-card').count(), POLL).toBe(severe);
     for (const text of await page.getByTestId('result-ppd').allTextContents()) expect(Number(text.replace('PPD ', ''))).toBeGreaterThanOrEqual(7);
     await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
-    await expect.poll(() => page.getByTestId('results-count').textContent()).toBe('6 results');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results');
 
     // Hover actions on a card: preview opens the full-screen view at that result.
     await page.getByTestId('result-card').nth(2).hover();
     await page.getByTestId('result-card').nth(2).getByTestId('result-preview').click();
-    await expect.poll(() => page.getByTestId('preview-position').textContent()).toBe('3 / 6');
+    await expect.poll(() => page.getByTestId('preview-position').textContent(), POLL).toBe('3 / 6');
     await page.keyboard.press('Escape');
     await page.getByTestId('result-fullscreen').waitFor({ state: 'detached' });
 
@@ -182,7 +185,7 @@ describe('prediction -> tasks -> results', () => {
       expect(await detail.getByTestId('detail-ppd').textContent()).toBe(first.ppd_value.toFixed(2));
       expect(await detail.getByTestId('detail-sub-values').textContent()).toBe(first.sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / '));
       expect(await detail.getByTestId('health-assessment').textContent()).toMatch(/Severe infection|Mild infection|Healthy/);
-      await expect.poll(() => detail.locator('[data-testid="vis-pred_1"] img').count()).toBe(1);
+      await expect.poll(() => detail.locator('[data-testid="vis-pred_1"] img').count(), POLL).toBe(1);
     }
     await screenshot(page, 'results-detail-en-1440', false);
 
@@ -192,17 +195,17 @@ describe('prediction -> tasks -> results', () => {
     await preview.waitFor();
     expect(await preview.getByTestId('preview-position').textContent()).toBe('1 / 6');
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('6 / 6');
-    await expect.poll(() => preview.locator('.result-preview-name').textContent()).toBe(list[5].imageName);
+    await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('6 / 6');
+    await expect.poll(() => preview.locator('.result-preview-name').textContent(), POLL).toBe(list[5].imageName);
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('1 / 6');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('1 / 6');
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('2 / 6');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('2 / 6');
     // The buttons work too, above the detail modal.
     await preview.getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('3 / 6');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('3 / 6');
     await preview.getByRole('button', { name: 'Previous' }).click();
-    await expect.poll(() => preview.getByTestId('preview-position').textContent()).toBe('2 / 6');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('2 / 6');
     expect(await preview.getByTestId('preview-download').getAttribute('download')).toBe(list[1].imageName);
     await screenshot(page, 'results-preview-en-1440', false);
     await page.keyboard.press('Escape');
@@ -216,7 +219,7 @@ describe('prediction -> tasks -> results', () => {
     // List view adds the sub-image PPD values.
     await page.locator('.results-filter-bar .ant-segmented-item').nth(1).click();
     const rowSub = page.locator(`[data-testid="result-row"][data-result-id="${list[0].id}"]`).getByTestId('result-sub-values');
-    await expect.poll(() => rowSub.textContent()).toBe(
+    await expect.poll(() => rowSub.textContent(), POLL).toBe(
       list[0].sub_ppd_values.length ? list[0].sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / ') : '--',
     );
     await screenshot(page, 'results-list-en-1440');
@@ -227,7 +230,7 @@ describe('prediction -> tasks -> results', () => {
     const failed = list.findIndex((r: { error_code: string | null }) => r.error_code !== null);
     expect(failed).toBeGreaterThanOrEqual(0);
     await page.getByTestId('result-card').nth(failed).click();
-    await expect.poll(() => page.getByTestId('detail-error').textContent()).toContain(list[failed].error_code);
+    await expect.poll(() => page.getByTestId('detail-error').textContent(), POLL).toContain(list[failed].error_code);
     await page.keyboard.press('Escape');
   });
 

@@ -4,10 +4,14 @@ import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
 import { screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
+/** Under the shared machine's load a page can take seconds to settle: polls wait up to 15 s (the locator default). */
+const POLL = { timeout: 15_000, interval: 100 };
+
 /** Tasks screen against a real server: live progress, cancel, delete (results go, images stay), empty states. */
 let e2e: E2e;
 let page: Page;
 let imageIds: number[] = [];
+const IMAGES = 80;
 
 const toast = (p: Page, text: string) => p.locator('.ant-message-notice').filter({ hasText: text });
 const row = (id: number) => page.locator(`[data-testid="task-row"][data-task-id="${id}"]`);
@@ -26,7 +30,8 @@ beforeAll(async () => {
   e2e = await startE2e();
   page = e2e.page;
   const files = [];
-  for (let i = 1; i <= 30; i++) files.push({ name: `plot_${i}.jpg`, bytes: await makeSpecimenJpeg({ seed: 100 + i }) });
+  // Enough images that the long task is still running when it is cancelled, however loaded the machine is.
+  for (let i = 1; i <= IMAGES; i++) files.push({ name: `plot_${i}.jpg`, bytes: await makeSpecimenJpeg({ seed: 100 + i }) });
   const up = await e2e.server.upload('/api/images/upload-files/', files, { check_duplicate: '0' });
   expect(up.status).toBe(201);
   imageIds = up.body.uploaded.map((image: { id: number }) => image.id);
@@ -43,7 +48,7 @@ describe('tasks screen', () => {
 
   it('shows the empty state before any task exists', async () => {
     await e2e.goto('tasks');
-    await expect.poll(() => page.getByTestId('tasks-empty').textContent()).toContain('No tasks yet');
+    await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('No tasks yet');
   });
 
   it('follows a running task live with one list request per poll, and cancels it', async () => {
@@ -68,10 +73,10 @@ describe('tasks screen', () => {
       { times: 1 },
     );
     await page.getByTestId('tasks-refresh').click();
-    await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled(), POLL).toBe(true);
     expect(await page.getByTestId('tasks-refresh').locator('.anticon-spin').count()).toBe(1);
     release();
-    await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled()).toBe(false);
+    await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled(), POLL).toBe(false);
 
     const running = row(long);
     await running.waitFor();
@@ -81,14 +86,14 @@ describe('tasks screen', () => {
       .poll(async () => Number((await running.locator('.ant-progress-indicator').textContent())?.replace('%', '')), { timeout: 60_000 })
       .toBeGreaterThan(0);
     expect(await running.locator('.ant-progress-indicator').textContent()).toMatch(/^\d+%$/);
-    await expect.poll(() => page.getByTestId('task-summary-running').locator('.ant-statistic-content').textContent()).toContain('1');
+    await expect.poll(() => page.getByTestId('task-summary-running').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
 
     // Details of a running task: processed count and the remaining-time estimate.
     await running.getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
     expect(await details.getByTestId('remaining-time').textContent()).toMatch(/^About \d+ minutes? remaining$/);
-    expect(await details.getByTestId('processed-count').textContent()).toMatch(/^\d+ \/ 30 images processed$/);
+    expect(await details.getByTestId('processed-count').textContent()).toMatch(new RegExp(`^\\d+ / ${IMAGES} images processed$`));
     await screenshot(page, 'tasks-details-running-en-1440', false);
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
@@ -103,7 +108,7 @@ describe('tasks screen', () => {
     await expect.poll(() => running.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
     const cancelled = (await e2e.server.api(`/api/tasks/${long}/`)).body;
     expect(cancelled.status).toBe('cancelled');
-    expect(cancelled.processed_count).toBeLessThan(30);
+    expect(cancelled.processed_count).toBeLessThan(IMAGES);
     expect(await running.getByTestId('task-cancel').count()).toBe(0);
 
     // With nothing running, polling stops: no task requests over more than two poll intervals.
@@ -116,19 +121,19 @@ describe('tasks screen', () => {
   it('searches case-insensitively, filters by status and shows the no-match state', async () => {
     const search = page.getByPlaceholder('Search tasks by name');
     await search.fill('LONG');
-    await expect.poll(() => page.getByTestId('task-row').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(1);
     await search.fill('nothing like this');
-    await expect.poll(() => page.getByTestId('tasks-empty').textContent()).toContain('No tasks match your search');
+    await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('No tasks match your search');
     await search.fill('');
     await page.getByTestId('tasks-status-filter').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Cancelled' }).click();
-    await expect.poll(() => page.getByTestId('task-row').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(1);
     expect(await page.getByTestId('task-row').getAttribute('data-task-id')).toBe(String(long));
     await page.getByTestId('tasks-status-filter').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'All statuses' }).click();
-    await expect.poll(() => page.getByTestId('task-row').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(2);
     // success rate: 1 completed of 2
-    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent()).toContain('50');
+    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('50');
   });
 
   it('deletes a task after the warning: its results vanish, its images stay', async () => {
@@ -147,20 +152,20 @@ describe('tasks screen', () => {
     expect((await e2e.server.api(`/api/tasks/${small}/`)).status).toBe(404);
     expect((await e2e.server.api(`/api/predictions/?task_id=${small}`)).body.count).toBe(0);
     const images = (await e2e.server.api('/api/images/?page_size=100')).body;
-    expect(images.count).toBe(30);
+    expect(images.count).toBe(IMAGES);
     for (const id of imageIds.slice(0, 2)) expect((await e2e.server.api(`/api/images/${id}/`)).status).toBe(200);
 
     await row(long).getByTestId('task-delete').click();
     await page.locator('.ant-modal:visible').getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => page.getByTestId('tasks-empty').textContent()).toContain('No tasks yet');
-    expect((await e2e.server.api('/api/images/')).body.count).toBe(30);
+    await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('No tasks yet');
+    expect((await e2e.server.api('/api/images/')).body.count).toBe(IMAGES);
 
     // With every task gone the Results screen has nothing to show, and says how to get results.
     await e2e.goto('results');
-    await expect.poll(() => page.getByTestId('results-empty').textContent()).toContain('No prediction results yet');
+    await expect.poll(() => page.getByTestId('results-empty').textContent(), POLL).toContain('No prediction results yet');
     await page.getByPlaceholder('Search by image name').fill('plot');
     await page.getByPlaceholder('Search by image name').press('Enter');
-    await expect.poll(() => page.getByTestId('results-empty').textContent()).toContain('No results match the current filter');
+    await expect.poll(() => page.getByTestId('results-empty').textContent(), POLL).toContain('No results match the current filter');
     await screenshot(page, 'results-empty-en-1440');
   });
 });

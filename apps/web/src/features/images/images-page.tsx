@@ -166,6 +166,7 @@ export default function ImagesPage() {
           {t('total_count', { count: total })}
         </div>
         <ImageBrowser
+          listKey={`${folder}|${search}|${sort}|${direction}`}
           images={images}
           total={total}
           view={view}

@@ -12,6 +12,8 @@ import { QuickJumpIndex } from './quick-jump-index';
 export type ViewMode = 'grid' | 'list';
 
 interface Props {
+  /** Changes with the filter and sort: the list starts again from the top. */
+  listKey: string;
   images: ImageItem[];
   total: number;
   view: ViewMode;
@@ -162,6 +164,7 @@ export function ImageBrowser(props: Props) {
       ) : (
         <>
           <Virtuoso
+            key={props.listKey}
             ref={virtuoso}
             className="image-virtuoso"
             data={rows}

@@ -260,13 +260,13 @@ describe('prediction -> tasks -> results', () => {
   it('looks right in Chinese and on a phone', async () => {
     await page.getByTestId('language-menu').click();
     await page.locator('.ant-dropdown-menu-item').filter({ hasText: '中文' }).click();
-    await page.getByText('预测结果').first().waitFor();
+    await page.locator('.results-header').getByText('结果分析').waitFor();
     await screenshot(page, 'results-zh-1440');
     await e2e.goto('tasks');
-    await page.getByText('任务中心').first().waitFor();
+    await page.locator('.tasks-header').getByText('任务中心').waitFor();
     await screenshot(page, 'tasks-zh-1440');
     await e2e.goto('prediction');
-    await page.getByText('AI 预测').first().waitFor();
+    await page.locator('.prediction-header').getByText('智能预测').waitFor();
     await screenshot(page, 'prediction-zh-1440');
 
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,4 +1,4 @@
-import { Empty, Spin } from 'antd';
+import { App, Empty, Spin } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
@@ -34,6 +34,8 @@ interface Props {
 const CARD_MIN_WIDTH = 190;
 const CARD_MIN_WIDTH_PHONE = 140;
 const GRID_GAP = 14;
+/** At most this many extra pages are loaded to reach a quick-jump group that is not loaded yet. */
+const JUMP_PAGE_LIMIT = 50;
 
 function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number | null {
   const [width, setWidth] = useState<number | null>(null);
@@ -60,6 +62,7 @@ function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode)
  */
 export function ImageBrowser(props: Props) {
   const { t, i18n } = useTranslation('images');
+  const { message } = App.useApp();
   const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const virtuoso = useRef<VirtuosoHandle>(null);
@@ -113,13 +116,22 @@ export function ImageBrowser(props: Props) {
     [groupStart],
   );
 
-  // A size bucket further down than the loaded pages: load pages until it appears, then jump.
+  // A size bucket further down than the loaded pages: load pages until it appears, then jump. Capped, so a
+  // bucket 60 000 images away does not pull hundreds of pages: past the cap the user is told to scroll on.
+  const jumpPages = useRef(0);
+  const { hasMore, loadingMore, onLoadMore } = props;
   useEffect(() => {
     if (!pendingJump) return;
     if (scrollToGroup(pendingJump)) setPendingJump(null);
-    else if (props.hasMore && !props.loadingMore) props.onLoadMore();
-    else if (!props.hasMore) setPendingJump(null);
-  }, [pendingJump, scrollToGroup, props]);
+    else if (!hasMore) setPendingJump(null);
+    else if (jumpPages.current >= JUMP_PAGE_LIMIT) {
+      setPendingJump(null);
+      message.info(t('jump_too_far'));
+    } else if (!loadingMore) {
+      jumpPages.current += 1;
+      onLoadMore();
+    }
+  }, [pendingJump, scrollToGroup, hasMore, loadingMore, onLoadMore, message, t]);
 
   const renderRow = (_index: number, row: BrowserRow) => {
     if (row.kind === 'header') {
@@ -191,6 +203,7 @@ export function ImageBrowser(props: Props) {
             title={groupLabel}
             available={(k) => groupStart.has(k) || (props.hasMore && knownGroupKeys(sort, direction).includes(k))}
             onJump={(k) => {
+              jumpPages.current = 0;
               if (!scrollToGroup(k)) setPendingJump(k);
             }}
           />

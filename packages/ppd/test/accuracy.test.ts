@@ -30,6 +30,20 @@ describe('accuracy on the synthetic slice set', () => {
     expect(summary.bandAgreement).toBeGreaterThanOrEqual(0.95);
   }, 180_000);
 
+  it('holds on a second make of photo (no peel, whiter flesh, other lesion colours, elongated slices)', async () => {
+    const comparisons: SliceComparison[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, k) => {
+        const { jpeg, scene } = await renderSceneJpeg({ width: 800, height: 600, seed: 5000 + k, style: 'variant', background: BACKGROUNDS[k % BACKGROUNDS.length] });
+        comparisons.push(...compareWithTruth(scene, await engine.analyse(jpeg)));
+      }),
+    );
+    const summary = summarise(comparisons);
+    expect(summary.missed).toBeLessThanOrEqual(1);
+    expect(summary.mae).toBeLessThanOrEqual(0.3);
+    expect(summary.bandAgreement).toBeGreaterThanOrEqual(0.9);
+  }, 120_000);
+
   it('lighting and cultivar colour do not move the score', async () => {
     // the same slices, once plain and once with gradient, cast, noise and JPEG artefacts
     const plain = await renderSceneJpeg({ width: 800, height: 600, seed: 2024, slices: 2, background: 'dark', realism: false });

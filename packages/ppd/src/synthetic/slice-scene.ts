@@ -24,6 +24,12 @@ export interface SceneOptions {
   /** lighting gradient, colour cast, sensor noise and JPEG compression; on by default */
   realism?: boolean;
   jpegQuality?: number;
+  /**
+   * `standard`: cream flesh in a brown peel, brown to blue-black lesions. `variant`, a second make to check
+   * the engine is not tuned to the first: no peel, whiter flesh, darker brown and grey-blue lesions,
+   * more elongated slices.
+   */
+  style?: 'standard' | 'variant';
 }
 
 export interface SliceTruth {
@@ -143,19 +149,22 @@ export function renderScene(options: SceneOptions): Scene {
   const kind = options.background ?? BACKGROUNDS[Math.floor(rand() * BACKGROUNDS.length)]!;
   const n = Math.min(4, Math.max(1, options.slices ?? 1 + Math.floor(rand() * 3)));
   const realism = options.realism ?? true;
+  const variant = options.style === 'variant';
   const palette = backgroundPalette(kind, rand);
   const phase = rand() * 10;
 
   const specs: SliceSpec[] = layout(n, width, height, rand).map((p, i) => {
     const cultivar = rand();
-    const flesh: Rgb = [238 + 12 * rand() - 6, 226 + 12 * rand() - 6 - 10 * cultivar, 192 + 20 * rand() - 10 - 25 * cultivar];
+    const flesh: Rgb = variant
+      ? [245, 240 - 15 * cultivar, 225 - 45 * cultivar]
+      : [238 + 12 * rand() - 6, 226 + 12 * rand() - 6 - 10 * cultivar, 192 + 20 * rand() - 10 - 25 * cultivar];
     const peel: Rgb = [120 + 30 * rand(), 78 + 20 * rand(), 52 + 15 * rand()];
     const ppd = options.ppd?.[i] ?? rand() * 10;
     return {
       cx: p.cx,
       cy: p.cy,
       r: p.r,
-      aspect: 0.85 + 0.15 * rand(),
+      aspect: variant ? 0.6 + 0.4 * rand() : 0.85 + 0.15 * rand(),
       tilt: rand() * Math.PI,
       wobble: [0.03 * rand(), rand() * 6.28, 0.02 * rand(), rand() * 6.28],
       flesh,
@@ -192,7 +201,7 @@ export function renderScene(options: SceneOptions): Scene {
   });
 
   // pass 2: lesion opacity per slice, its cut chosen so the flesh carries the target discoloured share
-  const PEEL = 0.955;
+  const PEEL = variant ? 1 : 0.955;
   const alpha = new Float32Array(W * H);
   const tone = new Float32Array(W * H);
   specs.forEach((s, idx) => {
@@ -222,8 +231,8 @@ export function renderScene(options: SceneOptions): Scene {
   const cast: Rgb = realism ? [1 + (rand() - 0.5) * 0.12, 1 + (rand() - 0.5) * 0.08, 1 + (rand() - 0.5) * 0.12] : [1, 1, 1];
   const noise = realism ? 2 + 3 * rand() : 0;
   const shadow = realism && (kind === 'light' || kind === 'wood' || kind === 'cloth');
-  const BROWN: Rgb = [135, 92, 55];
-  const BLUEBLACK: Rgb = [52, 56, 74];
+  const BROWN: Rgb = variant ? [105, 70, 45] : [135, 92, 55];
+  const BLUEBLACK: Rgb = variant ? [70, 78, 96] : [52, 56, 74];
   const rgb = new Uint8Array(W * H * 3);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
-import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
+import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
 import { screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
@@ -167,5 +167,23 @@ describe('tasks screen', () => {
     await page.getByPlaceholder('Search by image name').press('Enter');
     await expect.poll(() => page.getByTestId('results-empty').textContent(), POLL).toContain('No results match the current filter');
     await screenshot(page, 'results-empty-en-1440');
+  });
+
+  it('shows a failed task with its error, and a 0 % success rate', async () => {
+    const grey = await e2e.server.upload('/api/images/upload-files/', [{ name: 'grey.jpg', bytes: await makeGreyJpeg() }], { check_duplicate: '0' });
+    const failed = await createTask('Nothing to score', [grey.body.uploaded[0].id]);
+    await waitForApiStatus(failed, 'failed');
+    const task = (await e2e.server.api(`/api/tasks/${failed}/`)).body;
+    await e2e.goto('tasks');
+    await expect.poll(() => row(failed).getAttribute('data-status'), POLL).toBe('failed');
+    expect(await row(failed).getByTestId('task-status').textContent()).toBe('Failed');
+    await expect.poll(() => page.getByTestId('task-summary-failed').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
+    expect(await page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent()).toContain('0');
+    await row(failed).getByTestId('task-details').click();
+    const details = page.getByTestId('task-details-panel');
+    await details.waitFor();
+    expect(await details.getByTestId('status-text').textContent()).toBe('The task failed.');
+    if (task.error_message) expect(await details.textContent()).toContain(task.error_message);
+    await screenshot(page, 'tasks-details-failed-en-1440', false);
   });
 });

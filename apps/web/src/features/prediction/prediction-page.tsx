@@ -29,7 +29,7 @@ export default function PredictionPage() {
   const navigate = useNavigateSection();
   const folders = usePredictionFolders();
   const engine = useEngine();
-  const library = usePredictionImages(ALL_IMAGES, 1);
+  const library = usePredictionImages(ALL_IMAGES, 1, true);
   const [filter, setFilter] = useState<ImageFilter>(ALL_IMAGES);
   const [parameters, setParameters] = useState<PredictionParameterValues>(DEFAULT_PARAMETER_VALUES);
   const [taskName, setTaskName] = useState(() => defaultTaskName(t('task_name.label')));

@@ -38,7 +38,7 @@ export default function ResultsPage() {
   const task = useMemo(() => tasks.data?.results.find((item) => item.id === filter.taskId) ?? null, [tasks.data, filter.taskId]);
   const running = filter.taskId === null ? (tasks.data?.results.some((item) => item.status === 'running') ?? false) : task?.status === 'running';
   const summary = useResultsSummary(filter.taskId);
-  const first = useResultsPage(filter, 1);
+  const first = useResultsPage(filter, 1, true);
   const count = first.data?.count ?? null;
   const selected = useResultAt(filter, selectedIndex);
 

@@ -10,5 +10,9 @@ export async function getPredictionFolders(signal?: AbortSignal): Promise<{ coun
 
 /** The folder sidebar of the prediction screen (folders are few: one page of the largest size). */
 export function usePredictionFolders() {
-  return useQuery({ queryKey: ['prediction', 'folders'], queryFn: ({ signal }) => getPredictionFolders(signal) });
+  return useQuery({
+    queryKey: ['prediction', 'folders'],
+    queryFn: ({ signal }) => getPredictionFolders(signal),
+    refetchOnMount: 'always',
+  });
 }

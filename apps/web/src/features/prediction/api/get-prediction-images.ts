@@ -46,12 +46,16 @@ export async function getPredictionImages(filter: ImageFilter, page: number, sig
 
 export const predictionImagesKey = (filter: ImageFilter, page: number) => ['prediction', 'images', filter, page] as const;
 
-/** One page of the checklist; rows ask for the page they sit on, so only what is on screen is loaded. */
-export function usePredictionImages(filter: ImageFilter, page: number) {
+/**
+ * One page of the checklist; rows ask for the page they sit on, so only what is on screen is loaded. Rows use the
+ * cache as it is; the screen's own observers pass `fresh` so each visit asks the server (images change elsewhere).
+ */
+export function usePredictionImages(filter: ImageFilter, page: number, fresh = false) {
   return useQuery({
     queryKey: predictionImagesKey(filter, page),
     queryFn: ({ signal }) => getPredictionImages(filter, page, signal),
     placeholderData: page === 1 ? keepPreviousData : undefined,
+    refetchOnMount: fresh ? 'always' : true,
   });
 }
 

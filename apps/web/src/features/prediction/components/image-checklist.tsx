@@ -56,7 +56,7 @@ export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
   const { t } = useTranslation('prediction');
   const { message } = App.useApp();
   const client = useQueryClient();
-  const first = usePredictionImages(filter, 1);
+  const first = usePredictionImages(filter, 1, true);
   const count = first.data?.count ?? 0;
   const [selectingAll, setSelectingAll] = useState(false);
   const [allRefs, setAllRefs] = useState<{ key: string; ids: number[] } | null>(null);

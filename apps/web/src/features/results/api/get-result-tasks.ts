@@ -14,6 +14,7 @@ export function useResultTasks() {
   return useQuery({
     queryKey: ['results', 'tasks'],
     queryFn: ({ signal }) => getResultTasks(signal),
+    refetchOnMount: 'always',
     refetchInterval: (query) => (query.state.data?.results.some((task) => task.status === 'running') ? POLL_MS : false),
   });
 }

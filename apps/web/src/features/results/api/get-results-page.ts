@@ -41,9 +41,16 @@ const resultsPageOptions = (filter: ResultFilter, page: number) => ({
 
 export const pageOfIndex = (index: number) => Math.floor(index / RESULT_PAGE_SIZE) + 1;
 
-/** The page holding result number `index` (0-based) of the filter. */
-export function useResultsPage(filter: ResultFilter, page: number) {
-  return useQuery({ ...resultsPageOptions(filter, page), placeholderData: page === 1 ? keepPreviousData : undefined });
+/**
+ * The page holding result number `index` (0-based) of the filter. Items use the cache as it is (they mount and
+ * unmount while scrolling); the screen's own observer of page 1 passes `fresh` so each visit asks the server.
+ */
+export function useResultsPage(filter: ResultFilter, page: number, fresh = false) {
+  return useQuery({
+    ...resultsPageOptions(filter, page),
+    placeholderData: page === 1 ? keepPreviousData : undefined,
+    refetchOnMount: fresh ? 'always' : true,
+  });
 }
 
 /** The result at `index` (0-based) of the filter; loads its page when needed (the preview's wrap-around). */

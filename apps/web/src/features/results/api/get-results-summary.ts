@@ -39,5 +39,9 @@ export async function getResultsSummary(taskId: number | null, signal?: AbortSig
 
 /** Figures over the successful results of a task (or all): computed by the server, never from a loaded page. */
 export function useResultsSummary(taskId: number | null) {
-  return useQuery({ queryKey: ['results', 'summary', taskId], queryFn: ({ signal }) => getResultsSummary(taskId, signal) });
+  return useQuery({
+    queryKey: ['results', 'summary', taskId],
+    queryFn: ({ signal }) => getResultsSummary(taskId, signal),
+    refetchOnMount: 'always',
+  });
 }

@@ -23,6 +23,8 @@ export function useTasks() {
   return useQuery({
     queryKey: TASKS_KEY,
     queryFn: ({ signal }) => getTasks(signal),
+    // Tasks also change outside this screen (other tabs, the API): opening it always asks the server.
+    refetchOnMount: 'always',
     refetchInterval: (query) => (hasRunningTask(query.state.data?.results) ? TASK_POLL_MS : false),
   });
 }

@@ -131,11 +131,21 @@ export class PgBossQueue implements TaskQueue {
       .orderBy('task_jobs.id');
     if (taskId !== undefined) q = q.where('task_jobs.task_id', '=', taskId);
     const rows = await q.execute();
-    for (let i = 0; i < rows.length; i += 500) {
+    // Tasks take turns: the k-th job of every task gets priority -k (pg-boss hands out the highest
+    // priority first, then the oldest), so a small task created behind a big one does not wait for all of it.
+    const nth = new Map<number, number>();
+    const priorityOf = (taskId: number) => {
+      const k = nth.get(taskId) ?? 0;
+      nth.set(taskId, k + 1);
+      return -k;
+    };
+    const jobs = rows.map((r) => ({ ...r, priority: priorityOf(r.task_id) }));
+    for (let i = 0; i < jobs.length; i += 500) {
       await this.boss.insert(
-        rows.slice(i, i + 500).map((r) => ({
+        jobs.slice(i, i + 500).map((r) => ({
           id: pgBossJobId(r.id),
           name: QUEUE,
+          priority: r.priority,
           data: { taskJobId: r.id, taskId: r.task_id } satisfies TaskJobData,
           // Per job, so this process's settings hold even if the queue was created with others.
           expireInSeconds: this.options.jobExpireSeconds,

@@ -59,7 +59,7 @@ describe('GET /media/<key>', () => {
     const outside = await server.request(image.image_url, { headers: { range: `bytes=${jpeg.length}-` } });
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe(`bytes */${jpeg.length}`);
-    expect((await outside.json()).code).toBe('range_not_satisfiable');
+    expect(((await outside.json()) as { code: string }).code).toBe('range_not_satisfiable');
     const multi = await server.request(image.image_url, { headers: { range: 'bytes=0-1,5-6' } });
     expect(multi.status).toBe(200);
     expect((await multi.arrayBuffer()).byteLength).toBe(jpeg.length);
@@ -87,7 +87,7 @@ describe('GET /media/<key>', () => {
     await (await fs.open(path.join(server.dataDir, 'cassavascope.db'), 'a')).close();
     const res = await server.request(p);
     expect(res.status).toBe(404);
-    const body = await res.json();
+    const body = (await res.json()) as { code: string };
     expect(body.code).toBe('not_found');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });

@@ -18,7 +18,7 @@ async function expectCleanError(res: Response, status: number) {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toContain('application/json');
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-  const body = await res.json();
+  const body = (await res.json()) as { code: string; detail: string };
   expect(typeof body.code).toBe('string');
   expect(typeof body.detail).toBe('string');
   expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);

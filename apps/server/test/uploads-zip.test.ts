@@ -105,7 +105,7 @@ describe('POST /images/upload-batch/', () => {
     ['a ZIP header with garbage', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)])],
     ['an empty file', Buffer.alloc(0)],
   ])('answers 400 invalid_zip for %s and stores nothing', async (label, bytes) => {
-    let data = bytes;
+    let data: Buffer = bytes;
     if (label === 'a JPEG') data = await makeJpeg({ seed: 8 });
     if (label === 'a truncated ZIP') {
       const whole = await makeZip([{ name: 'a.jpg', data: await makeJpeg({ seed: 9 }) }]);

@@ -33,7 +33,7 @@ function picture({ width = 64, height = 48, seed = 1, noise = 0 }: ImageOptions)
   ];
   if (noise > 0) {
     layers.push({
-      input: { create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 0, sigma: noise } } },
+      input: { create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 0, sigma: noise } } },
       blend: 'add',
     });
   }

@@ -102,6 +102,8 @@ describe('image grouping', () => {
     expect(groupKeyOf(img('_x.jpg', 1, '2026-01-01T00:00:00Z'), 'name', 'day')).toBe('#');
     expect(groupKeyOf(img('木薯.jpg', 1, '2026-01-01T00:00:00Z'), 'name', 'day')).toBe('木');
     expect(groupKeyOf(a, 'folder', 'day')).toBe('folder:4');
+    // A time with an offset is grouped by its UTC day.
+    expect(groupKeyOf(img('x.jpg', 1, '2026-11-21T23:30:00-02:00'), 'date', 'day')).toBe('2026-11-22');
   });
 
   it('flattens groups into header rows and rows of N images', () => {

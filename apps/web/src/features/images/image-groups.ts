@@ -13,14 +13,20 @@ export function sizeBucketOf(bytes: number): (typeof SIZE_BUCKETS)[number] {
   return '>5MB';
 }
 
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
+
 /** The group an image falls in for the current sort: date part (UTC, as the server groups), first letter, folder, size bucket. */
 export function groupKeyOf(image: ImageItem, sort: SortField, dateGrouping: DateGrouping): string {
   switch (sort) {
     case 'date': {
       const iso = image.createdTime ?? image.uploadDate ?? '';
-      const d = new Date(iso);
-      if (Number.isNaN(d.getTime())) return '--';
-      const day = d.toISOString().slice(0, 10);
+      // The server sends UTC ("...Z"): its first ten characters are the UTC day, no Date parsing needed.
+      let day = ISO_UTC.test(iso) ? iso.slice(0, 10) : '';
+      if (!day) {
+        const d = new Date(iso);
+        if (Number.isNaN(d.getTime())) return '--';
+        day = d.toISOString().slice(0, 10);
+      }
       return dateGrouping === 'year' ? day.slice(0, 4) : dateGrouping === 'month' ? day.slice(0, 7) : day;
     }
     case 'name': {
@@ -56,11 +62,12 @@ export function buildRows(
   const rows: BrowserRow[] = [];
   const groupStart = new Map<string, number>();
   const groupOrder: string[] = [];
+  const keys = images.map(keyOf);
   let i = 0;
   while (i < images.length) {
-    const key = keyOf(images[i]!);
+    const key = keys[i]!;
     let end = i;
-    while (end < images.length && keyOf(images[end]!) === key) end++;
+    while (end < images.length && keys[end] === key) end++;
     // A group split across the sort (should not happen with a server sort) keeps its first header.
     if (!groupStart.has(key)) {
       groupStart.set(key, rows.length);

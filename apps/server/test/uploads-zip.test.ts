@@ -98,6 +98,35 @@ describe('POST /images/upload-batch/', () => {
     expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
   });
 
+  it('an entry that inflates to more or fewer bytes than its header declares is a corrupt_entry', async () => {
+    const good = await makeJpeg({ seed: 30 });
+    const zip = await makeZip([
+      { name: 'liar.jpg', data: await makeJpeg({ seed: 31, width: 200, height: 200, noise: 20 }) },
+      { name: 'short.jpg', data: await makeJpeg({ seed: 32, width: 200, height: 200, noise: 20 }) },
+      { name: 'good.jpg', data: good },
+    ]);
+    // Patch the declared uncompressed sizes (local header offset 22, central header offset 24).
+    const patch = (name: string, delta: number) => {
+      for (const [sig, off, nameAt] of [[0x04034b50, 22, 30], [0x02014b50, 24, 46]] as const) {
+        for (let i = 0; i + 4 < zip.length; i++) {
+          if (zip.readUInt32LE(i) === sig && zip.toString('utf8', i + nameAt, i + nameAt + name.length) === name) {
+            zip.writeUInt32LE(zip.readUInt32LE(i + off) + delta, i + off);
+          }
+        }
+      }
+    };
+    patch('liar.jpg', -500);
+    patch('short.jpg', +500);
+    const res = await uploadZip(zip);
+    expect(res.status).toBe(201);
+    expect(res.body.uploaded.map((i: any) => i.name)).toEqual(['good.jpg']);
+    expect(res.body.errors.map((e: any) => [e.name, e.code])).toEqual([
+      ['liar.jpg', 'corrupt_entry'],
+      ['short.jpg', 'corrupt_entry'],
+    ]);
+    expect((await storedState(server)).tmp).toEqual([]);
+  });
+
   it.each([
     ['random bytes', Buffer.from('definitely not a zip archive')],
     ['a JPEG', Buffer.alloc(0)],

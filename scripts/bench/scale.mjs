@@ -38,6 +38,16 @@ async function createDatabase(serverUrl, name) {
   return url.toString();
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (0 where /proc is missing). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return 0;
+  }
+}
+
 /** `node apps/server/dist/worker-main.js` with one engine thread, pinned to `core`; resolves when ready. */
 async function startWorker(env, core) {
   const entry = [process.execPath, path.join(root, 'apps/server/dist/worker-main.js')];
@@ -53,6 +63,7 @@ async function startWorker(env, core) {
   });
   child.stdout.resume();
   return {
+    cpu: () => cpuSeconds(child.pid),
     async stop() {
       if (child.exitCode !== null) return;
       const done = new Promise((r) => child.once('exit', r));
@@ -104,13 +115,21 @@ async function workerThroughput(pgServer) {
       ids.push(...body.uploaded.map((u) => u.id));
     }
     const rates = {};
+    const cpuPerImage = {};
     for (const count of [1, 2]) {
       const workers = [];
       for (let i = 0; i < count; i++) workers.push(await startWorker(env, i % cores));
       try {
         await runTask(server, ids.slice(0, 4 * count), `warm-up ${count}`); // engine threads warm
+        const cpuBefore = workers.reduce((sum, w) => sum + w.cpu(), 0);
         const { seconds, task } = await runTask(server, ids, `${count} worker(s)`);
+        const cpu = workers.reduce((sum, w) => sum + w.cpu(), 0) - cpuBefore;
         rates[count] = IMAGES / seconds;
+        cpuPerImage[count] = cpu / IMAGES;
+        // Load-independent: CPU the workers spent per image, and how busy their cores were (1 = the whole
+        // core for the whole run). Equal CPU per image with 1 and 2 workers means sharing a task adds no work.
+        figure(bench, `workers_${count}_cpu_ms_per_image`, (cpu / IMAGES) * 1000, 'ms');
+        figure(bench, `workers_${count}_core_utilisation`, cpu / (seconds * count), 'cores/worker');
         figure(bench, `workers_${count}_images_per_s`, rates[count], 'images/s', {
           images: IMAGES,
           seconds: Math.round(seconds * 10) / 10,
@@ -124,6 +143,9 @@ async function workerThroughput(pgServer) {
       }
     }
     figure(bench, 'workers_2_vs_1', rates[2] / rates[1], 'x', { target: 1.8 });
+    // The same ratio from CPU per image, i.e. with each worker owning its core (what the wall-clock ratio
+    // converges to on an otherwise idle machine); load on the machine does not change it.
+    if (cpuPerImage[1] > 0 && cpuPerImage[2] > 0) figure(bench, 'workers_2_vs_1_cpu_bound', (2 * cpuPerImage[1]) / cpuPerImage[2], 'x', { target: 1.8 });
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

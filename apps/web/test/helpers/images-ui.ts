@@ -30,13 +30,17 @@ export async function toast(page: Page, text: string): Promise<void> {
   await page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
 }
 
-export async function sidebarCount(page: Page, key: string): Promise<string> {
-  return (await page.locator(`[data-testid="sidebar-entry"][data-key="${key}"] .images-sidebar-count`).textContent()) ?? '';
-}
-
-export async function sidebarFolderCount(page: Page, name: string): Promise<string> {
-  const entry = page.locator('[data-testid="sidebar-entry"]').filter({ has: page.locator(`.images-sidebar-label[title="${name}"]`) });
-  return (await entry.locator('.images-sidebar-count').textContent()) ?? '';
+/** Waits until the sidebar entry (all, none, or a folder name) shows this count; lists reload after changes. */
+export async function expectSidebarCount(page: Page, entry: string, count: number): Promise<void> {
+  await page.waitForFunction(
+    ([entry, count]) =>
+      [...document.querySelectorAll('[data-testid="sidebar-entry"]')].some(
+        (e) =>
+          (e.getAttribute('data-key') === entry || e.querySelector('.images-sidebar-label')?.getAttribute('title') === entry) &&
+          e.querySelector('.images-sidebar-count')?.textContent === count,
+      ),
+    [entry, String(count)] as const,
+  );
 }
 
 export function card(page: Page, name: string) {

@@ -10,7 +10,9 @@ export const COLOUR_ENGINE_INFO: EngineInfo = { name: 'colour', label: 'Colour s
 /** Lightness counts half in background distances: shading and vignetting move L far more than hue. */
 const BG_L_WEIGHT = 0.5;
 /** Background distance (weighted CIELAB units) below which a pixel is never a specimen: uniform scenes find nothing. */
-const BG_MIN_CUT = 9;
+const BG_MIN_CUT = 6;
+/** ... plus this share of the most spread background colour (grain, weave). */
+const BG_TEXTURE_MARGIN = 0.4;
 /** A specimen pixel is at least this many times farther from the background than the frame's own 98th percentile. */
 const BG_NOISE_FACTOR = 2;
 /** Discolouration distance (CIELAB units from the specimen's healthy colour) used when no clear valley exists. */
@@ -305,7 +307,9 @@ class ColourModel implements SegmentationModel {
       }
       dist[i] = best > 0 ? best : 0;
     }
-    const hi = Math.max(BG_MIN_CUT * 2, quantile(dist, 0.995, undefined, 0, 250));
+    // Plain cards allow a closer cut (white flesh on white paper); textured ones (wood, cloth) need a margin.
+    const floor = BG_MIN_CUT + BG_TEXTURE_MARGIN * Math.max(...clusters.map((c) => c.spread));
+    const hi = Math.max(floor * 2, quantile(dist, 0.995, undefined, 0, 250));
     const { cut: otsuCut } = otsu(dist, 0, hi);
     // Otsu lands midway between background and the (far) flesh, which would lose dark lesions on a dark
     // card; the background's own spread along the frame says how close to it a specimen may come.
@@ -316,8 +320,8 @@ class ColourModel implements SegmentationModel {
         if (y < strip || y >= height - strip || x < strip || x >= width - strip) frame[y * width + x] = 1;
       }
     }
-    const noiseCut = BG_NOISE_FACTOR * quantile(dist, 0.98, frame, 0, 250) + BG_MIN_CUT;
-    const cut = Math.max(BG_MIN_CUT, Math.min(otsuCut, noiseCut));
+    const noiseCut = BG_NOISE_FACTOR * quantile(dist, 0.98, frame, 0, 250) + floor;
+    const cut = Math.max(floor, Math.min(otsuCut, noiseCut));
     const slope = 0.15 * cut + 1;
     const p = new Float32Array(n);
     let specimen: Uint8Array = new Uint8Array(n);

@@ -37,6 +37,17 @@ const GRID_GAP = 14;
 /** At most this many extra pages are loaded to reach a quick-jump group that is not loaded yet. */
 const JUMP_PAGE_LIMIT = 50;
 
+/** Defined once (not per render) so Virtuoso keeps its footer mounted; the changing bits come via `context`. */
+interface FooterContext {
+  loadingMore: boolean;
+  text: string;
+}
+const VIRTUOSO_COMPONENTS = {
+  Footer: ({ context }: { context?: FooterContext }) => (
+    <div className="image-browser-more">{context?.loadingMore ? <Spin /> : context?.text}</div>
+  ),
+};
+
 function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number | null {
   const [width, setWidth] = useState<number | null>(null);
   // Measured before the first paint, so the grid is not rendered once with a wrong column count.
@@ -186,16 +197,8 @@ export function ImageBrowser(props: Props) {
               if (props.hasMore && !props.loadingMore) props.onLoadMore();
             }}
             increaseViewportBy={{ top: 300, bottom: 600 }}
-            components={{
-              Footer: () =>
-                props.loadingMore ? (
-                  <div className="image-browser-more">
-                    <Spin />
-                  </div>
-                ) : (
-                  <div className="image-browser-more">{t('loaded_of', { loaded: images.length, total: props.total })}</div>
-                ),
-            }}
+            context={{ loadingMore: props.loadingMore, text: t('loaded_of', { loaded: images.length, total: props.total }) }}
+            components={VIRTUOSO_COMPONENTS}
           />
           <QuickJumpIndex
             keys={indexKeys}

@@ -27,7 +27,9 @@ const envSchema = z.object({
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1_000_000).default(4096),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Scale-out (pg-boss, only with DATABASE_URL): see docs/deployment.md.
-  API_WORKS_JOBS: boolFromEnv.default(false),
+  // Unset: the API works jobs unless it starts local worker processes, so a one-node PostgreSQL install
+  // never leaves tasks waiting; a dedicated API node beside remote workers sets API_WORKS_JOBS=0.
+  API_WORKS_JOBS: boolFromEnv.optional(),
   WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(0),
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
 });
@@ -101,6 +103,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers: e.WORKERS,
     maxUploadBytes: Math.floor(e.MAX_UPLOAD_MB * 1024 * 1024),
     logLevel: e.LOG_LEVEL,
-    scaleOut: { apiWorksJobs: e.API_WORKS_JOBS, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
+    scaleOut: { apiWorksJobs: e.API_WORKS_JOBS ?? e.WORKER_PROCESSES === 0, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
   };
 }

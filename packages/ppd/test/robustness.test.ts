@@ -172,3 +172,27 @@ describe('worker pool', () => {
     expect((await pool.run('x', params, 'full')).error_code).toBe('engine_closed');
   });
 });
+
+describe('things beside the slices', () => {
+  it('ignores a white sample label with dark writing', async () => {
+    const slice = await drawSlicePng({ size: 500, blobs: [{ x: 250, y: 250, r: 60, soft: 2 }] });
+    // a 260 x 120 px white card with five black "letters"
+    const bars = Array.from({ length: 5 }, (_, i) => ({
+      input: { create: { width: 22, height: 60, channels: 3 as const, background: '#111' } },
+      left: 720 + i * 44,
+      top: 520,
+    }));
+    const photo = await sharp({ create: { width: 1000, height: 700, channels: 3, background: { r: 40, g: 80, b: 160 } } })
+      .composite([
+        { input: slice, left: 50, top: 100 },
+        { input: { create: { width: 260, height: 120, channels: 3, background: '#f4f4f0' } }, left: 700, top: 490 },
+        ...bars,
+      ])
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const r = await engine.analyse(photo);
+    expect(r.error_code).toBeNull();
+    expect(r.cuts).toHaveLength(1);
+    expect(r.cuts[0]!.x).toBeLessThan(200);
+  });
+});

@@ -14,6 +14,8 @@ export const MAX_CUTS = 3;
 const MIN_SHARE_OF_LARGEST = 0.1;
 /** Fragments below this share of the largest are noise and join no specimen. */
 const MIN_FRAGMENT_SHARE = 0.02;
+/** A region filling more of its bounding box than this is a label or ruler (a disc fills pi/4 = 0.79). */
+const MAX_BOX_FILL = 0.92;
 /** A group is completed to its convex hull only when it already fills this much of it (slices are convex; leaves may not be). */
 const MIN_SOLIDITY = 0.5;
 
@@ -111,8 +113,11 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
     return { g, own, area: count, cx: sx / count, cy: sy / count };
   });
 
-  const biggest = Math.max(...candidates.map((s) => s.area));
-  const kept = candidates
+  // Sample labels and rulers are squarely placed rectangles; slices and leaves never fill their box like that.
+  const shaped = candidates.filter((s) => s.area / ((s.g.x1 - s.g.x0 + 1) * (s.g.y1 - s.g.y0 + 1)) <= MAX_BOX_FILL);
+  if (shaped.length === 0) return [];
+  const biggest = Math.max(...shaped.map((s) => s.area));
+  const kept = shaped
     .filter((s) => s.area >= Math.max(minSize, MIN_SHARE_OF_LARGEST * biggest))
     .sort((p, q) => q.area - p.area)
     .slice(0, MAX_CUTS);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh Debian machine, builds, and runs every test.
-# Debian packages: chromium (browser tests) and postgresql (scale-out suite). Needs root for apt-get.
+# Debian packages: chromium (browser tests), fonts-wqy-microhei (Chinese text in the screenshots; without a CJK font
+# it renders as boxes) and postgresql (scale-out suite). Needs root for apt-get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || need+=(fonts-wqy-microhei)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
 if ((${#need[@]})); then
   export DEBIAN_FRONTEND=noninteractive

@@ -183,7 +183,7 @@ function healthyReference(lab: LabPlanes, where: Uint8Array): Reference {
  * Where enough sectors agree, the peel's width and colour are measured; then, all the way round, rim pixels
  * of the peel's colour count as healthy tissue. A slice with no such step anywhere keeps its rim.
  */
-function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: number, height: number, area: number): void {
+function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int32Array, width: number, area: number): void {
   const maxBands = Math.max(4, Math.round(PEEL_MAX_SHARE * Math.sqrt(area / Math.PI)));
   const S = PEEL_SECTORS;
   const B = maxBands + 1;
@@ -203,7 +203,6 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: num
   const sumA = new Float64Array(S * B);
   const sumB = new Float64Array(S * B);
   const dark = new Float64Array(S * B);
-  const dist = boundaryDistance(mask, width, height);
   for (let i = 0; i < mask.length; i++) {
     const b = dist[i]! - 1;
     if (b < 0 || b >= B) continue;
@@ -348,7 +347,10 @@ class ColourModel implements SegmentationModel {
     const p = new Float32Array(width * height);
     if (area === 0) return p;
     const ring = Math.max(1, Math.round(PEEL_SHARE * Math.sqrt(area / Math.PI)));
-    let inner = erode(mask, width, height, 2 * ring + 1);
+    // distance to the specimen's outline, shared by the interior test and the peel bands
+    const edgeDist = boundaryDistance(mask, width, height);
+    let inner: Uint8Array = new Uint8Array(mask.length);
+    for (let i = 0; i < inner.length; i++) inner[i] = edgeDist[i]! > ring ? 1 : 0;
     if (countOnes(inner) < 0.3 * area) inner = mask;
 
     const own = healthyReference(lab, inner);
@@ -369,7 +371,7 @@ class ColourModel implements SegmentationModel {
     const slope = 0.2 * cutAt;
     for (let i = 0; i < p.length; i++) if (mask[i]) p[i] = sigmoid((dist[i]! - cutAt) / slope);
 
-    stripPeel(p, lab, mask, width, height, area);
+    stripPeel(p, lab, mask, edgeDist, width, area);
     return p;
   }
 

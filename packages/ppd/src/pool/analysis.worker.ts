@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createColourModel } from '../models/colour-model.js';
@@ -10,6 +11,15 @@ import type { AnalyseRequest, WorkerReply, WorkerSetup } from './messages.js';
 // One image at a time per worker; the pool supplies the parallelism, so libvips stays single-threaded here.
 sharp.concurrency(1);
 sharp.cache(false);
+
+// Scoring is background work: on Linux this lowers only this thread's priority (threads have their own nice
+// value), so the HTTP thread answers promptly while the cores are saturated; throughput is unchanged when
+// nothing else wants the CPU.
+try {
+  os.setPriority(19);
+} catch {
+  // not permitted on some systems: scoring still works at normal priority
+}
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;

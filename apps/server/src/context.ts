@@ -2,7 +2,7 @@ import type { Engine } from '@cassavascope/ppd';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { openDatabase, type Db } from './db/database.js';
-import { createAppEngine } from './engine/app-engine.js';
+import { createAppEngine, deferredAppEngine, type DeferredEngine } from './engine/app-engine.js';
 import { createTaskQueue } from './queue/create-queue.js';
 import type { TaskQueue } from './queue/task-queue.js';
 import type { BlobStorage } from './storage/blob-storage.js';
@@ -27,16 +27,28 @@ export interface AppContext {
 export interface ContextOptions {
   /** consume queued jobs in this process (default true) */
   startQueue?: boolean;
+  /** start neither the engine nor the queue: `startBackgroundWork` does, once the server listens */
+  deferBackgroundWork?: boolean;
 }
 
 export async function createContext(config: AppConfig, log: Logger, options: ContextOptions = {}): Promise<AppContext> {
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const storage = await createStorage(config);
-  const engine = await createAppEngine(config, log);
+  const engine = options.deferBackgroundWork ? deferredAppEngine(config, log) : await createAppEngine(config, log);
   const queue = createTaskQueue({ db, storage, engine, log }, config);
   // Interrupted tasks of a previous run resume as soon as the process is up.
-  if (options.startQueue !== false) await queue.start();
+  if (options.startQueue !== false && !options.deferBackgroundWork) await queue.start();
   return { config, db, storage, log, startedAt: new Date(), engine, queue };
+}
+
+/**
+ * For a context made with `deferBackgroundWork`: starts the engine's worker threads and the queue
+ * (which resumes interrupted tasks). The server calls it right after it listens, so neither competes
+ * for the CPU with start-up.
+ */
+export async function startBackgroundWork(ctx: AppContext): Promise<void> {
+  const engine = ctx.engine as Partial<DeferredEngine>;
+  await Promise.all([engine.start?.(), ctx.queue.start()]);
 }
 
 /** Stops the queue (in-flight jobs are queued again), then the engine's workers, then the database. */

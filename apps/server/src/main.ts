@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { closeContext, createContext } from './context.js';
+import { closeContext, createContext, startBackgroundWork } from './context.js';
 import { createLogger } from './logger.js';
 
 /** API server entry point: `node apps/server/dist/main.js` (what `npm start` runs). */
@@ -16,7 +16,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  const ctx = await createContext(config, log);
+  const ctx = await createContext(config, log, { deferBackgroundWork: true });
+  let background: Promise<void> = Promise.resolve();
   const app = await buildApp(ctx);
 
   let closing = false;
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      // A stop must not overtake a start still in progress (the queue would start after it).
+      await background.catch(() => {});
       await closeContext(ctx);
     } finally {
       process.exit(0);
@@ -39,7 +42,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  background = startBackgroundWork(ctx);
   log.info({ url: `http://${config.host}:${config.port}`, dataDir: config.dataDir, database: ctx.db.dialect, storage: ctx.storage.kind }, 'CassavaScope is listening');
+  await background;
 }
 
 main().catch((err) => {

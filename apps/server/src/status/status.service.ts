@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ServerStatus } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { engineInfo } from '../engine/app-engine.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 
@@ -14,10 +15,11 @@ const VERSION = (
 
 /** What GET /status/ reports: real counts, the engine, the backends and a live check of each endpoint. */
 export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promise<ServerStatus> {
-  const [imageCount, taskCount, endpoints] = await Promise.all([
+  const [imageCount, taskCount, endpoints, engine] = await Promise.all([
     new ImagesRepository(ctx.db.kysely).count({}),
     new TasksRepository(ctx.db.kysely).countAll(),
     checkEndpoints(app),
+    engineInfo(ctx.engine),
   ]);
   return {
     status: 'online',
@@ -26,7 +28,7 @@ export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promi
     server_time: new Date().toISOString(),
     image_count: imageCount,
     task_count: taskCount,
-    engine: { name: ctx.engine.info.name, label: ctx.engine.info.label, kind: ctx.engine.info.kind },
+    engine: { name: engine.name, label: engine.label, kind: engine.kind },
     database: ctx.db.dialect,
     storage: ctx.storage.kind,
     queue: ctx.queue.kind,

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { WebFiles } from './web-files.js';
 
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -24,19 +24,6 @@ const CSP = [
 export async function webRoutes(app: FastifyInstance): Promise<void> {
   const indexFile = path.join(WEB_DIST, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: WEB_DIST,
-      wildcard: false,
-      index: false,
-      // index.html is served below, with its CSP; a second route for it would clash at start.
-      globIgnore: ['index.html'],
-      setHeaders: (res, filePath) => {
-        // Vite's hashed assets never change; index.html must always be revalidated.
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
-      },
-    });
-  }
   const sendIndex = async (_req: unknown, reply: import('fastify').FastifyReply) => {
     if (!hasWeb) {
       return reply.status(503).type('text/plain').send('The web app is not built: run `npm run build`.');
@@ -51,9 +38,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   app.get('/index.html', sendIndex);
   if (hasWeb) {
     // Assets and other files of the build, by their exact names only.
-    app.get('/*', (req, reply) => {
-      const rel = (req.params as { '*': string })['*'];
-      return reply.sendFile(rel);
-    });
+    // (No static plugin: its scan of the build folder at start-up cost the server's cold start.)
+    const files = new WebFiles(WEB_DIST);
+    app.get('/*', (req, reply) => files.send(req, reply, (req.params as { '*': string })['*']));
   }
 }

@@ -1,5 +1,5 @@
 import fsp from 'node:fs/promises';
-import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import type { Metadata, SharpOptions } from 'sharp';
 import type { ImageFormat } from '../images/image-list-query.js';
 import { createLimit } from './concurrency-limit.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
@@ -16,8 +16,17 @@ export interface ProbedImage {
 
 export class NotAnImageError extends Error {}
 
-// Each image is decoded once; libvips' operation cache would only hold memory we never reuse.
-sharp.cache(false);
+type Sharp = (typeof import('sharp'))['default'];
+let sharpLoaded: Promise<Sharp> | null = null;
+
+/** sharp (libvips) is loaded on the first upload, not while the server starts. */
+function loadSharp(): Promise<Sharp> {
+  return (sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    // Each image is decoded once; libvips' operation cache would only hold memory we never reuse.
+    sharp.cache(false);
+    return sharp;
+  }));
+}
 const limit = createLimit(UPLOAD_LIMITS.decodeConcurrency);
 
 /**
@@ -27,6 +36,7 @@ const limit = createLimit(UPLOAD_LIMITS.decodeConcurrency);
  */
 export function probeImage(file: string, sniffed: ImageFormat, thumbnailPath: string): Promise<ProbedImage> {
   return limit(async () => {
+    const sharp = await loadSharp();
     const options: SharpOptions = {
       failOn: 'truncated',
       limitInputPixels: UPLOAD_LIMITS.maxInputPixels,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { ApiError } from '../http/errors.js';
 import { baseName, decodeZipName, UNNAMED } from './file-names.js';
 import { discard, stageStream, TooLargeError, type StagedFile } from './staged-file.js';
@@ -19,9 +19,11 @@ export interface ZipLimits {
 
 const invalidZip = (detail: string) => new ApiError(400, 'invalid_zip', detail);
 
-function openZip(file: string): Promise<yauzl.ZipFile> {
+async function openZip(file: string): Promise<yauzl.ZipFile> {
+  // Loaded on the first ZIP upload, not while the server starts.
+  const { open } = await import('yauzl');
   return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true }, (err, zip) => {
+    open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true }, (err, zip) => {
       if (err || !zip) reject(invalidZip(`The file is not a readable ZIP archive: ${err?.message ?? 'unknown error'}`));
       else resolve(zip);
     });

@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
-
-/** Under the shared machine's load a page can take seconds to settle: polls wait up to 15 s (the locator default). */
-const POLL = { timeout: 15_000, interval: 100 };
 
 /** The connection test calls the real /api/status/: success shows the server's figures, a stopped server the checklist. */
 let e2e: E2e;
 let page: Page;
-
-async function setLanguage(p: Page, name: 'English' | '中文'): Promise<void> {
-  await p.getByTestId('language-menu').click();
-  await p.locator('.ant-dropdown-menu-item').filter({ hasText: name }).click();
-}
 
 beforeAll(async () => {
   e2e = await startE2e();
@@ -32,8 +24,8 @@ describe('connection screen', () => {
   it('tests the real server: testing (button disabled), then its status and checked endpoints', async () => {
     await e2e.goto('connection');
     const card = page.getByTestId('connection-test');
-    expect(await card.getAttribute('data-state')).toBe('idle');
-    expect(await page.getByTestId('connection-last').textContent()).toBe('Last test: never');
+    await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('idle');
+    await expect.poll(() => page.getByTestId('connection-last').textContent(), POLL).toBe('Last test: never');
 
     // Hold the real answer back a moment so the testing state can be seen.
     let release: () => void = () => undefined;
@@ -48,31 +40,31 @@ describe('connection screen', () => {
     );
     await page.getByTestId('connection-start').click();
     await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('testing');
-    expect(await page.getByTestId('connection-start').isDisabled()).toBe(true);
-    expect(await page.getByTestId('connection-state').textContent()).toBe('Testing connection…');
+    await expect.poll(() => page.getByTestId('connection-start').isDisabled(), POLL).toBe(true);
+    await expect.poll(() => page.getByTestId('connection-state').textContent(), POLL).toBe('Testing connection…');
     release();
 
     await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('success');
-    expect(await page.getByTestId('connection-start').isDisabled()).toBe(false);
+    await expect.poll(() => page.getByTestId('connection-start').isDisabled(), POLL).toBe(false);
     const status = (await e2e.server.api('/api/status/')).body;
-    expect(await page.getByTestId('status-images').textContent()).toBe(String(status.image_count));
-    expect(await page.getByTestId('status-tasks').textContent()).toBe(String(status.task_count));
-    expect(await page.getByTestId('status-version').textContent()).toBe(status.version);
+    await expect.poll(() => page.getByTestId('status-images').textContent(), POLL).toBe(String(status.image_count));
+    await expect.poll(() => page.getByTestId('status-tasks').textContent(), POLL).toBe(String(status.task_count));
+    await expect.poll(() => page.getByTestId('status-version').textContent(), POLL).toBe(status.version);
     const endpoints = page.getByTestId('endpoint');
-    expect(await endpoints.count()).toBe(status.endpoints.length);
+    await expect.poll(() => endpoints.count(), POLL).toBe(status.endpoints.length);
     for (let i = 0; i < status.endpoints.length; i++) {
-      expect(await endpoints.nth(i).textContent()).toContain(status.endpoints[i].path);
-      expect(await endpoints.nth(i).getAttribute('data-ok')).toBe(String(status.endpoints[i].ok));
-      expect(await endpoints.nth(i).textContent()).toContain(status.endpoints[i].ok ? 'Normal' : 'Not responding');
+      await expect.poll(() => endpoints.nth(i).textContent(), POLL).toContain(status.endpoints[i].path);
+      await expect.poll(() => endpoints.nth(i).getAttribute('data-ok'), POLL).toBe(String(status.endpoints[i].ok));
+      await expect.poll(() => endpoints.nth(i).textContent(), POLL).toContain(status.endpoints[i].ok ? 'Normal' : 'Not responding');
     }
-    expect(await page.getByTestId('connection-last').textContent()).not.toContain('never');
+    await expect.poll(() => page.getByTestId('connection-last').textContent(), POLL).not.toContain('never');
     await screenshot(page, 'connection-success-en-1440');
-    await setLanguage(page, '中文');
+    await e2e.setLanguage('zh');
     await page.getByText('连接成功').waitFor();
     await screenshot(page, 'connection-success-zh-1440');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'connection-success-zh-390');
-    await setLanguage(page, 'English');
+    await e2e.setLanguage('en');
     await page.getByText('Connected').first().waitFor();
     await screenshot(page, 'connection-success-en-390');
     await page.setViewportSize(DESKTOP);
@@ -84,20 +76,20 @@ describe('connection screen', () => {
     const card = page.getByTestId('connection-test');
     await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('error');
     const error = page.getByTestId('connection-error');
-    expect(await error.textContent()).toContain('Connection failed');
+    await expect.poll(() => error.textContent(), POLL).toContain('Connection failed');
     const items = page.getByTestId('connection-checklist').locator('li');
-    expect(await items.allTextContents()).toEqual([
+    await expect.poll(() => items.allTextContents(), POLL).toEqual([
       'Check that the backend server is running',
       'Confirm the API address is correct',
       'Check the network connection',
       'Check the browser console for errors',
       'Check the firewall settings',
     ]);
-    expect(await page.getByTestId('connection-status').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('connection-status').count(), POLL).toBe(0);
     await screenshot(page, 'connection-error-en-1440');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'connection-error-en-390');
-    await setLanguage(page, '中文');
+    await e2e.setLanguage('zh');
     await page.getByText('检查后端服务是否已启动').waitFor();
     await screenshot(page, 'connection-error-zh-390');
     await page.setViewportSize(DESKTOP);

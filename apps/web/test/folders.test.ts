@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast } from './helpers/images-ui';
 import { pngBytes } from './helpers/test-files';
@@ -31,7 +31,7 @@ describe('folders screen (e2e)', () => {
     const { page } = e2e;
     await page.getByText('No folders yet').waitFor();
     await page.getByText('Create a folder to organise your images by trial or field.').waitFor();
-    expect(await page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent()).toBe('0');
+    await expect.poll(() => page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent(), POLL).toBe('0');
     await screenshot(page, 'folders-empty-en-1440');
   });
 
@@ -39,15 +39,15 @@ describe('folders screen (e2e)', () => {
     const { page } = e2e;
     await page.getByTestId('create-folder').first().click();
     const ok = page.getByTestId('folder-form-ok');
-    expect(await ok.isDisabled()).toBe(true);
+    await expect.poll(() => ok.isDisabled(), POLL).toBe(true);
     await page.getByTestId('folder-name-input').fill('    ');
-    expect(await ok.isDisabled()).toBe(true);
+    await expect.poll(() => ok.isDisabled(), POLL).toBe(true);
     await page.getByTestId('folder-name-input').fill('Field trial 2026');
     await page.getByTestId('folder-description-input').fill('Plots 1-12, harvest week 3');
     await ok.click();
     await toast(page, 'Folder created');
     await folderCard('Field trial 2026').waitFor();
-    expect(await folderCard('Field trial 2026').innerText()).toContain('Plots 1-12, harvest week 3');
+    await expect.poll(() => folderCard('Field trial 2026').innerText(), POLL).toContain('Plots 1-12, harvest week 3');
   });
 
   it('a duplicate name (any case) gets the 409 message and nothing is created', async () => {
@@ -56,7 +56,7 @@ describe('folders screen (e2e)', () => {
     await page.getByTestId('folder-name-input').fill('FIELD TRIAL 2026');
     await page.getByTestId('folder-form-ok').click();
     await toast(page, 'Folder name already exists, please choose another name');
-    expect(await page.locator('.ant-modal .ant-form-item-explain').innerText()).toBe('Folder name already exists, please choose another name');
+    await expect.poll(() => page.locator('.ant-modal .ant-form-item-explain').innerText(), POLL).toBe('Folder name already exists, please choose another name');
     await page.getByTestId('folder-name-input').fill('Greenhouse A');
     await page.getByTestId('folder-form-ok').click();
     await folderCard('Greenhouse A').waitFor();
@@ -68,7 +68,7 @@ describe('folders screen (e2e)', () => {
     const { page } = e2e;
     await folderCard('Greenhouse A').getByTestId('folder-edit').click();
     const input = page.getByTestId('folder-name-input');
-    expect(await input.inputValue()).toBe('Greenhouse A');
+    await expect.poll(() => input.inputValue(), POLL).toBe('Greenhouse A');
     await input.fill('field trial 2026');
     await page.getByTestId('folder-form-ok').click();
     await toast(page, 'Folder name already exists, please choose another name');
@@ -76,7 +76,7 @@ describe('folders screen (e2e)', () => {
     await page.getByTestId('folder-form-ok').click();
     await toast(page, 'Folder updated');
     await folderCard('Greenhouse B').waitFor();
-    expect(await folderCard('Greenhouse A').count()).toBe(0);
+    await expect.poll(() => folderCard('Greenhouse A').count(), POLL).toBe(0);
   });
 
   it('statistics count folders, categorised images and the rounded average', async () => {
@@ -90,10 +90,10 @@ describe('folders screen (e2e)', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-testid="stat-images"] .ant-statistic-content-value')?.textContent === '5',
     );
-    expect(await page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent()).toBe('2');
+    await expect.poll(() => page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent(), POLL).toBe('2');
     // 5 / 2 = 2.5, rounded.
-    expect(await page.locator('[data-testid="stat-average"] .ant-statistic-content-value').textContent()).toBe('3');
-    expect(await folderCard('Field trial 2026').getByTestId('folder-count').textContent()).toBe('3 images');
+    await expect.poll(() => page.locator('[data-testid="stat-average"] .ant-statistic-content-value').textContent(), POLL).toBe('3');
+    await expect.poll(() => folderCard('Field trial 2026').getByTestId('folder-count').textContent(), POLL).toBe('3 images');
     await screenshot(page, 'folders-en-1440');
   });
 
@@ -102,12 +102,11 @@ describe('folders screen (e2e)', () => {
     await folderCard('Greenhouse B').getByTestId('folder-delete').click();
     const wizard = page.locator('.ant-modal').filter({ hasText: 'Delete folder "Greenhouse B"' });
     await wizard.waitFor();
-    expect(await wizard.innerText()).toContain('This folder holds 2 images');
+    await expect.poll(() => wizard.innerText(), POLL).toContain('This folder holds 2 images');
     await wizard.getByTestId('wizard-next').click();
     await wizard.getByTestId('wizard-target').click();
     // Only the other folders are offered.
-    const options = await page.locator('.ant-select-dropdown .ant-select-item-option').allTextContents();
-    expect(options).toEqual(['Field trial 2026 (3)']);
+    await expect.poll(() => page.locator('.ant-select-dropdown .ant-select-item-option').allTextContents(), POLL).toEqual(['Field trial 2026 (3)']);
     await page.locator('.ant-select-item-option').filter({ hasText: 'Field trial 2026' }).click();
     await wizard.getByTestId('wizard-confirm').click();
     await toast(page, 'Images moved and folder deleted');
@@ -140,7 +139,7 @@ describe('folders screen (e2e)', () => {
     await wizard.getByTestId('choice-delete').click();
     await wizard.getByTestId('wizard-next').click();
     await wizard.getByText('This cannot be undone').waitFor();
-    expect(await wizard.innerText()).toContain('All 5 images in "Field trial 2026"');
+    await expect.poll(() => wizard.innerText(), POLL).toContain('All 5 images in "Field trial 2026"');
     await screenshot(page, 'folders-delete-wizard-en-1440', false);
     await wizard.getByTestId('wizard-confirm').click();
     await toast(page, 'Folder deleted');
@@ -156,7 +155,7 @@ describe('folders screen (e2e)', () => {
     await e2e.setLanguage('zh');
     await page.getByRole('button', { name: '刷新' }).click();
     await folderCard('木薯 2026 田间试验').waitFor();
-    expect(await page.locator('.folders-page h2').textContent()).toBe('文件夹管理');
+    await expect.poll(() => page.locator('.folders-page h2').textContent(), POLL).toBe('文件夹管理');
     await screenshot(page, 'folders-zh-1440');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'folders-zh-390');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { card, expectSidebarCount, toast, uploadThroughUi, type PickedFile } from './helpers/images-ui';
 import { pngBytes, zipBytes } from './helpers/test-files';
@@ -25,14 +25,14 @@ describe('images screen (e2e)', () => {
     await uploadThroughUi(page, 'single', [png('leaf-001.png', 1)]);
     const item = page.getByTestId('upload-item').first();
     await item.waitFor();
-    expect(await item.locator('.upload-progress-name').textContent()).toBe('leaf-001.png');
+    await expect.poll(() => item.locator('.upload-progress-name').textContent(), POLL).toBe('leaf-001.png');
     await page.locator('[data-testid="upload-item"][data-status="completed"]').waitFor();
-    expect(await item.locator('.ant-progress-status-success').count()).toBe(1);
+    await expect.poll(() => item.locator('.ant-progress-status-success').count(), POLL).toBe(1);
     await toast(page, '1 image uploaded successfully');
     await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
     await card(page, 'leaf-001.png').waitFor();
-    expect(await card(page, 'leaf-001.png').getByTestId('ppd-badge').textContent()).toBe('PPD --');
-    expect(await card(page, 'leaf-001.png').getByTestId('image-size').textContent()).toMatch(/^0\.\d\d MB$/);
+    await expect.poll(() => card(page, 'leaf-001.png').getByTestId('ppd-badge').textContent(), POLL).toBe('PPD --');
+    await expect.poll(() => card(page, 'leaf-001.png').getByTestId('image-size').textContent(), POLL).toMatch(/^0\.\d\d MB$/);
     await expectSidebarCount(page, 'all', 1);
     await expectSidebarCount(page, 'none', 1);
   });
@@ -56,14 +56,14 @@ describe('images screen (e2e)', () => {
     await uploadThroughUi(page, 'multiple', [{ ...png('copy-of-002.png', 2) }, png('leaf-005.png', 5)]);
     const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('duplicate-names') });
     await dialog.waitFor();
-    expect(await dialog.getByTestId('duplicate-names').innerText()).toBe('copy-of-002.png');
-    expect(await dialog.locator('input[value="skip"]').isChecked()).toBe(true);
+    await expect.poll(() => dialog.getByTestId('duplicate-names').innerText(), POLL).toBe('copy-of-002.png');
+    await expect.poll(() => dialog.locator('input[value="skip"]').isChecked(), POLL).toBe(true);
     await screenshot(page, 'images-duplicates-en-1440', false);
     await dialog.getByTestId('duplicate-ok').click();
     await toast(page, '1 image uploaded successfully');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-item"][data-status="completed"]').length === 2);
     await card(page, 'leaf-005.png').waitFor();
-    expect(await card(page, 'copy-of-002.png').count()).toBe(0);
+    await expect.poll(() => card(page, 'copy-of-002.png').count(), POLL).toBe(0);
     await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
 
     // Same name in the same folder, new bytes: overwrite keeps one image of that name.
@@ -73,7 +73,7 @@ describe('images screen (e2e)', () => {
     await dialog.getByTestId('duplicate-ok').click();
     await toast(page, '1 image uploaded successfully');
     await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
-    expect(await card(page, 'leaf-005.png').count()).toBe(1);
+    await expect.poll(() => card(page, 'leaf-005.png').count(), POLL).toBe(1);
     await expectSidebarCount(page, 'all', 5);
   });
 
@@ -87,9 +87,9 @@ describe('images screen (e2e)', () => {
     await uploadThroughUi(page, 'zip', [{ name: 'batch.zip', mimeType: 'application/zip', buffer: zip }]);
     await toast(page, '2 images uploaded successfully');
     const zipItem = page.locator('[data-testid="upload-item"]').filter({ hasText: 'batch.zip' });
-    expect(await zipItem.getAttribute('data-status')).toBe('completed');
+    await expect.poll(() => zipItem.getAttribute('data-status'), POLL).toBe('completed');
     // The entry that is not an image is listed with the error state.
-    expect(await page.locator('[data-testid="upload-item"][data-status="error"]').filter({ hasText: 'notes.txt' }).count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="upload-item"][data-status="error"]').filter({ hasText: 'notes.txt' }).count(), POLL).toBe(1);
     await screenshot(page, 'images-upload-progress-en-1440', false);
     await page.keyboard.press('Escape');
     await card(page, 'zip-a.png').waitFor();
@@ -112,17 +112,17 @@ describe('images screen (e2e)', () => {
     const { page } = e2e;
     await card(page, 'zip-a.png').locator('input.image-check').check();
     await card(page, 'zip-b.png').locator('input.image-check').check();
-    expect(await page.getByTestId('selected-count').textContent()).toBe('2 selected');
+    await expect.poll(() => page.getByTestId('selected-count').textContent(), POLL).toBe('2 selected');
     await page.getByTestId('move-selected').click();
     const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('move-folders') });
     await dialog.waitFor();
-    expect(await dialog.getByTestId('inline-folder-create').isDisabled()).toBe(true);
+    await expect.poll(() => dialog.getByTestId('inline-folder-create').isDisabled(), POLL).toBe(true);
     await dialog.getByTestId('inline-folder-name').fill('   ');
-    expect(await dialog.getByTestId('inline-folder-create').isDisabled()).toBe(true);
+    await expect.poll(() => dialog.getByTestId('inline-folder-create').isDisabled(), POLL).toBe(true);
     await dialog.getByTestId('inline-folder-name').fill('Trial B');
     await dialog.getByTestId('inline-folder-create').click();
     await dialog.locator('label.ant-radio-wrapper').filter({ hasText: 'Trial B' }).locator('input').waitFor();
-    expect(await dialog.locator('label.ant-radio-wrapper').filter({ hasText: 'Trial B' }).locator('input').isChecked()).toBe(true);
+    await expect.poll(() => dialog.locator('label.ant-radio-wrapper').filter({ hasText: 'Trial B' }).locator('input').isChecked(), POLL).toBe(true);
     await screenshot(page, 'images-move-en-1440', false);
     await dialog.getByTestId('move-ok').click();
     await toast(page, 'Successfully moved 2 images');
@@ -142,7 +142,7 @@ describe('images screen (e2e)', () => {
     await page.getByTestId('delete-selected').click();
     const confirm = page.locator('.ant-modal-confirm');
     await confirm.waitFor();
-    expect(await confirm.innerText()).toContain('Delete the 1 selected image?');
+    await expect.poll(() => confirm.innerText(), POLL).toContain('Delete the 1 selected image?');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await toast(page, 'Successfully deleted 1 image');
     await card(page, 'leaf-001.png').waitFor({ state: 'detached' });
@@ -159,10 +159,10 @@ describe('images screen (e2e)', () => {
     await page.locator('.ant-select-item-option[title="Name"]').click();
     await page.getByTestId('sort-direction').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="image-card"]')?.getAttribute('data-image-name') === 'leaf-002.png');
-    const names = await page.locator('[data-testid="image-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-name')));
-    expect(names).toEqual(['leaf-002.png', 'leaf-003.png', 'leaf-004.png', 'leaf-005.png', 'zip-a.png', 'zip-b.png']);
+    const names = () => page.locator('[data-testid="image-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-name')));
+    await expect.poll(names, POLL).toEqual(['leaf-002.png', 'leaf-003.png', 'leaf-004.png', 'leaf-005.png', 'zip-a.png', 'zip-b.png']);
     // Quick-jump index by first letter; a click scrolls (smoothly) until the group's header is at the top.
-    expect(await page.getByTestId('quick-jump').locator('button').allTextContents()).toEqual(['L', 'Z']);
+    await expect.poll(() => page.getByTestId('quick-jump').locator('button').allTextContents(), POLL).toEqual(['L', 'Z']);
     await page.setViewportSize({ width: 1440, height: 560 });
     await page.getByTestId('quick-jump').locator('button[data-key="Z"]').click();
     await page.waitForFunction(() => {
@@ -178,21 +178,21 @@ describe('images screen (e2e)', () => {
     await page.getByTestId('sort-select').click();
     await page.locator('.ant-select-item-option[title="Size"]').click();
     await page.getByTestId('quick-jump').locator('button[data-key="<1MB"]').waitFor();
-    expect(await page.getByTestId('quick-jump').locator('button').allTextContents()).toEqual(['<1MB', '1-5MB', '>5MB']);
-    expect(await page.getByTestId('quick-jump').locator('button:disabled').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('quick-jump').locator('button').allTextContents(), POLL).toEqual(['<1MB', '1-5MB', '>5MB']);
+    await expect.poll(() => page.getByTestId('quick-jump').locator('button:disabled').count(), POLL).toBe(2);
     // Date sort groups by year, month or day.
     await page.getByTestId('sort-select').click();
     await page.locator('.ant-select-item-option[title="Date"]').click();
     await page.getByTestId('date-grouping').getByText('Year').click();
     await page.locator(`.image-group-header[data-group="${new Date().getUTCFullYear()}"]`).waitFor();
     await page.getByTestId('date-grouping').getByText('Month').click();
-    expect(await page.locator('.image-group-header').first().innerText()).toMatch(/^[A-Z][a-z]+ \d{4}/);
+    await expect.poll(() => page.locator('.image-group-header').first().innerText(), POLL).toMatch(/^[A-Z][a-z]+ \d{4}/);
     await page.getByTestId('sort-select').click();
     await page.locator('.ant-select-item-option[title="Name"]').click();
     await page.getByTestId('quick-jump').locator('button[data-key="L"]').waitFor();
     await page.getByTestId('view-toggle').getByTitle('List view').click();
     await page.locator('[data-testid="image-browser"][data-view="list"]').waitFor();
-    expect(await card(page, 'zip-a.png').getByTestId('last-prediction').textContent()).toBe('Not predicted yet');
+    await expect.poll(() => card(page, 'zip-a.png').getByTestId('last-prediction').textContent(), POLL).toBe('Not predicted yet');
     await screenshot(page, 'images-list-en-1440');
     await page.getByTestId('view-toggle').getByTitle('Grid view').click();
   });
@@ -202,17 +202,17 @@ describe('images screen (e2e)', () => {
     await card(page, 'leaf-002.png').locator('.image-card-thumb').click();
     const preview = page.getByTestId('image-preview');
     await preview.waitFor();
-    expect(await preview.getByTestId('preview-counter').textContent()).toBe('1 / 6');
-    expect(await preview.getByTestId('preview-name').textContent()).toBe('leaf-002.png');
-    expect(await preview.innerText()).toContain('PNG');
+    await expect.poll(() => preview.getByTestId('preview-counter').textContent(), POLL).toBe('1 / 6');
+    await expect.poll(() => preview.getByTestId('preview-name').textContent(), POLL).toBe('leaf-002.png');
+    await expect.poll(() => preview.innerText(), POLL).toContain('PNG');
     await page.keyboard.press('ArrowRight');
-    expect(await preview.getByTestId('preview-counter').textContent()).toBe('2 / 6');
+    await expect.poll(() => preview.getByTestId('preview-counter').textContent(), POLL).toBe('2 / 6');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
-    expect(await preview.getByTestId('preview-counter').textContent()).toBe('6 / 6');
-    expect(await preview.getByTestId('preview-name').textContent()).toBe('zip-b.png');
+    await expect.poll(() => preview.getByTestId('preview-counter').textContent(), POLL).toBe('6 / 6');
+    await expect.poll(() => preview.getByTestId('preview-name').textContent(), POLL).toBe('zip-b.png');
     await page.keyboard.press('ArrowRight');
-    expect(await preview.getByTestId('preview-counter').textContent()).toBe('1 / 6');
+    await expect.poll(() => preview.getByTestId('preview-counter').textContent(), POLL).toBe('1 / 6');
     await screenshot(page, 'images-preview-en-1440', false);
     await page.keyboard.press('Escape');
     await preview.waitFor({ state: 'detached' });
@@ -227,16 +227,16 @@ describe('images screen (e2e)', () => {
     await page.keyboard.press('Escape');
     await e2e.setLanguage('zh');
     await page.getByText('全部图像').waitFor();
-    expect(await page.locator('.image-card-meta').first().innerText()).toContain('年');
+    await expect.poll(() => page.locator('.image-card-meta').first().innerText(), POLL).toContain('年');
     await screenshot(page, 'images-grid-zh-1440');
     await page.setViewportSize(PHONE);
-    await expect(page.getByTestId('upload-multiple').count()).resolves.toBe(0);
-    await expect(page.getByTestId('upload-zip').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('upload-multiple').count(), POLL).toBe(0);
+    await expect.poll(() => page.getByTestId('upload-zip').count(), POLL).toBe(0);
     await screenshot(page, 'images-grid-zh-390');
     await e2e.setLanguage('en');
     await page.getByText('Upload').first().waitFor();
     // Dates follow the language too.
-    expect(await page.locator('.image-card-meta').first().innerText()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    await expect.poll(() => page.locator('.image-card-meta').first().innerText(), POLL).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await screenshot(page, 'images-grid-en-390');
     await page.setViewportSize(DESKTOP);
   });

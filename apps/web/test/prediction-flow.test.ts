@@ -2,11 +2,8 @@ import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { screenshot } from './helpers/browser';
+import { POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
-
-/** Under the shared machine's load a page can take seconds to settle: polls wait up to 15 s (the locator default). */
-const POLL = { timeout: 15_000, interval: 100 };
 
 /**
  * The prediction flow in a real browser against a real server and the real engine: pick a folder and images,
@@ -55,7 +52,7 @@ describe('prediction -> tasks -> results', () => {
     // The model select shows the engine the server really runs.
     const engine = (await e2e.server.api('/api/status/')).body.engine.label as string;
     await expect.poll(() => page.getByTestId('model-select').textContent(), POLL).toContain(engine);
-    await expect(page.locator('#prediction-task-name').inputValue()).resolves.toMatch(/^Task name \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    await expect.poll(() => page.locator('#prediction-task-name').inputValue(), POLL).toMatch(/^Task name \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
     // Nothing selected: the spec's message, no dialog.
     await page.getByTestId('create-task').click();
@@ -92,8 +89,8 @@ describe('prediction -> tasks -> results', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.getByTestId('min-area').locator('.prediction-field-value').textContent(), POLL).toBe('150');
     await expect.poll(() => page.getByTestId('morph-kernel').locator('.prediction-field-value').textContent(), POLL).toBe('7');
-    await expect(page.getByTestId('switch-post-processing').getAttribute('aria-checked')).resolves.toBe('true');
-    await expect(page.getByTestId('switch-tta').getAttribute('aria-checked')).resolves.toBe('false');
+    await expect.poll(() => page.getByTestId('switch-post-processing').getAttribute('aria-checked'), POLL).toBe('true');
+    await expect.poll(() => page.getByTestId('switch-tta').getAttribute('aria-checked'), POLL).toBe('false');
     await page.getByTestId('switch-tta').click();
     await screenshot(page, 'prediction-en-1440');
 
@@ -123,20 +120,20 @@ describe('prediction -> tasks -> results', () => {
     await row.locator('xpath=self::*[@data-status="completed"]').waitFor({ timeout: 90_000 });
     await expect.poll(() => page.getByTestId('task-summary-completed').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
     await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('100');
-    expect(await row.getByTestId('task-duration').textContent()).toMatch(/^\d+s$|^\d+m \d+s$/);
+    await expect.poll(() => row.getByTestId('task-duration').textContent(), POLL).toMatch(/^\d+s$|^\d+m \d+s$/);
     await screenshot(page, 'tasks-en-1440');
 
     await row.getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
     const task = (await e2e.server.api(`/api/tasks/${taskId}/`)).body;
-    expect(await details.getByTestId('processed-count').textContent()).toBe('6 / 6 images processed');
-    expect(await details.getByTestId('remaining-time').textContent()).toBe('Completed');
-    expect(await details.getByTestId('details-parameters').textContent()).toMatch(/Post-processing\s*Yes.*Test-time augmentation\s*Yes/);
+    await expect.poll(() => details.getByTestId('processed-count').textContent(), POLL).toBe('6 / 6 images processed');
+    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('Completed');
+    await expect.poll(() => details.getByTestId('details-parameters').textContent(), POLL).toMatch(/Post-processing\s*Yes.*Test-time augmentation\s*Yes/);
     for (const label of ['Confidence threshold', 'Minimum area', 'Morphology kernel', 'Morphology iterations']) {
-      expect(await details.getByTestId('details-parameters').textContent()).toContain(label);
+      await expect.poll(() => details.getByTestId('details-parameters').textContent(), POLL).toContain(label);
     }
-    expect(await details.getByTestId('average-confidence').textContent()).toBe(`${(task.statistics.averageConfidence * 100).toFixed(1)}%`);
+    await expect.poll(() => details.getByTestId('average-confidence').textContent(), POLL).toBe(`${(task.statistics.averageConfidence * 100).toFixed(1)}%`);
     await screenshot(page, 'tasks-details-en-1440', false);
 
     await page.getByTestId('task-view-results').click();
@@ -146,7 +143,7 @@ describe('prediction -> tasks -> results', () => {
   it('reviews the results: summary, severity filter, detail modal, full-screen preview by keyboard', async () => {
     const banner = page.getByTestId('results-banner');
     await banner.waitFor();
-    expect(await banner.textContent()).toContain('E2E trial');
+    await expect.poll(() => banner.textContent(), POLL).toContain('E2E trial');
     const summary = (await e2e.server.api(`/api/predictions/summary/?task_id=${taskId}`)).body;
     expect(summary.count).toBe(5); // the grey image cannot be scored
     await expect.poll(() => page.getByTestId('summary-total').locator('.ant-statistic-content').textContent(), POLL).toContain('5');
@@ -175,16 +172,16 @@ describe('prediction -> tasks -> results', () => {
 
     // Detail modal of the first result, against the API.
     const list = (await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results;
-    expect(await page.getByTestId('result-card').nth(2).getAttribute('data-result-id')).toBe(String(list[2].id));
+    await expect.poll(() => page.getByTestId('result-card').nth(2).getAttribute('data-result-id'), POLL).toBe(String(list[2].id));
     await page.getByTestId('result-card').first().click();
     const detail = page.getByTestId('result-detail');
     await detail.waitFor();
     const first = list[0];
-    expect(await page.locator('.result-detail-modal .ant-modal-title').textContent()).toBe(first.imageName);
+    await expect.poll(() => page.locator('.result-detail-modal .ant-modal-title').textContent(), POLL).toBe(first.imageName);
     if (first.ppd_value !== null) {
-      expect(await detail.getByTestId('detail-ppd').textContent()).toBe(first.ppd_value.toFixed(2));
-      expect(await detail.getByTestId('detail-sub-values').textContent()).toBe(first.sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / '));
-      expect(await detail.getByTestId('health-assessment').textContent()).toMatch(/Severe infection|Mild infection|Healthy/);
+      await expect.poll(() => detail.getByTestId('detail-ppd').textContent(), POLL).toBe(first.ppd_value.toFixed(2));
+      await expect.poll(() => detail.getByTestId('detail-sub-values').textContent(), POLL).toBe(first.sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / '));
+      await expect.poll(() => detail.getByTestId('health-assessment').textContent(), POLL).toMatch(/Severe infection|Mild infection|Healthy/);
       await expect.poll(() => detail.locator('[data-testid="vis-pred_1"] img').count(), POLL).toBe(1);
     }
     await screenshot(page, 'results-detail-en-1440', false);
@@ -193,7 +190,7 @@ describe('prediction -> tasks -> results', () => {
     await detail.getByTestId('result-detail-preview').click();
     const preview = page.getByTestId('result-fullscreen');
     await preview.waitFor();
-    expect(await preview.getByTestId('preview-position').textContent()).toBe('1 / 6');
+    await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('1 / 6');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('6 / 6');
     await expect.poll(() => preview.locator('.result-preview-name').textContent(), POLL).toBe(list[5].imageName);
@@ -206,13 +203,13 @@ describe('prediction -> tasks -> results', () => {
     await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('3 / 6');
     await preview.getByRole('button', { name: 'Previous' }).click();
     await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('2 / 6');
-    expect(await preview.getByTestId('preview-download').getAttribute('download')).toBe(list[1].imageName);
+    await expect.poll(() => preview.getByTestId('preview-download').getAttribute('download'), POLL).toBe(list[1].imageName);
     await screenshot(page, 'results-preview-en-1440', false);
     await page.keyboard.press('Escape');
     await preview.waitFor({ state: 'detached' });
-    expect(await detail.isVisible()).toBe(true);
+    await detail.waitFor();
     // The modal now shows the result the preview ended on.
-    expect(await page.locator('.result-detail-modal .ant-modal-title').textContent()).toBe(list[1].imageName);
+    await expect.poll(() => page.locator('.result-detail-modal .ant-modal-title').textContent(), POLL).toBe(list[1].imageName);
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'hidden' });
 
@@ -258,8 +255,7 @@ describe('prediction -> tasks -> results', () => {
   });
 
   it('looks right in Chinese and on a phone', async () => {
-    await page.getByTestId('language-menu').click();
-    await page.locator('.ant-dropdown-menu-item').filter({ hasText: '中文' }).click();
+    await e2e.setLanguage('zh');
     await page.locator('.results-header').getByText('结果分析').waitFor();
     await screenshot(page, 'results-zh-1440');
     await e2e.goto('tasks');
@@ -286,8 +282,7 @@ describe('prediction -> tasks -> results', () => {
     await page.getByTestId('result-fullscreen').waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
 
-    await page.getByTestId('language-menu').click();
-    await page.locator('.ant-dropdown-menu-item').filter({ hasText: 'English' }).click();
+    await e2e.setLanguage('en');
     await page.getByText('Prediction Results').first().waitFor();
     await screenshot(page, 'results-en-390');
     await e2e.goto('tasks');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
 /** The shell in a real browser: sections, language switch (with Ant Design's locale), narrow-screen menu, Home. */
@@ -16,15 +16,13 @@ describe('app shell and home (e2e)', () => {
     const { page } = e2e;
     await e2e.open();
     await page.locator('[data-section="home"]').waitFor();
-    await expect(page.getByTestId('slide-prediction').first().locator('h1').textContent()).resolves.toBe('Score cassava disease severity in seconds');
-    await expect(page.locator('.home-hero .slick-dots li').count()).resolves.toBe(3);
-    await expect(page.locator('.home-about-card').count()).resolves.toBe(3);
-    await expect(page.locator('.home-feature').count()).resolves.toBe(6);
+    await expect.poll(() => page.getByTestId('slide-prediction').first().locator('h1').textContent(), POLL).toBe('Score cassava disease severity in seconds');
+    await expect.poll(() => page.locator('.home-hero .slick-dots li').count(), POLL).toBe(3);
+    await expect.poll(() => page.locator('.home-about-card').count(), POLL).toBe(3);
+    await expect.poll(() => page.locator('.home-feature').count(), POLL).toBe(6);
     // Statistics count up to their targets once scrolled into view.
     await page.getByTestId('stat-images').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector('[data-testid="stat-images"] .home-stat-value')?.textContent === '50000+');
-    const stats = await page.locator('.home-stat-value').allTextContents();
-    expect(stats).toEqual(['50000+', '96%', '120+', '15']);
+    await expect.poll(() => page.locator('.home-stat-value').allTextContents(), POLL).toEqual(['50000+', '96%', '120+', '15']);
     await screenshot(page, 'home-en-1440');
   });
 
@@ -41,8 +39,8 @@ describe('app shell and home (e2e)', () => {
     const { page } = e2e;
     await e2e.setLanguage('zh');
     await page.getByTestId('main-nav').getByText('图像管理').waitFor();
-    await expect(page.locator('.images-search input').getAttribute('placeholder')).resolves.toBe('按名称搜索');
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await expect.poll(() => page.locator('.images-search input').getAttribute('placeholder'), POLL).toBe('按名称搜索');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang), POLL).toBe('zh-CN');
     // Ant Design's own texts follow (zh_CN locale): an empty select says 暂无数据.
     await page.getByTestId('upload-single').click();
     await page.getByTestId('upload-folder-select').click();
@@ -50,7 +48,7 @@ describe('app shell and home (e2e)', () => {
     await page.locator('.ant-modal').getByRole('button', { name: /^取\s*消$/ }).click();
     await page.getByTestId('choose-files').waitFor({ state: 'hidden' });
     await e2e.goto('home');
-    await expect(page.getByTestId('slide-prediction').first().locator('h1').textContent()).resolves.toBe('数秒内评估木薯病害严重程度');
+    await expect.poll(() => page.getByTestId('slide-prediction').first().locator('h1').textContent(), POLL).toBe('数秒内评估木薯病害严重程度');
     await screenshot(page, 'home-zh-1440');
     await e2e.setLanguage('en');
     await page.getByTestId('main-nav').getByText('Images').waitFor();
@@ -59,7 +57,7 @@ describe('app shell and home (e2e)', () => {
   it('collapses the navigation into a toggle menu on a narrow screen', async () => {
     const { page } = e2e;
     await page.setViewportSize(PHONE);
-    await expect(page.getByTestId('main-nav').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('main-nav').count(), POLL).toBe(0);
     await page.getByTestId('nav-toggle').click();
     await page.getByTestId('drawer-nav').locator('[data-nav="folders"]').click();
     await page.locator('[data-section="folders"]').waitFor();

@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { screenshot } from './helpers/browser';
+import { POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
-
-/** Under the shared machine's load a page can take seconds to settle: polls wait up to 15 s (the locator default). */
-const POLL = { timeout: 15_000, interval: 100 };
 
 /** Tasks screen against a real server: live progress, cancel, delete (results go, images stay), empty states. */
 let e2e: E2e;
 let page: Page;
 let imageIds: number[] = [];
-const IMAGES = 80;
+const IMAGES = 240;
 
 const toast = (p: Page, text: string) => p.locator('.ant-message-notice').filter({ hasText: text });
 const row = (id: number) => page.locator(`[data-testid="task-row"][data-task-id="${id}"]`);
@@ -30,8 +27,11 @@ beforeAll(async () => {
   e2e = await startE2e();
   page = e2e.page;
   const files = [];
-  // Enough images that the long task is still running when it is cancelled, however loaded the machine is.
-  for (let i = 1; i <= IMAGES; i++) files.push({ name: `plot_${i}.jpg`, bytes: await makeSpecimenJpeg({ seed: 100 + i }) });
+  // Enough images that the long task is still running when it is cancelled, however loaded the machine is
+  // (80 were all scored before the cancel click in a loaded run). 24 distinct pictures, each uploaded 10 times.
+  const pictures: Buffer[] = [];
+  for (let i = 0; i < 24; i++) pictures.push(await makeSpecimenJpeg({ seed: 100 + i }));
+  for (let i = 1; i <= IMAGES; i++) files.push({ name: `plot_${i}.jpg`, bytes: pictures[i % pictures.length]! });
   const up = await e2e.server.upload('/api/images/upload-files/', files, { check_duplicate: '0' });
   expect(up.status).toBe(201);
   imageIds = up.body.uploaded.map((image: { id: number }) => image.id);
@@ -56,11 +56,17 @@ describe('tasks screen', () => {
     await waitForApiStatus(small, 'completed');
     long = await createTask('Long batch', imageIds);
     const taskRequests: string[] = [];
+    const inFlight = new Set<Request>();
+    const isTaskRequest = (req: Request) => new URL(req.url()).pathname.startsWith('/api/tasks');
     const onRequest = (req: Request) => {
-      const url = new URL(req.url());
-      if (url.pathname.startsWith('/api/tasks')) taskRequests.push(`${req.method()} ${url.pathname}`);
+      if (!isTaskRequest(req)) return;
+      taskRequests.push(`${req.method()} ${new URL(req.url()).pathname}`);
+      inFlight.add(req);
     };
+    const onDone = (req: Request) => inFlight.delete(req);
     page.on('request', onRequest);
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
     // Refresh is disabled and spinning while the list loads (the real answer is held back a moment).
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -74,26 +80,26 @@ describe('tasks screen', () => {
     );
     await page.getByTestId('tasks-refresh').click();
     await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled(), POLL).toBe(true);
-    expect(await page.getByTestId('tasks-refresh').locator('.anticon-spin').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('tasks-refresh').locator('.anticon-spin').count(), POLL).toBe(1);
     release();
     await expect.poll(() => page.getByTestId('tasks-refresh').isDisabled(), POLL).toBe(false);
 
     const running = row(long);
     await running.waitFor();
-    expect(await running.getAttribute('data-status')).toBe('running');
+    await expect.poll(() => running.getAttribute('data-status'), POLL).toBe('running');
     // Progress arrives by polling: the percentage moves without any click.
     await expect
       .poll(async () => Number((await running.locator('.ant-progress-indicator').textContent())?.replace('%', '')), { timeout: 60_000 })
       .toBeGreaterThan(0);
-    expect(await running.locator('.ant-progress-indicator').textContent()).toMatch(/^\d+%$/);
+    await expect.poll(() => running.locator('.ant-progress-indicator').textContent(), POLL).toMatch(/^\d+%$/);
     await expect.poll(() => page.getByTestId('task-summary-running').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
 
     // Details of a running task: processed count and the remaining-time estimate.
     await running.getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
-    expect(await details.getByTestId('remaining-time').textContent()).toMatch(/^About \d+ minutes? remaining$/);
-    expect(await details.getByTestId('processed-count').textContent()).toMatch(new RegExp(`^\\d+ / ${IMAGES} images processed$`));
+    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toMatch(/^About \d+ minutes? remaining$/);
+    await expect.poll(() => details.getByTestId('processed-count').textContent(), POLL).toMatch(new RegExp(`^\\d+ / ${IMAGES} images processed$`));
     await screenshot(page, 'tasks-details-running-en-1440', false);
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
@@ -105,17 +111,21 @@ describe('tasks screen', () => {
 
     await running.getByTestId('task-cancel').click();
     await toast(page, 'Task cancelled successfully').waitFor();
-    await expect.poll(() => running.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
+    await expect.poll(() => running.getAttribute('data-status'), POLL).toBe('cancelled');
     const cancelled = (await e2e.server.api(`/api/tasks/${long}/`)).body;
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.processed_count).toBeLessThan(IMAGES);
-    expect(await running.getByTestId('task-cancel').count()).toBe(0);
+    await expect.poll(() => running.getByTestId('task-cancel').count(), POLL).toBe(0);
 
-    // With nothing running, polling stops: no task requests over more than two poll intervals.
+    // With nothing running, polling stops: once the last answer is in, no task request is made over more than
+    // two poll intervals. (The wait is the observation window of this negative check, not synchronisation.)
+    await expect.poll(() => inFlight.size, POLL).toBe(0);
     taskRequests.length = 0;
     await page.waitForTimeout(5_000);
     expect(taskRequests).toEqual([]);
     page.off('request', onRequest);
+    page.off('requestfinished', onDone);
+    page.off('requestfailed', onDone);
   });
 
   it('searches case-insensitively, filters by status and shows the no-match state', async () => {
@@ -128,7 +138,7 @@ describe('tasks screen', () => {
     await page.getByTestId('tasks-status-filter').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Cancelled' }).click();
     await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(1);
-    expect(await page.getByTestId('task-row').getAttribute('data-task-id')).toBe(String(long));
+    await expect.poll(() => page.getByTestId('task-row').getAttribute('data-task-id'), POLL).toBe(String(long));
     await page.getByTestId('tasks-status-filter').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'All statuses' }).click();
     await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(2);
@@ -142,8 +152,8 @@ describe('tasks screen', () => {
     await row(small).getByTestId('task-delete').click();
     const warning = page.getByTestId('delete-warning');
     await warning.waitFor();
-    expect(await warning.textContent()).toContain('cannot be undone');
-    expect(await warning.textContent()).toContain('The original images are not deleted');
+    await expect.poll(() => warning.textContent(), POLL).toContain('cannot be undone');
+    await expect.poll(() => warning.textContent(), POLL).toContain('The original images are not deleted');
     await screenshot(page, 'tasks-delete-en-1440', false);
     await page.locator('.ant-modal').filter({ has: warning }).getByRole('button', { name: 'Delete' }).click();
     await toast(page, 'Task deleted successfully').waitFor();
@@ -176,14 +186,14 @@ describe('tasks screen', () => {
     const task = (await e2e.server.api(`/api/tasks/${failed}/`)).body;
     await e2e.goto('tasks');
     await expect.poll(() => row(failed).getAttribute('data-status'), POLL).toBe('failed');
-    expect(await row(failed).getByTestId('task-status').textContent()).toBe('Failed');
+    await expect.poll(() => row(failed).getByTestId('task-status').textContent(), POLL).toBe('Failed');
     await expect.poll(() => page.getByTestId('task-summary-failed').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
-    expect(await page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent()).toContain('0');
+    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('0');
     await row(failed).getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
-    expect(await details.getByTestId('status-text').textContent()).toBe('The task failed.');
-    if (task.error_message) expect(await details.textContent()).toContain(task.error_message);
+    await expect.poll(() => details.getByTestId('status-text').textContent(), POLL).toBe('The task failed.');
+    if (task.error_message) await expect.poll(() => details.textContent(), POLL).toContain(task.error_message);
     await screenshot(page, 'tasks-details-failed-en-1440', false);
   });
 });

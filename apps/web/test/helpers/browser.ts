@@ -19,6 +19,13 @@ const CHROMIUM_ARGS = [
 ];
 
 export const DESKTOP = { width: 1440, height: 900 };
+
+/**
+ * Everything on the page changes asynchronously (React renders, queries, breakpoints): assertions poll until
+ * they hold. 30 s is generous on purpose: a loaded CI machine can take seconds to settle a render.
+ */
+export const WAIT_MS = 30_000;
+export const POLL = { timeout: WAIT_MS, interval: 100 };
 export const PHONE = { width: 390, height: 844 };
 
 export interface E2eBrowser {
@@ -39,7 +46,7 @@ export async function launchBrowser(viewport = DESKTOP): Promise<E2eBrowser> {
     timezoneId: 'UTC',
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(WAIT_MS);
   return {
     context,
     page,
@@ -56,9 +63,14 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   // Let fonts, lazy chunks and images settle before the picture.
   await page.waitForLoadState('networkidle').catch(() => undefined);
-  // Dialogs fade in: wait until CSS animations and transitions have finished.
+  // Dialogs fade in: wait until CSS animations and transitions have finished. Endless ones (spinners, the
+  // running progress bar's shimmer) never finish, so they are left out instead of costing the whole timeout.
   await page
-    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 3000 })
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 3000 },
+    )
     .catch(() => undefined);
   // A sticky header would otherwise be drawn where the page was scrolled to.
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));

@@ -89,7 +89,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
       const form = new FormData();
       for (const [k, v] of Object.entries(fields)) form.set(k, v);
       const field = pathname.includes('upload-files') ? 'files' : 'file';
-      for (const f of files) form.append(field, new Blob([f.bytes]), f.name);
+      for (const f of files) form.append(field, new Blob([new Uint8Array(f.bytes)]), f.name);
       const res = await fetch(url + pathname, { method: 'POST', body: form });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };

@@ -35,9 +35,10 @@ export async function startE2e(options: { viewport?: { width: number; height: nu
       await page.locator('.app-header').waitFor();
     },
     async goto(section) {
-      const toggle = page.getByTestId('nav-toggle');
-      if (await toggle.isVisible()) {
-        await toggle.click();
+      // The app collapses the navigation below Ant Design's lg breakpoint (992 px). Decide by the viewport:
+      // reading the toggle's visibility right after setViewportSize races the re-render.
+      if ((page.viewportSize()?.width ?? DESKTOP.width) < 992) {
+        await page.getByTestId('nav-toggle').click();
         await page.getByTestId('drawer-nav').locator(`[data-nav="${section}"]`).click();
       } else {
         await page.getByTestId('main-nav').locator(`[data-nav="${section}"]`).click();
@@ -46,12 +47,15 @@ export async function startE2e(options: { viewport?: { width: number; height: nu
     },
     async setLanguage(lang) {
       const name = lang === 'zh' ? '中文' : 'English';
+      // The menu must be closed before (a click on the button would close an open one) and must close after.
+      const openDropdown = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+      await openDropdown.waitFor({ state: 'detached' });
       await page.getByTestId('language-menu').click();
-      const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
+      const item = openDropdown.getByRole('menuitem', { name });
       await item.waitFor();
       await item.click();
       await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
-      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').waitFor({ state: 'detached' }).catch(() => undefined);
+      await openDropdown.waitFor({ state: 'detached' });
     },
     async close() {
       await browser.close().catch(() => undefined);

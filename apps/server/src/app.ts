@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import multipart from '@fastify/multipart';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { foldersRoutes } from './folders/folders.routes.js';
@@ -13,6 +14,23 @@ import { webRoutes } from './web/web.routes.js';
 /** JSON bodies are small (names, ids, parameters); uploads go through multipart with their own limit. */
 const JSON_BODY_LIMIT = 5 * 1024 * 1024;
 
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
+/**
+ * Routes validate with zod, not JSON Schema, so Fastify's Ajv and fast-json-stringify compilers are
+ * loaded only if a schema ever needs them: loading them in Fastify() cost ~80 ms of the cold start.
+ */
+function lazySchemaCompilers(): CompilersFactory {
+  // Resolved from Fastify's own location: the same compiler packages it would load itself.
+  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+  type Build = (...args: unknown[]) => unknown;
+  const lazy = (pkg: string): Build => (...args) => (fromFastify(pkg) as () => Build)()(...args);
+  return {
+    buildValidator: lazy('@fastify/ajv-compiler') as CompilersFactory['buildValidator'],
+    buildSerializer: lazy('@fastify/fast-json-stringify-compiler') as CompilersFactory['buildSerializer'],
+  };
+}
+
 /**
  * Builds the HTTP app in an explicit order: plugins, hooks and error handling, then the API
  * features under /api, media under /media, and the web app last.
@@ -23,6 +41,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    schemaController: { compilersFactory: lazySchemaCompilers() },
     // Per-request log lines only at debug/trace (via logController: the top-level option is deprecated).
     logController: new LogController({
       disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',

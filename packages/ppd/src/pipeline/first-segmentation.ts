@@ -163,6 +163,16 @@ export function upscaleSpecimen(s: Specimen, width: number, height: number): Spe
   const rw = rect.x1 - rect.x0;
   const rh = rect.y1 - rect.y0;
   const mask = new Uint8Array(rw * rh);
+  // the horizontal sample positions are the same on every row: worked out once
+  const cx0 = new Int32Array(rw);
+  const cx1 = new Int32Array(rw);
+  const cfx = new Float64Array(rw);
+  for (let x = 0; x < rw; x++) {
+    const u = Math.min(sw - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
+    cx0[x] = Math.floor(u);
+    cx1[x] = Math.min(sw - 1, cx0[x]! + 1);
+    cfx[x] = u - cx0[x]!;
+  }
   let area = 0;
   for (let y = 0; y < rh; y++) {
     const v = Math.min(sh - 1, Math.max(0, (y + 0.5) / 2 - 0.5));
@@ -170,10 +180,9 @@ export function upscaleSpecimen(s: Specimen, width: number, height: number): Spe
     const y1 = Math.min(sh - 1, y0 + 1);
     const fy = v - y0;
     for (let x = 0; x < rw; x++) {
-      const u = Math.min(sw - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
-      const x0 = Math.floor(u);
-      const x1 = Math.min(sw - 1, x0 + 1);
-      const fx = u - x0;
+      const x0 = cx0[x]!;
+      const x1 = cx1[x]!;
+      const fx = cfx[x]!;
       const top = s.mask[y0 * sw + x0]! * (1 - fx) + s.mask[y0 * sw + x1]! * fx;
       const bottom = s.mask[y1 * sw + x0]! * (1 - fx) + s.mask[y1 * sw + x1]! * fx;
       if (top * (1 - fy) + bottom * fy >= 0.5) {

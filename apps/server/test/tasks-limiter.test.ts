@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLimit, forEachLimit } from '../src/queue/limiter.js';
+import { createLimit, forEachLimit } from '../src/util/limiter.js';
 
 /** The queue's concurrency helpers: the slot limit holds, and a failure leaves nothing running. */
 const tick = () => new Promise((r) => setImmediate(r));

@@ -1,5 +1,5 @@
 import { JobsRepository, type JobRow } from './jobs.repository.js';
-import { createLimit, type Limit } from './limiter.js';
+import { createLimit, type Limit } from '../util/limiter.js';
 import { runJob, type JobDeps } from './run-job.js';
 import type { TaskQueue } from './task-queue.js';
 

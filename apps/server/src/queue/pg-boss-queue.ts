@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../config/config.js';
 import { JobsRepository } from './jobs.repository.js';
-import { createLimit, type Limit } from './limiter.js';
+import { createLimit, type Limit } from '../util/limiter.js';
 import { LocalWorkerProcesses } from './pg-boss-worker-processes.js';
 import { runJob, type JobDeps } from './run-job.js';
 import type { TaskQueue } from './task-queue.js';

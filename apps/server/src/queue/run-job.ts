@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { EngineUnavailableError } from '../engine/app-engine.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
-import { forEachLimit, type Limit } from './limiter.js';
+import { forEachLimit, type Limit } from '../util/limiter.js';
 import { JobsRepository, type ResultRecord } from './jobs.repository.js';
 
 /** What a job needs; the same in the API process, the embedded queue and a separate worker process. */

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import type { Metadata, SharpOptions } from 'sharp';
 import type { ImageFormat } from '../images/image-list-query.js';
-import { createLimit } from './concurrency-limit.js';
+import { createLimit } from '../util/limiter.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 
 export interface ProbedImage {

@@ -9,7 +9,7 @@ import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import type { ProbedImage } from './image-probe.js';
 import { EXTENSION_OF } from './image-sniff.js';
-import { createLimit } from './concurrency-limit.js';
+import { createLimit } from '../util/limiter.js';
 import type { UploadBatch } from './upload-batch.js';
 import type { StagedFile } from './staged-file.js';
 

@@ -1,4 +1,4 @@
-/** Limits how many async calls run at once (images in flight across all jobs of this process). */
+/** Limits how many async calls run at once (images in flight in the queue, decodes in uploads). */
 export type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 export function createLimit(slots: number): Limit {

@@ -66,6 +66,9 @@ export function rgbToLab(rgb: Uint8Array, width: number, height: number): LabPla
 export function boxBlur(src: Float32Array, width: number, height: number, r: number): Float32Array {
   if (r <= 0) return src;
   const tmp = new Float32Array(src.length);
+  // window width at each column (clipped at the edges), the same on every row
+  const spans = new Float64Array(width);
+  for (let x = 0; x < width; x++) spans[x] = Math.min(width, x + r + 1) - Math.max(0, x - r);
   for (let y = 0; y < height; y++) {
     const o = y * width;
     let sum = 0;
@@ -73,7 +76,7 @@ export function boxBlur(src: Float32Array, width: number, height: number, r: num
     for (let x = 0; x < width; x++) {
       if (x + r < width) sum += src[o + x + r]!;
       if (x - r - 1 >= 0) sum -= src[o + x - r - 1]!;
-      tmp[o + x] = sum / (Math.min(width, x + r + 1) - Math.max(0, x - r));
+      tmp[o + x] = sum / spans[x]!;
     }
   }
   const out = new Float32Array(src.length);

@@ -295,13 +295,19 @@ class ColourModel implements SegmentationModel {
     const clusters = backgroundClusters(L, A, B, width, height);
     const n = width * height;
     const dist = new Float32Array(n);
+    // cluster fields in flat arrays: this loop visits every pixel once per cluster
+    const k = clusters.length;
+    const cL = Float64Array.from(clusters, (c) => c.L);
+    const ca = Float64Array.from(clusters, (c) => c.a);
+    const cb = Float64Array.from(clusters, (c) => c.b);
+    const margin = Float64Array.from(clusters, (c) => 1.5 * c.spread);
     for (let i = 0; i < n; i++) {
       const l = L[i]! * BG_L_WEIGHT;
       const a = A[i]!;
       const b = B[i]!;
       let best = Infinity;
-      for (const c of clusters) {
-        const d = Math.sqrt((l - c.L) ** 2 + (a - c.a) ** 2 + (b - c.b) ** 2) - 1.5 * c.spread;
+      for (let j = 0; j < k; j++) {
+        const d = Math.sqrt((l - cL[j]!) ** 2 + (a - ca[j]!) ** 2 + (b - cb[j]!) ** 2) - margin[j]!;
         if (d < best) best = d;
       }
       dist[i] = best > 0 ? best : 0;

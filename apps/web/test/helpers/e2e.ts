@@ -47,14 +47,28 @@ export async function startE2e(options: { viewport?: { width: number; height: nu
     },
     async setLanguage(lang) {
       const name = lang === 'zh' ? '中文' : 'English';
-      // The menu must be closed before (a click on the button would close an open one) and must close after.
+      const htmlLang = lang === 'zh' ? 'zh-CN' : 'en';
       const openDropdown = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
-      await openDropdown.waitFor({ state: 'detached' });
-      await page.getByTestId('language-menu').click();
-      const item = openDropdown.getByRole('menuitem', { name });
-      await item.waitFor();
-      await item.click();
-      await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
+      // The item is clicked once the menu has finished its zoom-in (rc-motion's -enter/-appear classes gone).
+      const settledItem = page
+        .locator('.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-enter"]):not([class*="-appear"])')
+        .getByRole('menuitem', { name });
+      // Under load a click on the item was still lost now and then (menu left open, language unchanged): the
+      // user would pick again, and so does this helper, at most three times; the language must then switch.
+      for (let attempt = 1; ; attempt++) {
+        if (attempt > 1) await page.keyboard.press('Escape');
+        await openDropdown.waitFor({ state: 'detached' });
+        await page.getByTestId('language-menu').click();
+        await settledItem.click();
+        try {
+          await page.waitForFunction((l) => document.documentElement.lang === l, htmlLang, { timeout: attempt < 3 ? 10_000 : undefined });
+          break;
+        } catch (err) {
+          if (attempt >= 3) throw err;
+          console.warn(`setLanguage(${lang}): the pick was lost, picking again`);
+        }
+      }
+      // ...and the menu closes after a pick.
       await openDropdown.waitFor({ state: 'detached' });
     },
     async close() {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workerEnv } from '../src/queue/pg-boss-worker-processes.js';
-import { makeJpeg } from './helpers/fixtures.js';
+import { makeSpecimenJpeg } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 // Real worker processes on PostgreSQL + S3: runs in the scale-out pass of the server suite
@@ -43,10 +43,10 @@ function startWorker(api: TestServer): ChildProcess {
   return child;
 }
 
-/** Image rows and their stored originals (uploads have their own tests); varied photo-like pictures. */
+/** Image rows and their stored originals (uploads have their own tests): specimen photos the engine scores. */
 async function seedImages(api: TestServer, count: number): Promise<number[]> {
   const pictures = await Promise.all(
-    Array.from({ length: count }, (_, i) => makeJpeg({ width: 640, height: 480, seed: i + 1, noise: 12 })),
+    Array.from({ length: count }, (_, i) => makeSpecimenJpeg({ width: 640, height: 480, seed: i + 1 })),
   );
   const ids: number[] = [];
   for (const [i, bytes] of pictures.entries()) {
@@ -126,6 +126,7 @@ describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
     expect(done.progress).toBe(100);
     const rows = await resultRows(server, task.id);
     expect(rows.map((r) => r.image_id).sort((a, b) => a - b)).toEqual(imageIds);
+    expect(rows.filter((r) => r.error_code !== null)).toEqual([]);
     // Result files went to the object store: each scored result's overlay is served through /media/.
     const results = (await server.json(`/api/predictions/?task_id=${task.id}&page_size=100`)).body.results as any[];
     const scored = results.filter((r) => r.result_image_url);
@@ -159,6 +160,7 @@ describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
     const rows = await resultRows(server, task.id);
     expect(rows).toHaveLength(24);
     expect(new Set(rows.map((r) => r.image_id)).size).toBe(24);
+    expect(rows.filter((r) => r.error_code !== null)).toEqual([]);
     // The dead worker's job expired and was handed out again.
     expect((await pgBossJobStates(server)).retried).toBeGreaterThanOrEqual(1);
   });

@@ -253,6 +253,71 @@ describe('GET /images/days/ and /images/types/', () => {
   });
 });
 
+describe('counts kept by the database (facets, types, folder image counts)', () => {
+  /** What a full count over the rows says, to compare with what the API answers. */
+  async function countedFromRows() {
+    const db = server.ctx.db.kysely;
+    const rows = await db.selectFrom('images').select(['folder_id', 'format']).execute();
+    const byFormat = new Map<string, number>();
+    for (const r of rows) byFormat.set(r.format, (byFormat.get(r.format) ?? 0) + 1);
+    return {
+      all: rows.length,
+      uncategorized: rows.filter((r) => r.folder_id === null).length,
+      types: [...byFormat].map(([format, count]) => ({ format, count })).sort((a, b) => b.count - a.count || a.format.localeCompare(b.format)),
+      inFolder: (id: number) => rows.filter((r) => r.folder_id === id).length,
+    };
+  }
+
+  async function expectCountsTrue(folderIds: number[]) {
+    const truth = await countedFromRows();
+    const list = await server.json('/api/images/');
+    expect(list.body.facets).toEqual({ all: truth.all, uncategorized: truth.uncategorized });
+    expect(list.body.count).toBe(truth.all);
+    expect((await server.json('/api/images/types/')).body).toEqual(truth.types);
+    expect((await server.json('/api/images/?folder=none')).body.count).toBe(truth.uncategorized);
+    for (const id of folderIds) {
+      const f = await server.json(`/api/folders/${id}/`);
+      if (f.status === 404) continue;
+      expect(f.body.imageCount).toBe(truth.inFolder(id));
+      expect((await server.json(`/api/images/?folder=${id}`)).body.count).toBe(truth.inFolder(id));
+      expect((await server.json(`/api/images/?folder=${id}&format=png`)).body.count).toBe(
+        (await server.ctx.db.kysely.selectFrom('images').select('id').where('folder_id', '=', id).where('format', '=', 'png').execute()).length,
+      );
+    }
+  }
+
+  it('stay true through inserts, moves, a folder deleted with moving and with deleting, and image deletes', async () => {
+    const a = await folder('Counts A');
+    const b = await folder('Counts B');
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await seed({ name: `c${i}.jpg`, folder: i % 3 === 0 ? null : i % 3 === 1 ? a : b, format: i % 4 === 0 ? 'png' : 'jpeg' }));
+    await expectCountsTrue([a, b]);
+
+    const add = await server.json(`/api/folders/${b}/add_images/`, { method: 'POST', body: { image_ids: ids.slice(0, 5) } });
+    expect(add.status).toBe(200);
+    await expectCountsTrue([a, b]);
+
+    const toNone = await server.json(`/api/folders/none/add_images/`, { method: 'POST', body: { image_ids: ids.slice(5, 7) } });
+    expect(toNone.status).toBe(200);
+    await expectCountsTrue([a, b]);
+
+    expect((await server.request(`/api/images/${ids[11]}/`, { method: 'DELETE' })).status).toBe(204);
+    await expectCountsTrue([a, b]);
+
+    const moved = await server.request(`/api/folders/${a}/?images=move&target=${b}`, { method: 'DELETE' });
+    expect(moved.status).toBe(204);
+    await expectCountsTrue([a, b]);
+
+    const c = await folder('Counts C');
+    await server.json(`/api/folders/${c}/add_images/`, { method: 'POST', body: { image_ids: ids.slice(0, 3) } });
+    const deleted = await server.request(`/api/folders/${b}/?images=delete`, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    await expectCountsTrue([a, b, c]);
+    // Only the uncategorised images and folder C's three remain.
+    expect((await server.json('/api/images/')).body.facets.all).toBe((await countedFromRows()).uncategorized + 3);
+  });
+});
+
 describe('GET and DELETE /images/{id}/', () => {
   it('gets one image; 404 for an unknown id, 400 for a malformed one', async () => {
     const id = await seed({ name: 'one.jpg' });

@@ -137,6 +137,11 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
     expect(await dst.kysely.selectFrom('folders').selectAll().execute()).toEqual(
       await src.kysely.selectFrom('folders').selectAll().execute(),
     );
+    // The per-folder, per-format counts were rebuilt by the target's triggers, equal to the source's.
+    const tally = (db: typeof src) =>
+      db.kysely.selectFrom('image_counts').select(['folder_key', 'format', 'n']).where('n', '>', 0).orderBy('folder_key').orderBy('format').execute();
+    expect((await tally(dst)).map((r) => ({ ...r, n: Number(r.n) }))).toEqual(await tally(src));
+    expect((await tally(dst)).reduce((sum, r) => sum + Number(r.n), 0)).toBe(7);
 
     // The identity sequence continues after the copied ids (the deleted folder's id included).
     const next = await dst.kysely

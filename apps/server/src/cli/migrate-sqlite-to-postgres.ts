@@ -74,9 +74,12 @@ export async function migrateSqliteToPostgres(options: {
   }
 }
 
+/** Tables the target's triggers fill as the rows they count arrive (migration 0004): never copied. */
+const DERIVED_TABLES = new Set(['image_counts']);
+
 /**
  * The tables both databases have (not Kysely's bookkeeping, not SQLite-only search indexes such as the FTS
- * tables), parents before children: SQLite's creation order honours the foreign keys.
+ * tables, not derived tables), parents before children: SQLite's creation order honours the foreign keys.
  */
 async function tablesToCopy(sqlite: Kysely<Database>, postgres: Kysely<Database>): Promise<string[]> {
   const inPostgres = new Set(
@@ -90,7 +93,7 @@ async function tablesToCopy(sqlite: Kysely<Database>, postgres: Kysely<Database>
     select name from sqlite_master
     where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'
     order by rowid`.execute(sqlite);
-  return rows.rows.map((r) => r.name).filter((name) => inPostgres.has(name));
+  return rows.rows.map((r) => r.name).filter((name) => inPostgres.has(name) && !DERIVED_TABLES.has(name));
 }
 
 /** The columns of a PostgreSQL table (a dialect-only column on the SQLite side is not copied). */

@@ -91,9 +91,17 @@ export interface ResultsTable {
   created_at: string;
 }
 
+/** Images per folder and format, kept by triggers (migration 0004); folder_key 0 is uncategorised. */
+export interface ImageCountsTable {
+  folder_key: number;
+  format: string;
+  n: number;
+}
+
 export interface Database {
   folders: FoldersTable;
   images: ImagesTable;
+  image_counts: ImageCountsTable;
   tasks: TasksTable;
   task_jobs: TaskJobsTable;
   results: ResultsTable;

@@ -18,7 +18,7 @@ export class FoldersRepository {
     return db
       .selectFrom('folders')
       .selectAll('folders')
-      .select(sql<number>`(select count(*) from images where images.folder_id = folders.id)`.as('image_count'));
+      .select(sql<number>`(select coalesce(sum(n), 0) from image_counts where image_counts.folder_key = folders.id)`.as('image_count'));
   }
 
   async count(): Promise<number> {

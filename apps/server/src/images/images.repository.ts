@@ -45,8 +45,6 @@ function ftsPhrase(text: string): string {
   return `"${text.toLowerCase().replace(/"/g, '""')}"`;
 }
 
-const KNOWN_FORMATS = ['jpeg', 'png', 'webp', 'tiff', 'gif'];
-
 /** Every SQL query about images. One method per use. */
 export class ImagesRepository {
   constructor(
@@ -85,6 +83,8 @@ export class ImagesRepository {
   }
 
   async count(filter: ImageFilter): Promise<number> {
+    const { folder, format, ...rest } = filter;
+    if (Object.values(rest).every((v) => v === undefined)) return this.countFromTally(folder, format);
     const onlySearch = Object.entries(filter).every(([k, v]) => k === 'search' || v === undefined);
     if (onlySearch && this.usesTrigramIndex(filter)) {
       // The trigram index alone knows how many names match (no row lookups).
@@ -94,6 +94,15 @@ export class ImagesRepository {
     const row = await this.filtered(this.db, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Counts by folder and format come from the trigger-kept tally (migration 0004), not the rows. */
+  private async countFromTally(folder: number | null | undefined, format: string | undefined): Promise<number> {
+    let q = this.db.selectFrom('image_counts').select(sql<number>`coalesce(sum(n), 0)`.as('n'));
+    if (folder !== undefined) q = q.where('folder_key', '=', folder ?? 0);
+    if (format !== undefined) q = q.where('format', '=', format);
+    const row = await q.executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -123,7 +132,6 @@ export class ImagesRepository {
     return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   }
 
-  /** Two index lookups rather than one conditional count over every row. */
   async facets(): Promise<{ all: number; uncategorized: number }> {
     const [all, uncategorized] = await Promise.all([this.count({}), this.count({ folder: null })]);
     return { all, uncategorized };
@@ -159,10 +167,17 @@ export class ImagesRepository {
     return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
   }
 
-  /** Images per format, most first: one index range count per accepted format. */
+  /** Images per format, most first. */
   async types(): Promise<{ format: string; count: number }[]> {
-    const counts = await Promise.all(KNOWN_FORMATS.map(async (format) => ({ format, count: await this.count({ format }) })));
-    return counts.filter((c) => c.count > 0).sort((a, b) => b.count - a.count || a.format.localeCompare(b.format));
+    const rows = await this.db
+      .selectFrom('image_counts')
+      .select(['format', sql<number>`sum(n)`.as('count')])
+      .groupBy('format')
+      .execute();
+    return rows
+      .map((r) => ({ format: r.format, count: Number(r.count) }))
+      .filter((c) => c.count > 0)
+      .sort((a, b) => b.count - a.count || a.format.localeCompare(b.format));
   }
 
   async getById(id: number, db: Db = this.db): Promise<ImageRow | undefined> {

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-images-folders.js';
 import * as m0002 from './0002-tasks-results.js';
 import * as m0003 from './0003-postgres-search-index.js';
+import * as m0004 from './0004-image-counts.js';
 
 /**
  * Every migration, in order. Static imports (not a folder scan) so the build output and the tests
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0001-images-folders': m0001,
   '0002-tasks-results': m0002,
   '0003-postgres-search-index': m0003,
+  '0004-image-counts': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import { createTaskQueue } from './queue/create-queue.js';
 import type { TaskQueue } from './queue/task-queue.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { createStorage } from './storage/create-storage.js';
+import { sweepStaleTempFiles } from './storage/temp-sweep.js';
 
 /**
  * Everything a route or job handler needs, built once at start and passed explicitly
@@ -48,7 +49,10 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
  */
 export async function startBackgroundWork(ctx: AppContext): Promise<void> {
   const engine = ctx.engine as Partial<DeferredEngine>;
-  await Promise.all([engine.start?.(), ctx.queue.start()]);
+  const sweep = sweepStaleTempFiles(ctx.storage.tempDir).then((n) => {
+    if (n > 0) ctx.log.info({ files: n }, 'removed temp files left by an earlier crash');
+  });
+  await Promise.all([engine.start?.(), ctx.queue.start(), sweep]);
 }
 
 /** Stops the queue (in-flight jobs are queued again), then the engine's workers, then the database. */

@@ -89,6 +89,15 @@ describe('SIGKILL in the middle of a task', () => {
     const atKill = seen[seen.length - 1]!;
     expect(atKill).toBeLessThan(IMAGES);
 
+    // Temp files a crash left behind: an old one (an upload cut off hours ago) goes at the next start;
+    // a fresh one may be another process's upload in progress on this DATA_DIR, and stays.
+    const staleTemp = path.join(dataDir, 'tmp', 'crashed-upload.part');
+    const freshTemp = path.join(dataDir, 'tmp', 'upload-in-progress.part');
+    await fsp.writeFile(staleTemp, 'half an upload');
+    await fsp.writeFile(freshTemp, 'an upload arriving now');
+    const hoursAgo = new Date(Date.now() - 7 * 3600_000);
+    await fsp.utimes(staleTemp, hoursAgo, hoursAgo);
+
     const second = await startServer();
     let task;
     const deadline = Date.now() + 240_000;
@@ -123,6 +132,10 @@ describe('SIGKILL in the middle of a task', () => {
     };
     await walk(path.join(dataDir, 'blobs', 'results'), 'results');
     expect(stored.sort()).toEqual([...referenced].sort());
+    // (The kill may also have left a fresh temp file of a result being written: fresh, so it stays too.)
+    const leftInTmp = await fsp.readdir(path.join(dataDir, 'tmp'));
+    expect(leftInTmp).toContain('upload-in-progress.part');
+    expect(leftInTmp).not.toContain('crashed-upload.part');
 
     const stopped = new Promise((r) => second.child.once('exit', r));
     second.child.kill('SIGTERM');

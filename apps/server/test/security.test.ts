@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedState } from './helpers/data-dir.js';
-import { formWith, makeJpeg } from './helpers/fixtures.js';
+import { formWith, makeJpeg, makeZip } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 let server: TestServer;
@@ -104,6 +104,36 @@ describe('bad input across the images and folders API', () => {
     }
     expect(state).toEqual({ images: 0, blobs: [], tmp: [] });
     // The server is still fine.
+    expect((await server.json('/api/images/')).status).toBe(200);
+  });
+
+  it('a ZIP upload broken off after its first entries leaves none of the entries staged so far', async () => {
+    const boundary = 'ZIPABORTBOUNDARY';
+    const jpegs = await Promise.all([1, 2, 3].map((seed) => makeJpeg({ width: 400, height: 300, noise: 30, seed })));
+    const zip = await makeZip(jpegs.map((data, i) => ({ name: `e${i}.jpg`, data, compress: false })));
+    const url = new URL(server.url);
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/api/images/upload-batch/',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(zip.length * 2) },
+    });
+    req.on('error', () => undefined);
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.zip"\r\nContent-Type: application/zip\r\n\r\n`);
+    // Two whole entries and half of the third: the archive's temp file plus entries staged as it arrives.
+    const signature = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+    const third = zip.indexOf(signature, zip.indexOf(signature, zip.indexOf(signature) + 4) + 4);
+    req.write(zip.subarray(0, third + 200));
+    for (let i = 0; i < 200 && (await storedState(server)).tmp.length < 3; i++) await new Promise((r) => setTimeout(r, 25));
+    expect((await storedState(server)).tmp.length).toBeGreaterThanOrEqual(3);
+    req.destroy();
+    let state = await storedState(server);
+    for (let i = 0; i < 200 && state.tmp.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      state = await storedState(server);
+    }
+    expect(state).toEqual({ images: 0, blobs: [], tmp: [] });
     expect((await server.json('/api/images/')).status).toBe(200);
   });
 });

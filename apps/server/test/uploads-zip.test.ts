@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,8 @@ import { clearUtf8Flags, formWith, makeBombZip, makeJpeg, makePng, makeTruncated
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 let server: TestServer;
+
+const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
 
 function uploadZip(zip: Buffer, fields: Record<string, string> = {}, target = server) {
   return target.json('/api/images/upload-batch/', {
@@ -53,6 +56,48 @@ describe('POST /images/upload-batch/', () => {
     const state = await storedState(server);
     expect(state.images).toBe(2);
     expect(state.tmp).toEqual([]);
+  });
+
+  it('imports ZIPs whose sizes follow the data (streamed ZIPs), stored or deflated, leaving no temp file', async () => {
+    const jpegs = [await makeJpeg({ seed: 41 }), await makeJpeg({ seed: 42 }), await makeJpeg({ seed: 43 })];
+    const res = await uploadZip(
+      await makeZip([
+        { name: 'a.jpg', data: jpegs[0]!, streamed: true },
+        { name: 'b.jpg', data: jpegs[1]!, streamed: true, compress: false },
+        { name: 'c.jpg', data: jpegs[2]! },
+      ]),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.uploaded.map((i: any) => i.name)).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
+    const shas = await server.ctx.db.kysely.selectFrom('images').select(['name', 'sha256']).orderBy('name').execute();
+    expect(shas.map((r) => r.sha256)).toEqual(jpegs.map(sha256));
+    expect((await storedState(server)).tmp).toEqual([]);
+  });
+
+  it('the central directory decides: local headers that lie about sizes or CRC do not change what is stored', async () => {
+    const first = await makeJpeg({ seed: 51 });
+    const second = await makeJpeg({ seed: 52 });
+    const zip = await makeZip([
+      { name: 'first.jpg', data: first, compress: false },
+      { name: 'second.jpg', data: second, compress: false },
+    ]);
+    // The first local header claims half the size (the bytes read from it would be a cut-off JPEG) and
+    // the second a wrong CRC; the central directory keeps the true values.
+    const local = zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    zip.writeUInt32LE(Math.floor(first.length / 2), local + 18);
+    zip.writeUInt32LE(Math.floor(first.length / 2), local + 22);
+    const secondLocal = zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), local + 30 + first.length);
+    zip.writeUInt32LE((zip.readUInt32LE(secondLocal + 14) ^ 0xffff) >>> 0, secondLocal + 14);
+
+    const res = await uploadZip(zip);
+    expect(res.status).toBe(201);
+    expect(res.body.uploaded.map((i: any) => i.name)).toEqual(['first.jpg', 'second.jpg']);
+    const rows = await server.ctx.db.kysely.selectFrom('images').select(['name', 'sha256', 'size']).orderBy('name').execute();
+    expect(rows).toEqual([
+      { name: 'first.jpg', sha256: sha256(first), size: first.length },
+      { name: 'second.jpg', sha256: sha256(second), size: second.length },
+    ]);
+    expect((await storedState(server)).tmp).toEqual([]);
   });
 
   it('keeps Chinese and emoji entry names', async () => {

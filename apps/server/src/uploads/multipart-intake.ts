@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../http/errors.js';
-import { discard, stageStream, type StagedFile } from './staged-file.js';
+import { discard, stageStream, type StagedFile, type StageOptions } from './staged-file.js';
 
 export interface ReceivedFile {
   /** the part's field name */
@@ -27,7 +27,7 @@ export async function receiveMultipart(
   tempDir: string,
   maxFiles: number,
   onFile?: (file: ReceivedFile) => void,
-  options: { hash?: boolean } = {},
+  options: StageOptions = {},
 ): Promise<MultipartIntake> {
   if (!req.isMultipart()) {
     throw new ApiError(415, 'unsupported_media_type', 'Expected a multipart/form-data body');

@@ -15,6 +15,13 @@ export interface StagedFile {
 
 export class TooLargeError extends Error {}
 
+export interface StageOptions {
+  /** false: no sha256 (a ZIP archive itself needs none, only its entries do) */
+  hash?: boolean;
+  /** a pass-through that also sees every byte on its way to the file (the ZIP early-entry scanner) */
+  through?: () => Transform;
+}
+
 const HEAD_BYTES = 64;
 
 /**
@@ -25,10 +32,10 @@ export async function stageStream(
   source: Readable,
   tempDir: string,
   maxBytes = Number.POSITIVE_INFINITY,
-  options: { hash?: boolean } = {},
+  options: StageOptions = {},
 ): Promise<StagedFile> {
   const file = path.join(tempDir, `${crypto.randomUUID()}.part`);
-  // A ZIP archive itself needs no hash (only its entries do): skipping it saves a pass over gigabytes.
+  // Skipping the hash of a ZIP archive saves a pass over gigabytes.
   const hash = options.hash === false ? undefined : crypto.createHash('sha256');
   const headChunks: Buffer[] = [];
   let headLength = 0;
@@ -46,7 +53,8 @@ export async function stageStream(
     },
   });
   try {
-    await pipeline(source, meter, fs.createWriteStream(file, { flags: 'wx' }));
+    const write = fs.createWriteStream(file, { flags: 'wx' });
+    await (options.through ? pipeline(source, meter, options.through(), write) : pipeline(source, meter, write));
   } catch (err) {
     await fsp.rm(file, { force: true });
     throw err;

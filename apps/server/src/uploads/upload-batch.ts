@@ -22,33 +22,43 @@ export interface Candidate {
  */
 export class UploadBatch {
   readonly candidates: Candidate[] = [];
+  private readonly prefetched: { staged: StagedFile; outcome: Promise<ProbeOutcome> }[] = [];
   private readonly probes = new Map<string, Promise<ProbeOutcome>>();
 
   addFile(name: string, staged: StagedFile): void {
+    this.candidates.push({ name, staged, outcome: this.probe(staged) });
+  }
+
+  /**
+   * Starts decoding a file that may become a candidate later (a ZIP entry staged while the archive
+   * still arrives); `addFile` with the same bytes reuses the decode. Unused ones go in `discardAll`.
+   */
+  prefetch(staged: StagedFile): void {
+    this.prefetched.push({ staged, outcome: this.probe(staged) });
+  }
+
+  private probe(staged: StagedFile): Promise<ProbeOutcome> {
     const format: ImageFormat | null = sniffFormat(staged.head);
-    let outcome: Promise<ProbeOutcome>;
-    if (staged.size === 0) {
-      outcome = Promise.resolve({ ok: false, code: 'not_an_image', detail: 'The file is empty' });
-    } else if (format === null) {
-      outcome = Promise.resolve({
+    if (staged.size === 0) return Promise.resolve({ ok: false, code: 'not_an_image', detail: 'The file is empty' });
+    if (format === null) {
+      return Promise.resolve({
         ok: false,
         code: 'not_an_image',
         detail: 'Not a JPEG, PNG, WebP, TIFF or GIF image (the format is read from the bytes, not the name)',
       });
-    } else {
-      outcome =
-        this.probes.get(staged.sha256) ??
-        probeImage(staged.path, format, `${staged.path}.thumb.webp`).then(
-          (image): ProbeOutcome => ({ ok: true, image }),
-          (err): ProbeOutcome => ({
-            ok: false,
-            code: 'not_an_image',
-            detail: err instanceof NotAnImageError ? err.message : 'The image could not be decoded',
-          }),
-        );
-      this.probes.set(staged.sha256, outcome);
     }
-    this.candidates.push({ name, staged, outcome });
+    const known = this.probes.get(staged.sha256);
+    if (known) return known;
+    const outcome = probeImage(staged.path, format, `${staged.path}.thumb.webp`).then(
+      (image): ProbeOutcome => ({ ok: true, image }),
+      (err): ProbeOutcome => ({
+        ok: false,
+        code: 'not_an_image',
+        detail: err instanceof NotAnImageError ? err.message : 'The image could not be decoded',
+      }),
+    );
+    this.probes.set(staged.sha256, outcome);
+    return outcome;
   }
 
   addError(name: string, code: string, detail: string): void {
@@ -57,8 +67,9 @@ export class UploadBatch {
 
   /** Waits for every decode, then removes every temp file still there (stored ones were moved). */
   async discardAll(): Promise<void> {
-    const outcomes = await Promise.all(this.candidates.map((c) => c.outcome));
-    await discard(this.candidates.map((c) => c.staged));
+    const all = [...this.candidates, ...this.prefetched];
+    const outcomes = await Promise.all(all.map((c) => c.outcome));
+    await discard(all.map((c) => c.staged));
     await Promise.all(outcomes.map((o) => (o.ok ? fsp.rm(o.image.thumbnailPath, { force: true }) : undefined)));
   }
 }

@@ -10,6 +10,7 @@ import { UploadBatch } from './upload-batch.js';
 import { parseUploadFields } from './upload-fields.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 import { UploadService, type FileResult } from './upload.service.js';
+import { ZipEarlyEntries } from './zip-early-entries.js';
 import { readZip } from './zip-intake.js';
 
 const STATUS_OF_ERROR: Record<string, number> = { not_an_image: 415, too_large: 413 };
@@ -26,30 +27,37 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const service = new UploadService(ctx);
   const images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
   const tempDir = ctx.storage.tempDir;
+  const zipLimits = { maxEntryBytes: ctx.config.maxUploadBytes, maxEntries: UPLOAD_LIMITS.maxZipEntries, maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes };
 
-  /** Receives the files, decoding each as soon as it has arrived; cleans up whatever happens. */
+  /**
+   * Receives the files, decoding each as soon as it has arrived; cleans up whatever happens.
+   * `zip`: the one file is a ZIP archive, neither hashed nor decoded itself; its entries are staged
+   * (and decoded) while it arrives, for `work` to adopt through `early`.
+   */
   async function withBatch<T>(
     req: FastifyRequest,
     maxFiles: number,
-    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>) => Promise<T>,
-    decodeOnArrival = true,
+    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>, early?: ZipEarlyEntries) => Promise<T>,
+    zip = false,
   ): Promise<T> {
     const batch = new UploadBatch();
     try {
-      const onFile = (file: ReceivedFile) => batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
-      // A ZIP (decodeOnArrival false) is not decoded itself, nor hashed: its entries are.
-      const { files, fields } = decodeOnArrival
-        ? await receiveMultipart(req, tempDir, maxFiles, onFile)
-        : await receiveMultipart(req, tempDir, maxFiles, undefined, { hash: false });
-      if (!decodeOnArrival) {
-        // The caller owns these temp files; make sure they go too.
-        try {
-          return await work(batch, files, fields);
-        } finally {
-          await discard(files.map((f) => f.staged));
-        }
+      if (!zip) {
+        const onFile = (file: ReceivedFile) => batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
+        const { files, fields } = await receiveMultipart(req, tempDir, maxFiles, onFile);
+        return await work(batch, files, fields);
       }
-      return await work(batch, files, fields);
+      const early = new ZipEarlyEntries(tempDir, zipLimits, (staged) => batch.prefetch(staged));
+      let files: ReceivedFile[] = [];
+      try {
+        const received = await receiveMultipart(req, tempDir, maxFiles, undefined, { hash: false, through: () => early.scanner() });
+        files = received.files;
+        return await work(batch, files, received.fields, early);
+      } finally {
+        // The caller owns these temp files; make sure they go too.
+        await discard(files.map((f) => f.staged));
+        await early.discardUnused();
+      }
     } finally {
       await batch.discardAll();
     }
@@ -93,29 +101,41 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }),
   );
 
-  app.post('/images/upload-batch/', (req, reply: FastifyReply) =>
-    withBatch(
+  app.post('/images/upload-batch/', (req, reply: FastifyReply) => {
+    const requestStart = performance.now();
+    return withBatch(
       req,
       1,
-      async (batch, files, fields) => {
+      async (batch, files, fields, early) => {
         const options = parseUploadFields(fields);
         const zip = files[0];
         if (!zip) throw badRequest('No ZIP file was sent (multipart field "file")', { file: 'This field is required' });
         const head = zip.staged.head;
         if (!(head[0] === 0x50 && head[1] === 0x4b)) throw new ApiError(400, 'invalid_zip', 'The file is not a ZIP archive');
-        const limits = { maxEntryBytes: ctx.config.maxUploadBytes, maxEntries: UPLOAD_LIMITS.maxZipEntries, maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes };
-        await readZip(zip.staged.path, tempDir, limits, (item) => {
-          if ('staged' in item) batch.addFile(item.name, item.staged);
-          else batch.addError(item.name, item.error.code, item.error.detail);
-        });
+        const extractStart = performance.now();
+        await readZip(
+          zip.staged.path,
+          tempDir,
+          zipLimits,
+          (item) => {
+            if ('staged' in item) batch.addFile(item.name, item.staged);
+            else batch.addError(item.name, item.error.code, item.error.detail);
+          },
+          (entry) => early?.take(entry),
+        );
         // The archive itself is no longer needed once its entries are staged.
         await discard([zip.staged]);
+        const storeStart = performance.now();
         const results = await service.ingest(batch, options);
+        req.log.info(
+          { entries: batch.candidates.length, receivedMs: Math.round(extractStart - requestStart), extractedMs: Math.round(storeStart - extractStart), storedMs: Math.round(performance.now() - storeStart) },
+          'ZIP ingested',
+        );
         // Returned, not sent: Fastify answers after withBatch's cleanup, so no temp file outlives the response.
         reply.status(201);
         return UploadService.response(results);
       },
-      false,
-    ),
-  );
+      true,
+    );
+  });
 }

@@ -68,7 +68,14 @@ function isBookkeeping(rawPath: string, name: string): boolean {
  * per-entry errors; too many entries or too many bytes in all is a 413 and nothing is kept.
  * `onItem` is called as each entry is staged, so decoding can overlap the extraction.
  */
-export async function readZip(file: string, tempDir: string, limits: ZipLimits, onItem?: (item: ZipItem) => void): Promise<ZipItem[]> {
+export async function readZip(
+  file: string,
+  tempDir: string,
+  limits: ZipLimits,
+  onItem?: (item: ZipItem) => void,
+  /** an entry already staged while the archive arrived (zip-early-entries.ts), if any */
+  takeEarly?: (entry: yauzl.Entry) => StagedFile | undefined,
+): Promise<ZipItem[]> {
   const zip = await openZip(file);
   const items: ZipItem[] = [];
   const staged = () => items.flatMap((i) => ('staged' in i ? [i.staged] : []));
@@ -119,18 +126,20 @@ export async function readZip(file: string, tempDir: string, limits: ZipLimits, 
     }
     if (entry.generalPurposeBitFlag & 0x1) return fail('not_an_image', 'The entry is encrypted');
     if (size === 0) return fail('not_an_image', 'The file is empty');
-    let staged: StagedFile;
+    const early = takeEarly?.(entry);
+    if (early) return add({ name, staged: early });
+    let extracted: StagedFile;
     try {
       // Never more than the declared size (already checked against the limits): a lying header stops here.
-      staged = await stageStream(await openEntry(zip, entry, file), tempDir, size);
+      extracted = await stageStream(await openEntry(zip, entry, file), tempDir, size);
     } catch (err) {
       if (err instanceof TooLargeError) return fail('corrupt_entry', 'The entry holds more bytes than its header declares');
       return fail('corrupt_entry', `The entry could not be extracted: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (staged.size !== size) {
-      await discard([staged]);
+    if (extracted.size !== size) {
+      await discard([extracted]);
       return fail('corrupt_entry', 'The entry holds fewer bytes than its header declares');
     }
-    add({ name, staged });
+    add({ name, staged: extracted });
   }
 }

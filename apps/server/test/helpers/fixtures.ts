@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import yazl from 'yazl';
 
@@ -67,6 +68,8 @@ export interface ZipEntry {
   data: Buffer;
   /** deflate the entry (default true) */
   compress?: boolean;
+  /** written as a stream: sizes and CRC in a data descriptor after the data (general purpose bit 3) */
+  streamed?: boolean;
 }
 
 /**
@@ -84,6 +87,7 @@ export async function makeZip(entries: ZipEntry[]): Promise<Buffer> {
       name = placeholder;
     }
     if (name.endsWith('/')) zip.addEmptyDirectory(name, { mtime: new Date('2026-01-01T00:00:00Z') });
+    else if (e.streamed) zip.addReadStream(Readable.from([e.data]), name, { compress: e.compress ?? true, mtime: new Date('2026-01-01T00:00:00Z') });
     else zip.addBuffer(e.data, name, { compress: e.compress ?? true, mtime: new Date('2026-01-01T00:00:00Z') });
   });
   zip.end();

@@ -25,6 +25,30 @@ async function expectCleanError(res: Response, status: number) {
   return body;
 }
 
+/** A multipart POST written by hand, so a test can stop half way and hang up. */
+function openUpload(pathname: string, boundary: string, contentLength: number): http.ClientRequest {
+  const url = new URL(server.url);
+  const req = http.request({
+    host: url.hostname,
+    port: url.port,
+    method: 'POST',
+    path: pathname,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(contentLength) },
+  });
+  req.on('error', () => undefined);
+  return req;
+}
+
+/** The stored state once the number of temp files satisfies `until` (or after 5 s). */
+async function stateOnceTemp(until: (tempFiles: number) => boolean) {
+  let state = await storedState(server);
+  for (let i = 0; i < 200 && !until(state.tmp.length); i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    state = await storedState(server);
+  }
+  return state;
+}
+
 describe('bad input across the images and folders API', () => {
   it.each([
     ['POST', '/api/folders/', '{"name":'],
@@ -82,27 +106,13 @@ describe('bad input across the images and folders API', () => {
 
   it('a client that disconnects in the middle of an upload leaves no temp file and no row', async () => {
     const boundary = 'ABORTBOUNDARY';
-    const url = new URL(server.url);
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method: 'POST',
-      path: '/api/images/upload-files/',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10 * 1024 * 1024) },
-    });
-    req.on('error', () => undefined);
+    const req = openUpload('/api/images/upload-files/', boundary, 10 * 1024 * 1024);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
     req.write(await makeJpeg({ width: 300, height: 300, noise: 30 }));
     // Wait until the server has started a temp file for the part, then hang up.
-    for (let i = 0; i < 200 && (await storedState(server)).tmp.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
-    expect((await storedState(server)).tmp).toHaveLength(1);
+    expect((await stateOnceTemp((n) => n > 0)).tmp).toHaveLength(1);
     req.destroy();
-    let state = await storedState(server);
-    for (let i = 0; i < 200 && state.tmp.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      state = await storedState(server);
-    }
-    expect(state).toEqual({ images: 0, blobs: [], tmp: [] });
+    expect(await stateOnceTemp((n) => n === 0)).toEqual({ images: 0, blobs: [], tmp: [] });
     // The server is still fine.
     expect((await server.json('/api/images/')).status).toBe(200);
   });
@@ -111,29 +121,15 @@ describe('bad input across the images and folders API', () => {
     const boundary = 'ZIPABORTBOUNDARY';
     const jpegs = await Promise.all([1, 2, 3].map((seed) => makeJpeg({ width: 400, height: 300, noise: 30, seed })));
     const zip = await makeZip(jpegs.map((data, i) => ({ name: `e${i}.jpg`, data, compress: false })));
-    const url = new URL(server.url);
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method: 'POST',
-      path: '/api/images/upload-batch/',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(zip.length * 2) },
-    });
-    req.on('error', () => undefined);
+    const req = openUpload('/api/images/upload-batch/', boundary, zip.length * 2);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.zip"\r\nContent-Type: application/zip\r\n\r\n`);
     // Two whole entries and half of the third: the archive's temp file plus entries staged as it arrives.
     const signature = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
     const third = zip.indexOf(signature, zip.indexOf(signature, zip.indexOf(signature) + 4) + 4);
     req.write(zip.subarray(0, third + 200));
-    for (let i = 0; i < 200 && (await storedState(server)).tmp.length < 3; i++) await new Promise((r) => setTimeout(r, 25));
-    expect((await storedState(server)).tmp.length).toBeGreaterThanOrEqual(3);
+    expect((await stateOnceTemp((n) => n >= 3)).tmp.length).toBeGreaterThanOrEqual(3);
     req.destroy();
-    let state = await storedState(server);
-    for (let i = 0; i < 200 && state.tmp.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      state = await storedState(server);
-    }
-    expect(state).toEqual({ images: 0, blobs: [], tmp: [] });
+    expect(await stateOnceTemp((n) => n === 0)).toEqual({ images: 0, blobs: [], tmp: [] });
     expect((await server.json('/api/images/')).status).toBe(200);
   });
 });

@@ -41,6 +41,8 @@ export class ZipEarlyEntries {
   private readonly entries = new Map<number, EarlyEntry>();
   private readonly unused = new Set<StagedFile>();
   private stagedBytes = 0;
+  /** discardUnused ran: an entry finishing later is removed at once */
+  private finished = false;
 
   constructor(
     private readonly tempDir: string,
@@ -54,9 +56,11 @@ export class ZipEarlyEntries {
     let state: State = { kind: 'header' };
     let position = 0; // offset in the archive of pending[0]
     let pending: Buffer = Buffer.alloc(0);
+    let closed = false; // ended or destroyed: no new entry starts
+    let inflight: Promise<void> = Promise.resolve();
 
     const step = async (): Promise<boolean> => {
-      if (state.kind === 'done') {
+      if (closed || state.kind === 'done') {
         pending = Buffer.alloc(0);
         return false;
       }
@@ -111,12 +115,12 @@ export class ZipEarlyEntries {
       }
       if (state.remaining > 0) return false;
       await this.closeSink(state.offset, state.header, state.sink);
-      state = { kind: 'header' };
-      return true;
+      state = closed ? { kind: 'done' } : { kind: 'header' };
+      return !closed;
     };
 
     const feed = async (chunk: Buffer | undefined) => {
-      if (state.kind === 'done') return;
+      if (closed || state.kind === 'done') return;
       if (chunk) pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       try {
         while (await step());
@@ -127,23 +131,27 @@ export class ZipEarlyEntries {
       }
     };
 
+    /** After the last chunk or a breakdown: waits for the chunk in hand, then drops a half-staged entry. */
+    const close = async () => {
+      closed = true;
+      await inflight.catch(() => undefined);
+      const last = state;
+      state = { kind: 'done' };
+      if (last.kind === 'data' && last.sink) await early.abandon(last.sink);
+    };
+
     return new Transform({
       transform(chunk: Buffer, _enc, done: TransformCallback) {
-        feed(chunk).then(() => done(null, chunk), done);
+        inflight = feed(chunk);
+        inflight.then(() => done(null, chunk), done);
       },
+      // An archive cut off inside an entry: that partial entry is of no use.
       flush(done: TransformCallback) {
-        const last = state;
-        state = { kind: 'done' };
-        // An archive cut off inside an entry: that partial entry is of no use.
-        if (last.kind === 'data' && last.sink) early.abandon(last.sink).then(() => done(), done);
-        else done();
+        close().then(() => done(), done);
       },
+      // The upload broke off (client gone, a limit hit): the entry being staged is removed too.
       destroy(err, done) {
-        // The upload broke off (client gone, a limit hit): the entry being staged is removed too.
-        const last = state;
-        state = { kind: 'done' };
-        if (last.kind === 'data' && last.sink) early.abandon(last.sink).then(() => done(err), () => done(err));
-        else done(err);
+        close().then(() => done(err), () => done(err));
       },
     });
   }
@@ -171,6 +179,7 @@ export class ZipEarlyEntries {
 
   /** Removes every staged file nobody took. */
   async discardUnused(): Promise<void> {
+    this.finished = true;
     const files = [...this.unused];
     this.unused.clear();
     this.entries.clear();
@@ -206,7 +215,7 @@ export class ZipEarlyEntries {
     } catch {
       return; // more bytes than declared, or not inflatable: yauzl's pass reports it
     }
-    if (staged.size !== header.uncompressedSize) {
+    if (staged.size !== header.uncompressedSize || this.finished) {
       await discard([staged]);
       return;
     }

@@ -41,6 +41,7 @@ export class ZipEarlyEntries {
   private readonly entries = new Map<number, EarlyEntry>();
   private readonly unused = new Set<StagedFile>();
   private stagedBytes = 0;
+  private stagedCount = 0;
   /** discardUnused ran: an entry finishing later is removed at once */
   private finished = false;
 
@@ -52,7 +53,7 @@ export class ZipEarlyEntries {
 
   /** A pass-through stream that sees every byte of the archive on its way to the temp file. */
   scanner(): Transform {
-    const early = this;
+    const early = this; // for the Transform's own methods below
     let state: State = { kind: 'header' };
     let position = 0; // offset in the archive of pending[0]
     let pending: Buffer = Buffer.alloc(0);
@@ -119,14 +120,14 @@ export class ZipEarlyEntries {
       return !closed;
     };
 
-    const feed = async (chunk: Buffer | undefined) => {
+    const feed = async (chunk: Buffer) => {
       if (closed || state.kind === 'done') return;
-      if (chunk) pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       try {
         while (await step());
       } catch {
         // Early staging is only a head start: on any surprise, yauzl does the rest.
-        if (state.kind === 'data' && state.sink) await early.abandon(state.sink);
+        if (state.kind === 'data' && state.sink) await this.abandon(state.sink);
         state = { kind: 'done' };
       }
     };
@@ -192,10 +193,11 @@ export class ZipEarlyEntries {
       size === 0 ||
       size > this.limits.maxEntryBytes ||
       this.stagedBytes + size > this.limits.maxTotalBytes ||
-      this.entries.size + this.unused.size >= this.limits.maxEntries ||
+      this.stagedCount >= this.limits.maxEntries ||
       (size >= UPLOAD_LIMITS.compressionRatioMinBytes && size > compressedSize * UPLOAD_LIMITS.maxCompressionRatio);
     if (tooBig || (header.method !== 0 && header.method !== 8)) return undefined; // skipped: yauzl reports it
     this.stagedBytes += size;
+    this.stagedCount += 1;
     const input = new PassThrough({ highWaterMark: 1 << 20 });
     const source = header.method === 0 ? input : input.pipe(zlib.createInflateRaw({ chunkSize: 256 * 1024 }));
     if (source !== input) input.on('error', (err) => source.destroy(err));

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Grid, Select } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_LIST_PARAMS, prefetchImageList, useImageList, type FolderFilter, type SortDirection, type SortField } from './api/list-images';
 import type { QueryClient } from '@tanstack/react-query';
 import { fetchAllFolders, FOLDERS_KEY, invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
+import { fetchImageRefs } from '../../lib/image-refs';
 import { deleteImages } from './api/delete-images';
 import { ImageBrowser, type ViewMode } from './components/image-browser';
 import { ImagePreview } from './components/image-preview';
@@ -46,6 +47,7 @@ export default function ImagesPage() {
   const [uploadMode, setUploadMode] = useState<UploadMode | null>(null);
   const [moveOpen, setMoveOpen] = useState(false);
   const [moving, setMoving] = useState(false);
+  const [selectingAll, setSelectingAll] = useState(false);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(searchInput), SEARCH_DEBOUNCE_MS);
@@ -69,7 +71,12 @@ export default function ImagesPage() {
   }, [folders.isError, folders.errorUpdatedAt, message, t]);
 
   // A changed filter starts a new selection: hidden images must not be moved or deleted by accident.
-  useEffect(() => setSelected(new Set()), [folder, search]);
+  const filterKey = `${folder}|${search}`;
+  const currentFilter = useRef(filterKey);
+  useEffect(() => {
+    currentFilter.current = filterKey;
+    setSelected(new Set());
+  }, [filterKey]);
 
   const loadedNames = useCallback(
     (folderId: number | null) => new Set(images.filter((i) => i.folderId === folderId).map((i) => i.name)),
@@ -92,7 +99,23 @@ export default function ImagesPage() {
     },
     [images],
   );
-  const allSelected = images.length > 0 && images.every((i) => selected.has(i.id));
+  const allSelected = total > 0 && selected.size >= total && images.every((i) => selected.has(i.id));
+
+  /** Every image of the folder and search, also those not scrolled into view yet. */
+  const selectAll = async () => {
+    if (allSelected) return setSelected(new Set());
+    const startedFor = filterKey;
+    setSelectingAll(true);
+    try {
+      const refs = await fetchImageRefs({ folder: folder === 'all' ? undefined : folder, search });
+      // The filter changed meanwhile: that selection belongs to images no longer shown.
+      if (currentFilter.current === startedFor) setSelected(new Set(refs.map((r) => r.id)));
+    } catch {
+      message.error(t('load_failed'));
+    } finally {
+      setSelectingAll(false);
+    }
+  };
 
   const confirmDelete = () => {
     const ids = [...selected];
@@ -157,7 +180,8 @@ export default function ImagesPage() {
           onDateGrouping={setDateGrouping}
           selectedCount={selected.size}
           allSelected={allSelected}
-          onSelectAll={() => setSelected(allSelected ? new Set() : new Set(images.map((i) => i.id)))}
+          selectingAll={selectingAll}
+          onSelectAll={() => void selectAll()}
           onMove={() => setMoveOpen(true)}
           onDelete={confirmDelete}
           onUpload={setUploadMode}

@@ -31,6 +31,8 @@ interface Props {
   onDateGrouping: (v: DateGrouping) => void;
   selectedCount: number;
   allSelected: boolean;
+  /** fetching every id of the filter for "select all" */
+  selectingAll: boolean;
   onSelectAll: () => void;
   onMove: () => void;
   onDelete: () => void;
@@ -100,7 +102,7 @@ export function ImagesToolbar(p: Props) {
           </>
         )}
         <span className="images-toolbar-spacer" />
-        <Button icon={<CheckSquareOutlined />} onClick={p.onSelectAll} data-testid="select-all">
+        <Button icon={<CheckSquareOutlined />} onClick={p.onSelectAll} loading={p.selectingAll} data-testid="select-all">
           {p.allSelected ? t('deselect_all') : t('select_all')}
         </Button>
         <Button icon={<FolderOpenOutlined />} disabled={p.selectedCount === 0} onClick={p.onMove} data-testid="move-selected">

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
-import { PAGE_SIZE_MAX } from '@cassavascope/contract';
 import { api, listCount, listResults } from '../../../lib/api-client';
+import { fetchImageRefs, type ImageRef } from '../../../lib/image-refs';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
 
 /** What the checklist shows: a folder (id, 'none' or all), a name search and one of the spec's three sorts. */
@@ -59,23 +59,11 @@ export function usePredictionImages(filter: ImageFilter, page: number, fresh = f
   });
 }
 
-/** Every image of the filter (id and folder), for "select all": pages of the largest size the API allows. */
-export async function getAllImageRefs(
-  client: QueryClient,
-  filter: ImageFilter,
-): Promise<{ id: number; folderId: number | null }[]> {
+/** Every image of the filter (id and folder), for "select all". */
+export async function getAllImageRefs(client: QueryClient, filter: ImageFilter): Promise<ImageRef[]> {
   return client.fetchQuery({
     queryKey: ['prediction', 'image-refs', filter],
     staleTime: 5_000,
-    queryFn: async () => {
-      const refs: { id: number; folderId: number | null }[] = [];
-      for (let page = 1; ; page++) {
-        const data = await api.get<unknown>('/images/', query(filter, page, PAGE_SIZE_MAX));
-        const items = listResults(data).map(normalizeImage);
-        for (const image of items) refs.push({ id: image.id, folderId: image.folderId });
-        if (items.length < PAGE_SIZE_MAX || refs.length >= listCount(data)) break;
-      }
-      return refs;
-    },
+    queryFn: ({ signal }) => fetchImageRefs({ folder: filter.folder ?? undefined, search: filter.search }, signal),
   });
 }

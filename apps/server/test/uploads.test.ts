@@ -237,6 +237,28 @@ describe('duplicates', () => {
     expect(over.body).toMatchObject({ count: 1, skipped: ['x.jpg', 'y.jpg'] });
   });
 
+  it('two requests racing with the same name (or bytes) store it once: the later one is answered 409 or skips', async () => {
+    for (let round = 0; round < 3; round++) {
+      const sameName = [await makeJpeg({ seed: 80 + round }), await makeJpeg({ seed: 90 + round })];
+      const racing = await Promise.all(sameName.map((data) => upload([{ name: `race-${round}.jpg`, data }])));
+      expect(racing.map((r) => r.status).sort()).toEqual([201, 409]);
+      const sameBytes = await makeJpeg({ seed: 100 + round });
+      const skipping = await Promise.all(
+        [`twin-a-${round}.jpg`, `twin-b-${round}.jpg`].map((name) => upload([{ name, data: sameBytes }], { duplicate_action: 'skip' })),
+      );
+      expect(skipping.map((r) => r.status)).toEqual([201, 201]);
+      expect(skipping.map((r) => r.body.count).sort()).toEqual([0, 1]);
+    }
+    const names = (await server.json('/api/images/?page_size=100')).body.results.map((i: any) => i.name).sort();
+    expect(names.filter((n: string) => n.startsWith('race-'))).toEqual(['race-0.jpg', 'race-1.jpg', 'race-2.jpg']);
+    expect(names.filter((n: string) => n.startsWith('twin-'))).toHaveLength(3);
+    // The losers' files are gone; every stored file belongs to a row.
+    const rows = await server.ctx.db.kysely.selectFrom('images').select(['blob_key', 'thumb_key']).execute();
+    const state = await storedState(server);
+    expect(state.blobs.sort()).toEqual([...new Set(rows.flatMap((r) => [r.blob_key, r.thumb_key]))].sort());
+    expect(state.tmp).toEqual([]);
+  });
+
   it("check_duplicate='0' stores everything, and deleting one copy keeps the shared file", async () => {
     const bytes = await makeJpeg({ seed: 70 });
     await upload([{ name: 'dup.jpg', data: bytes }]);

@@ -1,6 +1,8 @@
 import fsp from 'node:fs/promises';
+import { sql, type Kysely } from 'kysely';
 import type { Image, UploadError, UploadResponse } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
+import type { Database } from '../db/schema.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
 import { ApiError, unknownIds } from '../http/errors.js';
 import { toImage } from '../images/image-view.js';
@@ -16,6 +18,9 @@ import type { StagedFile } from './staged-file.js';
 /** Blob moves/uploads in flight at once while storing one request. */
 const PUT_CONCURRENCY = 8;
 
+/** PostgreSQL advisory lock key under which uploads insert their rows one request at a time. */
+const UPLOAD_ROWS_LOCK = 0x63617373;
+
 export interface UploadOptions {
   folderId: number | null;
   checkDuplicate: boolean;
@@ -27,6 +32,17 @@ export type FileResult =
   | { kind: 'stored'; name: string; image: Image; overwritten: boolean }
   | { kind: 'skipped'; name: string; existing: ImageRow | undefined }
   | { kind: 'error'; name: string; error: UploadError };
+
+type StorePlan = Extract<Plan, { kind: 'store' }>;
+
+/** Content-addressed storage keys of a file to store. */
+function keysOf(p: StorePlan): { blob: string; thumb: string } {
+  const sha = p.staged.sha256;
+  return {
+    blob: `originals/${sha.slice(0, 2)}/${sha}.${EXTENSION_OF[p.image.format]}`,
+    thumb: `thumbs/${sha.slice(0, 2)}/${sha}.webp`,
+  };
+}
 
 type Plan =
   | { kind: 'store'; name: string; staged: StagedFile; image: ProbedImage; overwrite?: ImageRow }
@@ -50,8 +66,9 @@ export class UploadService {
   async ingest(batch: UploadBatch, options: UploadOptions): Promise<FileResult[]> {
     const folderSort = options.folderId === null ? '' : await this.folders.nameKeyOf(options.folderId);
     if (folderSort === undefined) throw unknownIds([options.folderId as number]);
+    // A 409 before any file is stored; checked again when the rows go in (another request may have won).
     const plans = await this.plan(batch, options);
-    return this.store(plans, options.folderId, folderSort);
+    return this.store(batch, plans, options, folderSort);
   }
 
   /** Summarises per-file results as the upload-files / upload-batch response. */
@@ -65,18 +82,18 @@ export class UploadService {
     };
   }
 
-  private async plan(batch: UploadBatch, options: UploadOptions): Promise<Plan[]> {
+  private async plan(batch: UploadBatch, options: UploadOptions, db: Kysely<Database> = this.ctx.db.kysely): Promise<Plan[]> {
     const outcomes = await Promise.all(batch.candidates.map((c) => c.outcome));
     const good = batch.candidates.flatMap((c, i) => {
       const o = outcomes[i];
       return o?.ok && c.staged ? [{ name: c.name, staged: c.staged, image: o.image }] : [];
     });
     const byName = new Map<string, ImageRow>();
-    for (const row of await this.images.findByNamesInFolder([...new Set(good.map((g) => g.name))], options.folderId)) {
+    for (const row of await this.images.findByNamesInFolder([...new Set(good.map((g) => g.name))], options.folderId, db)) {
       const seen = byName.get(row.name);
       if (!seen || row.id < seen.id) byName.set(row.name, row);
     }
-    const storedHashes = await this.images.existingSha256([...new Set(good.map((g) => g.staged.sha256))]);
+    const storedHashes = await this.images.existingSha256([...new Set(good.map((g) => g.staged.sha256))], db);
 
     const seenNames = new Set<string>();
     const seenHashes = new Set<string>();
@@ -116,22 +133,43 @@ export class UploadService {
     return plans;
   }
 
-  private async store(plans: Plan[], folderId: number | null, folderSort: string): Promise<FileResult[]> {
+  /**
+   * Two requests with the same name or bytes can both pass the first check. The rows go in one at a time
+   * (SQLite has one writer; PostgreSQL takes an advisory lock), after the check is made again inside that
+   * transaction: a file another request stored meanwhile is a 409, or skipped with duplicate_action.
+   */
+  private async recheck(trx: Kysely<Database>, batch: UploadBatch, options: UploadOptions, plans: Plan[]): Promise<Plan[]> {
+    if (!options.checkDuplicate) return plans;
+    if (this.ctx.db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${UPLOAD_ROWS_LOCK})`.execute(trx);
+    const fresh = await this.plan(batch, options, trx);
+    // Only a store can turn into a duplicate; nothing was put in place for the others.
+    return plans.map((p, i) => (p.kind === 'store' ? (fresh[i] ?? p) : p));
+  }
+
+  /**
+   * Removes the files this request created for these plans, unless a row refers to the same bytes
+   * (content-addressed keys: a concurrent upload of the same file may use them).
+   */
+  private async deleteUnreferenced(plans: StorePlan[], created: string[]): Promise<void> {
+    const mine = new Set(created);
+    const keys = await this.images.orphanedKeys(
+      plans.map((p) => ({ sha256: p.staged.sha256, blob_key: keysOf(p).blob, thumb_key: keysOf(p).thumb })),
+    );
+    await this.ctx.storage.delete(keys.filter((k) => mine.has(k))).catch((err) => this.ctx.log.warn({ err }, 'could not delete unused files'));
+  }
+
+  private async store(batch: UploadBatch, planned: Plan[], options: UploadOptions, folderSort: string): Promise<FileResult[]> {
     const { storage } = this.ctx;
+    const { folderId } = options;
+    let plans = planned;
     const created: string[] = [];
-    const keysOf = (p: Extract<Plan, { kind: 'store' }>) => {
-      const sha = p.staged.sha256;
-      return {
-        blob: `originals/${sha.slice(0, 2)}/${sha}.${EXTENSION_OF[p.image.format]}`,
-        thumb: `thumbs/${sha.slice(0, 2)}/${sha}.webp`,
-      };
-    };
-    const toStore = plans.filter((p): p is Extract<Plan, { kind: 'store' }> => p.kind === 'store');
+    const isStore = (p: Plan): p is StorePlan => p.kind === 'store';
+    const putInPlace = plans.filter(isStore);
     let rows: Map<Plan, ImageRow>;
     let replaced: ImageRow[];
     let resultKeys: string[];
     try {
-      const putOne = async (p: Extract<Plan, { kind: 'store' }>) => {
+      const putOne = async (p: StorePlan) => {
         const keys = keysOf(p);
         // Content-addressed: the same bytes are already in place (check_duplicate='0' re-uploads).
         if (await storage.exists(keys.blob)) await fsp.rm(p.staged.path, { force: true });
@@ -146,8 +184,8 @@ export class UploadService {
         }
       };
       // Same bytes go through one lane, so two files never race for the same key.
-      const lanes = new Map<string, Extract<Plan, { kind: 'store' }>[]>();
-      for (const p of toStore) lanes.set(p.staged.sha256, [...(lanes.get(p.staged.sha256) ?? []), p]);
+      const lanes = new Map<string, StorePlan[]>();
+      for (const p of putInPlace) lanes.set(p.staged.sha256, [...(lanes.get(p.staged.sha256) ?? []), p]);
       const limit = createLimit(PUT_CONCURRENCY);
       await Promise.all(
         [...lanes.values()].map((lane) =>
@@ -156,7 +194,9 @@ export class UploadService {
           }),
         ),
       );
-      ({ rows, replaced, resultKeys } = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      ({ plans, rows, replaced, resultKeys } = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+        const plans = await this.recheck(trx, batch, options, planned);
+        const toStore = plans.filter(isStore);
         const rows = new Map<Plan, ImageRow>();
         const replaced: ImageRow[] = [];
         const resultKeys: string[] = [];
@@ -180,12 +220,15 @@ export class UploadService {
             rows.set(p, await this.images.insert({ ...content, name: p.name, name_lower: p.name.toLowerCase(), folder_id: folderId, folder_sort: folderSort, created_at: now }, trx));
           }
         }
-        return { rows, replaced, resultKeys };
+        return { plans, rows, replaced, resultKeys };
       }));
     } catch (err) {
-      await storage.delete(created).catch(() => undefined);
+      await this.deleteUnreferenced(putInPlace, created);
       throw err;
     }
+    // Files put in place for what the recheck turned into duplicates.
+    const notStored = planned.filter((p, i): p is StorePlan => p.kind === 'store' && plans[i]?.kind !== 'store');
+    if (notStored.length > 0) await this.deleteUnreferenced(notStored, created);
     if (replaced.length > 0) {
       const orphans = [...resultKeys, ...(await this.images.orphanedKeys(replaced))];
       await storage.delete(orphans).catch((err) => this.ctx.log.warn({ err }, 'could not delete replaced files'));

@@ -291,6 +291,17 @@ describe('task list', () => {
     expect(completed.body.results.every((t: any) => t.status === 'completed')).toBe(true);
     expect((await server.json('/api/tasks/?status=done')).status).toBe(400);
   });
+
+  it('status_counts sums up every task by status whatever the filter and page', async () => {
+    const all = (await server.json('/api/tasks/?page_size=1000')).body;
+    const byStatus = { running: 0, completed: 0, failed: 0, cancelled: 0 } as Record<string, number>;
+    for (const t of all.results) byStatus[t.status] = (byStatus[t.status] ?? 0) + 1;
+    expect(all.status_counts).toEqual(byStatus);
+    expect(byStatus.completed).toBeGreaterThanOrEqual(2);
+    const narrowed = (await server.json('/api/tasks/?search=alpha&page_size=1')).body;
+    expect(narrowed.results).toHaveLength(1);
+    expect(narrowed.status_counts).toEqual(byStatus);
+  });
 });
 
 describe('segmentation tasks and predict_single', () => {

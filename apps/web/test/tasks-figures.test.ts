@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeTask, normalizeTaskList } from '../src/lib/normalize-task';
-import { filterTasks, processedImages, remainingMinutes, summarizeTasks, taskDuration } from '../src/features/tasks/task-figures';
+import { countStatuses, processedImages, remainingMinutes, summarizeTasks, taskDuration } from '../src/features/tasks/task-figures';
 
 const task = (over: Record<string, unknown>) => normalizeTask({ id: 1, name: 'T', status: 'completed', image_count: 10, ...over });
 
@@ -47,22 +47,24 @@ describe('task normaliser (spec section 3)', () => {
 
   it('reads a list as an array or an envelope', () => {
     expect(normalizeTaskList([{ id: 1 }, { id: 2 }]).count).toBe(2);
-    expect(normalizeTaskList({ count: 9, results: [{ id: 1 }] })).toMatchObject({ count: 9, results: [{ id: 1 }] });
+    expect(normalizeTaskList({ count: 9, results: [{ id: 1 }] })).toMatchObject({ count: 9, results: [{ id: 1 }], statusCounts: null });
+    expect(normalizeTaskList({ count: 1, results: [], status_counts: { running: 1, completed: 0 } }).statusCounts).toEqual({ running: 1, completed: 0 });
   });
 });
 
 describe('task figures', () => {
   it('success rate is completed over all, rounded', () => {
-    const s = summarizeTasks([task({}), task({}), task({ status: 'failed' })]);
+    const s = summarizeTasks(countStatuses([task({}), task({}), task({ status: 'failed' })]));
     expect(s).toEqual({ total: 3, completed: 2, running: 0, failed: 1, successRate: 67 });
-    expect(summarizeTasks([]).successRate).toBe(0);
-  });
-
-  it('search is case-insensitive and combines with the status filter', () => {
-    const list = [task({ id: 1, name: 'Field TRIAL' }), task({ id: 2, name: 'other', status: 'failed' })];
-    expect(filterTasks(list, 'trial', 'all').map((t) => t.id)).toEqual([1]);
-    expect(filterTasks(list, '', 'failed').map((t) => t.id)).toEqual([2]);
-    expect(filterTasks(list, 'trial', 'failed')).toEqual([]);
+    expect(summarizeTasks({}).successRate).toBe(0);
+    // The server's counts over every task (more than one page): cancelled tasks count in the total.
+    expect(summarizeTasks({ running: 2, completed: 1500, failed: 300, cancelled: 200 })).toEqual({
+      total: 2002,
+      completed: 1500,
+      running: 2,
+      failed: 300,
+      successRate: 75,
+    });
   });
 
   it('duration: h+m, m+s or s; to now while running', () => {

@@ -100,6 +100,16 @@ export class TasksRepository {
     return this.filtered(filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
   }
 
+  /** Tasks per status over every task (the status index answers it). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
   async countAll(): Promise<number> {
     const row = await this.db
       .selectFrom('tasks')

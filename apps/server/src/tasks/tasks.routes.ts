@@ -15,8 +15,9 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const query = flatQuery(req.query);
     const paging = parsePaging(query);
     const filter = parseInput(taskListQuerySchema, { status: query.status, search: query.search || undefined }, 'query');
-    const { count, results } = await tasks.list(filter, paging.pageSize, paging.offset);
-    return listEnvelope(req, paging, count, results);
+    const { count, results, statusCounts } = await tasks.list(filter, paging.pageSize, paging.offset);
+    // status_counts: over every task whatever the filter, so a screen showing one page can still sum up all.
+    return { ...listEnvelope(req, paging, count, results), status_counts: statusCounts };
   });
 
   app.get<{ Params: { id: string } }>('/tasks/:id/', async (req) => tasks.get(parsePathId(req.params.id)));

@@ -1,4 +1,4 @@
-import { MODEL_TYPE, predictionParametersSchema, TASK_NAME_MAX, type PredictionParameters, type Task } from '@cassavascope/contract';
+import { MODEL_TYPE, predictionParametersSchema, TASK_NAME_MAX, TASK_STATUSES, type PredictionParameters, type Task, type TaskStatus } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { toTask } from './task.mapper.js';
@@ -99,9 +99,15 @@ export class TasksService {
     return toTask(row);
   }
 
-  async list(filter: TaskListFilter, limit: number, offset: number): Promise<{ count: number; results: Task[] }> {
-    const [count, rows] = await Promise.all([this.repo.count(filter), this.repo.listPage(filter, limit, offset)]);
-    return { count, results: rows.map(toTask) };
+  /** One page of tasks, and how many tasks of each status exist in all (for the summary cards). */
+  async list(
+    filter: TaskListFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ count: number; results: Task[]; statusCounts: Record<TaskStatus, number> }> {
+    const [count, rows, byStatus] = await Promise.all([this.repo.count(filter), this.repo.listPage(filter, limit, offset), this.repo.countByStatus()]);
+    const statusCounts = Object.fromEntries(TASK_STATUSES.map((s) => [s, byStatus[s] ?? 0])) as Record<TaskStatus, number>;
+    return { count, results: rows.map(toTask), statusCounts };
   }
 
   async rename(id: number, name: string): Promise<Task> {

@@ -101,7 +101,17 @@ export function normalizeTask(input: unknown): TaskView {
   };
 }
 
+export interface TaskList {
+  count: number;
+  results: TaskView[];
+  /** tasks per status over every task, whatever the filter (`status_counts`); null when the server sends none */
+  statusCounts: Record<string, number> | null;
+}
+
 /** A task list response is an array or an object with a `results` array (spec section 7). */
-export function normalizeTaskList(input: unknown): { count: number; results: TaskView[] } {
-  return { count: listCount(input), results: listResults(input).map(normalizeTask) };
+export function normalizeTaskList(input: unknown): TaskList {
+  const raw = (input as { status_counts?: unknown } | null)?.status_counts;
+  const statusCounts =
+    raw && typeof raw === 'object' && Object.values(raw).every((n) => typeof n === 'number') ? (raw as Record<string, number>) : null;
+  return { count: listCount(input), results: listResults(input).map(normalizeTask), statusCounts };
 }

@@ -9,24 +9,24 @@ export interface TaskSummary {
   successRate: number;
 }
 
-export function summarizeTasks(tasks: TaskView[]): TaskSummary {
-  const count = (status: string) => tasks.filter((task) => task.status === status).length;
-  const completed = count('completed');
-  return {
-    total: tasks.length,
-    completed,
-    running: count('running'),
-    failed: count('failed'),
-    successRate: tasks.length === 0 ? 0 : Math.round((completed / tasks.length) * 100),
-  };
+/** Tasks per status of a list. */
+export function countStatuses(tasks: TaskView[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const task of tasks) counts[task.status] = (counts[task.status] ?? 0) + 1;
+  return counts;
 }
 
-/** Search by name (case-insensitive) and the status dropdown. */
-export function filterTasks(tasks: TaskView[], search: string, status: string): TaskView[] {
-  const needle = search.trim().toLowerCase();
-  return tasks.filter(
-    (task) => (status === 'all' || task.status === status) && (needle === '' || task.name.toLowerCase().includes(needle)),
-  );
+/** The summary cards from tasks per status (the server's `status_counts`, or `countStatuses` of a list). */
+export function summarizeTasks(counts: Record<string, number>): TaskSummary {
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const completed = counts.completed ?? 0;
+  return {
+    total,
+    completed,
+    running: counts.running ?? 0,
+    failed: counts.failed ?? 0,
+    successRate: total === 0 ? 0 : Math.round((completed / total) * 100),
+  };
 }
 
 export type DurationParts = { unit: 'hm'; h: number; m: number } | { unit: 'ms'; m: number; s: number } | { unit: 's'; s: number };

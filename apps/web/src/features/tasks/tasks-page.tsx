@@ -1,3 +1,4 @@
+import { PAGE_SIZE_MAX } from '@cassavascope/contract';
 import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { App, Button, Empty, Input, Select, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -7,36 +8,52 @@ import type { TaskView } from '../../lib/normalize-task';
 import { focusResultsOnTask } from '../../lib/results-focus';
 import { useCancelTask } from './api/cancel-task';
 import { useDeleteTask } from './api/delete-task';
-import { hasRunningTask, useTasks } from './api/get-tasks';
+import { anyTaskRunning, TASKS_PAGE, useTasks } from './api/get-tasks';
 import { DeleteTaskDialog } from './components/delete-task-dialog';
 import { TaskDetailsModal } from './components/task-details-modal';
 import { TaskRow } from './components/task-row';
 import { TaskSummaryCards } from './components/task-summary-cards';
 import { useNow } from './hooks/use-now';
-import { filterTasks, summarizeTasks } from './task-figures';
+import { countStatuses, summarizeTasks } from './task-figures';
 import './tasks.css';
 
 const STATUS_FILTERS = ['all', 'running', 'completed', 'failed', 'cancelled'] as const;
+
+const SEARCH_DEBOUNCE_MS = 300;
 
 /** Tasks: follow, cancel, inspect and delete prediction tasks (spec section 2). */
 export default function TasksPage() {
   const { t } = useTranslation('tasks');
   const { message } = App.useApp();
   const navigate = useNavigateSection();
-  const tasks = useTasks();
   const cancel = useCancelTask();
   const remove = useDeleteTask();
+  const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<string>('all');
+  const [limit, setLimit] = useState(TASKS_PAGE);
+  const tasks = useTasks({ search, status, limit });
   const [refreshing, setRefreshing] = useState(false);
   const [detailsId, setDetailsId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<TaskView | null>(null);
-  const all = useMemo(() => tasks.data?.results ?? [], [tasks.data]);
-  const now = useNow(hasRunningTask(all));
-  const visible = useMemo(() => filterTasks(all, search, status), [all, search, status]);
-  const summary = useMemo(() => summarizeTasks(all), [all]);
+  // Filtered by the server: the newest `limit` matches of every task, however many there are.
+  const visible = useMemo(() => tasks.data?.results ?? [], [tasks.data]);
+  const matching = tasks.data?.count ?? 0;
+  const now = useNow(anyTaskRunning(tasks.data));
+  const summary = useMemo(
+    () => summarizeTasks(tasks.data?.statusCounts ?? countStatuses(visible)),
+    [tasks.data?.statusCounts, visible],
+  );
+  const anyTask = summary.total > 0;
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(searchInput), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+  // Another search or status starts again from the newest page.
+  useEffect(() => setLimit(TASKS_PAGE), [search, status]);
   // The details modal reads the polled list, so it updates live without requests of its own.
-  const details = detailsId === null ? null : (all.find((task) => task.id === detailsId) ?? null);
+  const details = detailsId === null ? null : (visible.find((task) => task.id === detailsId) ?? null);
 
   useEffect(() => {
     if (tasks.isError) message.error(t('errors.load'));
@@ -73,7 +90,7 @@ export default function TasksPage() {
     navigate('results');
   };
 
-  const filtered = search.trim() !== '' || status !== 'all';
+  const filtered = searchInput.trim() !== '' || status !== 'all';
 
   return (
     <div className="page tasks-page">
@@ -98,8 +115,8 @@ export default function TasksPage() {
           prefix={<SearchOutlined />}
           placeholder={t('search')}
           aria-label={t('search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.target.value)}
           className="tasks-search"
         />
         <Select
@@ -120,7 +137,7 @@ export default function TasksPage() {
           className="tasks-empty"
           data-testid="tasks-empty"
           description={
-            filtered && all.length > 0 ? (
+            filtered && anyTask ? (
               <>
                 <strong>{t('empty.no_matches')}</strong>
                 <div>{t('empty.no_matches_hint')}</div>
@@ -133,7 +150,7 @@ export default function TasksPage() {
             )
           }
         >
-          {!(filtered && all.length > 0) && (
+          {!(filtered && anyTask) && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('prediction')}>
               {t('empty.create')}
             </Button>
@@ -152,6 +169,17 @@ export default function TasksPage() {
               onDelete={setDeleting}
             />
           ))}
+          {matching > visible.length ? (
+            <div className="tasks-more" data-testid="tasks-more">
+              <Typography.Text type="secondary">{t('shown_of', { shown: visible.length, total: matching })}</Typography.Text>
+              {/* The API pages at most 1000 rows: past that, the search narrows. */}
+              {limit < PAGE_SIZE_MAX ? (
+                <Button onClick={() => setLimit((n) => Math.min(PAGE_SIZE_MAX, n + TASKS_PAGE))} loading={tasks.isFetching && limit > visible.length}>
+                  {t('show_more')}
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
         </div>
       )}
       <TaskDetailsModal task={details} onClose={() => setDetailsId(null)} onViewResults={onViewResults} />

@@ -1,30 +1,47 @@
-import { useQuery } from '@tanstack/react-query';
-import { PAGE_SIZE_MAX } from '@cassavascope/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
+import { normalizeTaskList, type TaskList } from '../../../lib/normalize-task';
 
 /** While any task runs the list is refreshed this often. */
 export const TASK_POLL_MS = 2_000;
 
+/** Rows asked for at first; "show more" asks for this many more. */
+export const TASKS_PAGE = 100;
+
 export const TASKS_KEY = ['tasks', 'list'] as const;
 
-export async function getTasks(signal?: AbortSignal): Promise<{ count: number; results: TaskView[] }> {
-  return normalizeTaskList(await api.get<unknown>('/tasks/', { page_size: PAGE_SIZE_MAX }, signal));
+/** What the screen shows: a name search, a status (or 'all') and how many of the newest matches. */
+export interface TaskListParams {
+  search: string;
+  status: string;
+  limit: number;
 }
 
-export const hasRunningTask = (tasks: TaskView[] | undefined) => tasks?.some((task) => task.status === 'running') ?? false;
+export async function getTasks(params: TaskListParams, signal?: AbortSignal): Promise<TaskList> {
+  const query = {
+    page_size: params.limit,
+    search: params.search.trim() || undefined,
+    status: params.status === 'all' ? undefined : params.status,
+  };
+  return normalizeTaskList(await api.get<unknown>('/tasks/', query, signal));
+}
+
+/** Whether any task runs anywhere (not only among the rows shown). */
+export const anyTaskRunning = (list: TaskList | undefined) =>
+  list ? (list.statusCounts?.running ?? list.results.filter((task) => task.status === 'running').length) > 0 : false;
 
 /**
- * Every task in one request: the summary cards, the client-side search and status filter and the details
- * modal all read it. While any task runs it is polled, one request per interval however many run; it stops
- * when none does.
+ * The newest tasks matching the search and status, filtered by the server, with the counts per status
+ * of every task for the summary cards. While any task runs it is polled, one request per interval
+ * however many run; it stops when none does.
  */
-export function useTasks() {
+export function useTasks(params: TaskListParams) {
   return useQuery({
-    queryKey: TASKS_KEY,
-    queryFn: ({ signal }) => getTasks(signal),
+    queryKey: [...TASKS_KEY, params],
+    queryFn: ({ signal }) => getTasks(params, signal),
+    placeholderData: keepPreviousData,
     // Tasks also change outside this screen (other tabs, the API): opening it always asks the server.
     refetchOnMount: 'always',
-    refetchInterval: (query) => (hasRunningTask(query.state.data?.results) ? TASK_POLL_MS : false),
+    refetchInterval: (query) => (anyTaskRunning(query.state.data) ? TASK_POLL_MS : false),
   });
 }

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workerEnv } from '../src/queue/pg-boss-worker-processes.js';
+import { TasksService } from '../src/tasks/tasks.service.js';
 import { makeSpecimenJpeg } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -163,6 +164,24 @@ describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
     expect(rows.filter((r) => r.error_code !== null)).toEqual([]);
     // The dead worker's job expired and was handed out again.
     expect((await pgBossJobStates(server)).retried).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a predict_single whose API process died (its job claimed, never handed to pg-boss) is finished by a worker', { timeout: 300_000 }, async () => {
+    server = await startApi();
+    const [imageId] = await seedImages(server, 1);
+    // What predict_single leaves when its process dies before running the job: the task running, its job
+    // claimed ('running') and pg-boss never told. Untouched for longer than a job may go without a heartbeat.
+    const { task, jobId } = await new TasksService(server.ctx).createForSingle({ image_id: imageId! });
+    const longAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await server.ctx.db.kysely.updateTable('task_jobs').set({ updated_at: longAgo }).where('id', '=', jobId).execute();
+    // The API starting again (its queue's start-up sweep) queues the job for the workers.
+    await server.ctx.queue.stop();
+    await server.ctx.queue.start();
+    startWorker(server);
+    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+    expect(done.status).toBe('completed');
+    const rows = await resultRows(server, task.id);
+    expect(rows).toEqual([{ image_id: imageId, error_code: null }]);
   });
 
   it('cancel from the API stops a task that other processes are working on', { timeout: 300_000 }, async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../config/config.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -34,6 +35,7 @@ export interface PgBossQueueOptions {
 /**
  * pg-boss job ids derived from the `task_jobs` row id: sending the same job twice is a no-op
  * (pg-boss inserts with ON CONFLICT DO NOTHING), so enqueue and the start-up sweep may overlap freely.
+ * (requeueUnsentRunningJobs spells the same id in SQL.)
  */
 export function pgBossJobId(taskJobId: number): string {
   return `00000000-0000-4000-8000-${taskJobId.toString(16).padStart(12, '0')}`;
@@ -83,6 +85,8 @@ export class PgBossQueue implements TaskQueue {
     if (this.options.api) {
       const reopened = await this.repo.reopenStrandedTasks();
       if (reopened.length > 0) this.deps.log.info({ reopened }, 'reopened tasks whose jobs were given up');
+      const requeued = await this.requeueUnsentRunningJobs();
+      if (requeued > 0) this.deps.log.info({ requeued }, 'jobs of a process that died while running them (predict_single) queued again');
     }
     // Jobs committed but never handed to pg-boss (a crash between the two) are sent now.
     const sent = await this.sendQueuedJobs();
@@ -117,6 +121,24 @@ export class PgBossQueue implements TaskQueue {
 
   cancel(taskId: number): void {
     for (const job of this.active.values()) if (job.taskId === taskId) job.controller.abort();
+  }
+
+  /**
+   * predict_single runs its one-image job inside the API request, without pg-boss; if that process died,
+   * the job would stay 'running' with no pg-boss job to expire and hand out again. Such jobs, untouched for
+   * longer than a job may go without a heartbeat, are queued again (start() then sends them).
+   */
+  private async requeueUnsentRunningJobs(): Promise<number> {
+    const now = new Date();
+    const cutoff = new Date(now.getTime() - this.options.jobExpireSeconds * 1000).toISOString();
+    const res = await sql`
+      update task_jobs set status = 'queued', updated_at = ${now.toISOString()}
+      where status = 'running' and updated_at < ${cutoff}
+        and not exists (
+          select 1 from pgboss.job j
+          where j.name = ${QUEUE} and j.id = ('00000000-0000-4000-8000-' || lpad(to_hex(task_jobs.id), 12, '0'))::uuid
+        )`.execute(this.deps.db.kysely);
+    return Number(res.numAffectedRows ?? 0);
   }
 
   /** Sends a pg-boss job for every queued `task_jobs` row of running tasks (or of one task). */

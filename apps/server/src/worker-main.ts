@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const shutdown = async (reason: string) => {
     if (closing) return;
     closing = true;
-    log.info({ reason }, 'worker stopping: the current jobs go back to the queue');
+    log.info({ reason }, 'worker stopping: the images left of its current jobs are handed over');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     try {

@@ -166,6 +166,30 @@ describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
     expect((await pgBossJobStates(server)).retried).toBeGreaterThanOrEqual(1);
   });
 
+  it('a worker stopped with SIGTERM mid-job hands the rest to another worker without spending a pg-boss retry', { timeout: 300_000 }, async () => {
+    server = await startApi();
+    const imageIds = await seedImages(server, 60);
+    // One job longer than JOB_EXPIRE_SECONDS (4 s here): a live job runs as long as it takes.
+    const task = await createTask(server, imageIds, 60);
+    const stopping = startWorker(server);
+    await waitForTask(server, task.id, (t) => t.processed_count >= 2);
+    const exited = new Promise((resolve) => stopping.once('exit', resolve));
+    stopping.kill('SIGTERM');
+    await exited;
+    const atStop = (await server.json(`/api/tasks/${task.id}/`)).body;
+    expect(atStop.status).toBe('running');
+    expect(atStop.processed_count).toBeLessThan(60);
+
+    startWorker(server);
+    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+    expect(done.status).toBe('completed');
+    expect(done.processed_count).toBe(60);
+    const rows = await resultRows(server, task.id);
+    expect(new Set(rows.map((r) => r.image_id)).size).toBe(60);
+    expect(rows).toHaveLength(60);
+    expect((await pgBossJobStates(server)).retried).toBe(0);
+  });
+
   it('a predict_single whose API process died (its job claimed, never handed to pg-boss) is finished by a worker', { timeout: 300_000 }, async () => {
     server = await startApi();
     const [imageId] = await seedImages(server, 1);

@@ -72,6 +72,27 @@ export class JobsRepository {
     await this.db.updateTable('task_jobs').set({ status, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
   }
 
+  /**
+   * A job stopped by a shutdown: its images without a result become a new queued job, and this one is
+   * done, in one transaction. Returns whether anything was left. (pg-boss then completes the old job
+   * instead of counting a failure: a job interrupted by several deploys must not end its task failed.)
+   */
+  async handOverRemainder(id: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const job = await trx.selectFrom('task_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!job || job.status === 'done') return false;
+      const ids = JSON.parse(job.image_ids) as number[];
+      const done = await new JobsRepository(trx).imagesWithResults(job.task_id, ids);
+      const missing = ids.filter((imageId) => !done.has(imageId));
+      const now = new Date().toISOString();
+      if (missing.length > 0) {
+        await trx.insertInto('task_jobs').values({ task_id: job.task_id, image_ids: JSON.stringify(missing), status: 'queued', updated_at: now }).execute();
+      }
+      await trx.updateTable('task_jobs').set({ status: 'done', updated_at: now }).where('id', '=', id).execute();
+      return missing.length > 0;
+    });
+  }
+
   /** At start of the embedded queue (the only consumer): jobs a dead process was running are queued again. */
   async requeueRunning(): Promise<number> {
     const res = await this.db

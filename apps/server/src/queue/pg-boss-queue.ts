@@ -11,6 +11,12 @@ import type { TaskQueue } from './task-queue.js';
 const QUEUE = 'task-job';
 /** A job that keeps failing (not a bad image: those are results) is given up after this many retries. */
 const RETRY_LIMIT = 3;
+/**
+ * How long pg-boss lets one handler run before its own timer fails the job (it has one, from the job's
+ * expiry): near its 24 h maximum, since a job of 32 photos on the ONNX engine may take many minutes. Dead
+ * workers are found by the heartbeat instead, after JOB_EXPIRE_SECONDS (expireStaleJobs).
+ */
+const HANDLER_MAX_SECONDS = 23 * 3600;
 /** How often idle workers look for jobs (pg-boss' minimum is 0.5 s). */
 const POLL_SECONDS = 0.5;
 
@@ -44,10 +50,11 @@ export function pgBossJobId(taskJobId: number): string {
 /**
  * The scale-out transport: the `task_jobs` rows stay the truth (what to do, what is done); pg-boss
  * carries one message per row to whichever worker process takes it. Crash recovery: a working process
- * touches its job's `started_on` every few seconds (a heartbeat; pg-boss 10 has none of its own), so a
- * job whose process died expires after JOB_EXPIRE_SECONDS and pg-boss hands it to another worker, which
- * skips the images that already have a result (runJob). Cancel reaches other processes through the task
- * status, which runJob checks before every image.
+ * touches its job's `started_on` every few seconds (a heartbeat; pg-boss 10 has none of its own); a
+ * job whose heartbeat stopped for JOB_EXPIRE_SECONDS is expired (expireStaleJobs) and pg-boss hands it to
+ * another worker, which skips the images that already have a result (runJob). A live job may run as long
+ * as it takes. A shutdown hands the images left to a new job. Cancel reaches other processes through the
+ * task status, which runJob checks before every image.
  */
 export class PgBossQueue implements TaskQueue {
   readonly kind = 'pg-boss' as const;
@@ -57,6 +64,7 @@ export class PgBossQueue implements TaskQueue {
   private readonly active = new Map<string, { taskId: number; controller: AbortController }>();
   private readonly localWorkers: LocalWorkerProcesses | null;
   private stopping = false;
+  private staleSweep: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly deps: JobDeps,
@@ -79,8 +87,10 @@ export class PgBossQueue implements TaskQueue {
     });
     boss.on('error', (err) => this.deps.log.error({ err }, 'pg-boss error'));
     await boss.start();
-    await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: RETRY_LIMIT, retryDelay: 1, expireInSeconds: expire });
+    await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: RETRY_LIMIT, retryDelay: 1, expireInSeconds: HANDLER_MAX_SECONDS });
     this.boss = boss;
+    this.staleSweep = setInterval(() => void this.expireStaleJobs(), Math.max(1000, (expire * 1000) / 2));
+    this.staleSweep.unref();
 
     if (this.options.api) {
       const reopened = await this.repo.reopenStrandedTasks();
@@ -104,6 +114,8 @@ export class PgBossQueue implements TaskQueue {
   async stop(): Promise<void> {
     if (!this.boss || this.stopping) return;
     this.stopping = true;
+    if (this.staleSweep) clearInterval(this.staleSweep);
+    this.staleSweep = null;
     for (const job of this.active.values()) job.controller.abort();
     // graceful: wait for the handlers, which stop after their current image.
     await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
@@ -170,7 +182,7 @@ export class PgBossQueue implements TaskQueue {
           priority: r.priority,
           data: { taskJobId: r.id, taskId: r.task_id } satisfies TaskJobData,
           // Per job, so this process's settings hold even if the queue was created with others.
-          expireInSeconds: this.options.jobExpireSeconds,
+          expireInSeconds: HANDLER_MAX_SECONDS,
           retryLimit: RETRY_LIMIT,
           retryDelay: 1,
         })),
@@ -197,9 +209,14 @@ export class PgBossQueue implements TaskQueue {
         concurrency: this.options.imagesInFlight,
       });
       if (outcome === 'interrupted') {
-        // Shutdown: the job goes back to the queue; failing it makes pg-boss hand it out again.
-        await this.repo.setJobStatus(taskJobId, 'queued');
-        throw new Error('interrupted by shutdown: retried by another worker');
+        // Shutdown: the images left go to a new job for another process, and this pg-boss job completes.
+        // (Failing it would spend a retry: a few deploys during one long job would end its task failed.)
+        if (await this.repo.handOverRemainder(taskJobId)) {
+          await this.sendQueuedJobs(taskId).catch((err: unknown) =>
+            this.deps.log.warn({ err, taskId }, 'the rest of an interrupted job waits for the next start-up sweep'),
+          );
+        }
+        this.deps.log.info({ taskJobId, taskId }, 'job interrupted by shutdown: its remaining images were handed over');
       }
     } catch (err) {
       this.deps.log.error({ err, taskJobId, taskId, retry: job.retryCount }, 'pg-boss job failed');
@@ -211,6 +228,24 @@ export class PgBossQueue implements TaskQueue {
       clearInterval(heartbeat);
       this.active.delete(job.id);
     }
+  }
+
+  /**
+   * A job whose heartbeat stopped JOB_EXPIRE_SECONDS ago (its process died) is dated back past its expiry,
+   * so pg-boss' maintenance retries it at once and another worker takes it. Every process runs this; the
+   * statement is idempotent.
+   */
+  private async expireStaleJobs(): Promise<void> {
+    const boss = this.boss;
+    if (!boss) return;
+    await boss
+      .getDb()
+      .executeSql(
+        `UPDATE pgboss.job SET started_on = now() - interval '48 hours'
+         WHERE name = $1 AND state = 'active' AND started_on < now() - $2 * interval '1 second'`,
+        [QUEUE, this.options.jobExpireSeconds],
+      )
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'could not expire the jobs of dead workers'));
   }
 
   /** Keeps a live job from expiring: moves its pg-boss `started_on` forward while this process works on it. */

@@ -44,6 +44,26 @@ describe('accuracy on the synthetic slice set', () => {
     expect(summary.bandAgreement).toBeGreaterThanOrEqual(0.9);
   }, 120_000);
 
+  it('slices laid touching each other are scored one by one', async () => {
+    // Rows of 2-3 slices, each pressed against the one before (a few percent overlap), every background.
+    let rightCount = 0;
+    const comparisons: SliceComparison[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, k) => {
+        const options = { width: 800, height: 600, seed: 7000 + k, slices: 2 + (k % 2), touching: true, background: BACKGROUNDS[k % BACKGROUNDS.length] };
+        const { jpeg, scene } = await renderSceneJpeg({ ...options, style: k % 4 === 3 ? 'variant' : 'standard' });
+        const result = await engine.analyse(jpeg);
+        if (result.sub_ppd_values.length !== scene.slices.length) return;
+        rightCount++;
+        comparisons.push(...compareWithTruth(scene, result));
+      }),
+    );
+    // Merged into one specimen, they would all be wrong (2 of 20 before the engine split touching slices).
+    expect(rightCount).toBeGreaterThanOrEqual(13);
+    const summary = summarise(comparisons);
+    expect(summary.mae).toBeLessThanOrEqual(0.3);
+  }, 120_000);
+
   it('lighting and cultivar colour do not move the score', async () => {
     // the same slices, once plain and once with gradient, cast, noise and JPEG artefacts
     const plain = await renderSceneJpeg({ width: 800, height: 600, seed: 2024, slices: 2, background: 'dark', realism: false });

@@ -1,5 +1,6 @@
 import { hullSpans, spansArea, spansNear, type RowSpans } from '../imaging/convex-hull.js';
 import { components, fillHoles, open } from '../imaging/mask-ops.js';
+import { splitTouching } from '../imaging/split-touching.js';
 import type { Rect } from '../imaging/raster.js';
 
 /** A kept specimen: its crop rectangle in working pixels and its own pixels inside that crop. */
@@ -82,35 +83,18 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
   }
 
   const memberOf = new Uint8Array(c.count + 1);
-  const candidates = [...groups.values()].map((g) => {
+  const candidates = [...groups.values()].flatMap((g) => {
     memberOf.fill(0);
-    let area = 0;
-    for (const id of g.members) {
-      memberOf[id] = 1;
-      area += c.areas[id]!;
-    }
-    const hull = hullSpans(width, g.x0, g.y0, g.x1, g.y1, (i) => memberOf[c.labels[i]!] === 1);
-    const solid = area / Math.max(1, spansArea(hull)) >= MIN_SOLIDITY;
+    for (const id of g.members) memberOf[id] = 1;
     const gw = g.x1 - g.x0 + 1;
     const gh = g.y1 - g.y0 + 1;
-    const own = new Uint8Array(gw * gh);
-    let count = 0;
-    let sx = 0;
-    let sy = 0;
+    const region = new Uint8Array(gw * gh);
     for (let y = g.y0; y <= g.y1; y++) {
-      const r = y - g.y0;
-      const lo = hull.xmin[r]!;
-      const hi = hull.xmax[r]!;
-      for (let x = g.x0; x <= g.x1; x++) {
-        const inside = memberOf[c.labels[y * width + x]!] === 1 || (solid && x >= lo && x <= hi);
-        if (!inside) continue;
-        own[r * gw + (x - g.x0)] = 1;
-        count++;
-        sx += x;
-        sy += y;
-      }
+      for (let x = g.x0; x <= g.x1; x++) if (memberOf[c.labels[y * width + x]!] === 1) region[(y - g.y0) * gw + (x - g.x0)] = 1;
     }
-    return { g, own, area: count, cx: sx / count, cy: sy / count };
+    // Slices laid touching each other are one region: each becomes a specimen of its own.
+    const parts = splitTouching(region, gw, gh) ?? [region];
+    return parts.map((part) => completeToHull(part, g, gw, width));
   });
 
   // Sample labels and rulers are squarely placed rectangles; slices and leaves never fill their box like that.
@@ -150,6 +134,55 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
     }
     return { rect, mask, area };
   });
+}
+
+/**
+ * One specimen from its pixels (`part`, in the group's box): its own box, and its pixels completed to their
+ * convex hull when they already fill most of it (a slice whose rim looks like the table is still whole).
+ */
+function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: number) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -1;
+  let y1 = -1;
+  let area = 0;
+  for (let i = 0; i < part.length; i++) {
+    if (!part[i]) continue;
+    const x = box.x0 + (i % boxWidth);
+    const y = box.y0 + Math.floor(i / boxWidth);
+    x0 = Math.min(x0, x);
+    x1 = Math.max(x1, x);
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
+    area++;
+  }
+  const inPart = (i: number) => {
+    const x = (i % width) - box.x0;
+    const y = Math.floor(i / width) - box.y0;
+    return part[y * boxWidth + x] === 1;
+  };
+  const hull = hullSpans(width, x0, y0, x1, y1, inPart);
+  const solid = area / Math.max(1, spansArea(hull)) >= MIN_SOLIDITY;
+  const g: Group = { members: box.members, x0, y0, x1, y1 };
+  const gw = x1 - x0 + 1;
+  const own = new Uint8Array(gw * (y1 - y0 + 1));
+  let count = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let y = y0; y <= y1; y++) {
+    const r = y - y0;
+    const lo = hull.xmin[r]!;
+    const hi = hull.xmax[r]!;
+    for (let x = x0; x <= x1; x++) {
+      const inside = part[(y - box.y0) * boxWidth + (x - box.x0)] === 1 || (solid && x >= lo && x <= hi);
+      if (!inside) continue;
+      own[r * gw + (x - x0)] = 1;
+      count++;
+      sx += x;
+      sy += y;
+    }
+  }
+  return { g, own, area: count, cx: sx / count, cy: sy / count };
 }
 
 /**

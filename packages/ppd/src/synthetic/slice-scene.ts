@@ -30,6 +30,8 @@ export interface SceneOptions {
    * more elongated slices.
    */
   style?: 'standard' | 'variant';
+  /** slices in a row, each touching (slightly overlapping) the one before, as when laid out tightly */
+  touching?: boolean;
 }
 
 export interface SliceTruth {
@@ -121,6 +123,17 @@ function layout(n: number, width: number, height: number, rand: () => number): {
   return out;
 }
 
+/** Slices side by side, each overlapping the previous one by a few percent of its radius. */
+function touchingLayout(n: number, width: number, height: number, rand: () => number): { cx: number; cy: number; r: number }[] {
+  const base = Math.min(width / (2 * n + 0.8), height / 2.6);
+  const radii = Array.from({ length: n }, (_, i) => base * (n === 4 && i === 3 ? 0.7 : 0.88 + 0.1 * rand()));
+  const centres: number[] = [radii[0]!];
+  for (let i = 1; i < n; i++) centres.push(centres[i - 1]! + (radii[i - 1]! + radii[i]!) * (0.94 + 0.03 * rand()));
+  const span = centres[n - 1]! + radii[n - 1]!;
+  const left = (width - span) / 2;
+  return radii.map((r, i) => ({ cx: left + centres[i]!, cy: height / 2 + (rand() - 0.5) * 0.3 * r, r }));
+}
+
 /** Lesion field of one slice: high near the vascular ring and along a few radial streaks. */
 function lesionField(rand: () => number): (rho: number, theta: number) => number {
   const k = 2 + Math.floor(rand() * 4);
@@ -153,7 +166,8 @@ export function renderScene(options: SceneOptions): Scene {
   const palette = backgroundPalette(kind, rand);
   const phase = rand() * 10;
 
-  const specs: SliceSpec[] = layout(n, width, height, rand).map((p, i) => {
+  const positions = options.touching ? touchingLayout(n, width, height, rand) : layout(n, width, height, rand);
+  const specs: SliceSpec[] = positions.map((p, i) => {
     const cultivar = rand();
     const flesh: Rgb = variant
       ? [245, 240 - 15 * cultivar, 225 - 45 * cultivar]
@@ -173,6 +187,17 @@ export function renderScene(options: SceneOptions): Scene {
       lesionSeed: Math.floor(rand() * 1e9),
     };
   });
+  if (options.touching) {
+    // Each slice's half-width along x (tilted ellipse), then the row packed so neighbours overlap a little.
+    const halfWidth = (s: SliceSpec) => s.r * Math.hypot(Math.cos(s.tilt), s.aspect * Math.sin(s.tilt));
+    for (let i = 1; i < specs.length; i++) {
+      specs[i]!.cx = specs[i - 1]!.cx + (halfWidth(specs[i - 1]!) + halfWidth(specs[i]!)) * 0.95;
+    }
+    const left = specs[0]!.cx - halfWidth(specs[0]!);
+    const right = specs[specs.length - 1]!.cx + halfWidth(specs[specs.length - 1]!);
+    const shift = (width - right - left) / 2; // centred: equal margins left and right
+    for (const s of specs) s.cx += shift;
+  }
 
   const W = width;
   const H = height;

@@ -1,0 +1,122 @@
+import { boundaryDistance } from './mask-ops.js';
+
+/** A lobe must reach this share of the deepest point's distance to count (smaller bumps are not specimens). */
+const MIN_LOBE_DEPTH = 0.35;
+/**
+ * Two lobes are separate specimens when the neck between them is between these shares of the smaller one's
+ * depth: slices pressed together meet along a contact a good part of their width; a bridge of a few pixels
+ * is more often one slice that a dark streak nearly cut in two (kept whole, like its separate pieces).
+ */
+const MIN_NECK_SHARE = 0.2;
+const MAX_NECK_SHARE = 0.65;
+/**
+ * A part whose area exceeds this many times pi x (its centre's chessboard depth)^2 is elongated (a leaf lobe,
+ * a streak), not a slice: a disc scores 2, an ellipse of aspect a scores 2 / a.
+ */
+const MAX_PART_ELONGATION = 3.6;
+
+interface Lobe {
+  /** pixel index of the lobe's deepest point */
+  at: number;
+  /** its chessboard distance to the outline */
+  depth: number;
+}
+
+/**
+ * Splits a region made of specimens that touch (slices laid side by side) into one mask per specimen; null
+ * when it is one specimen. The distance to the outline is flooded from the deepest pixels down (union-find):
+ * where two deep lobes meet through a neck much narrower than the smaller lobe, they are two specimens.
+ * Pixels then go to the lobe with the smallest power distance (|p - c|^2 - R^2), which for two touching
+ * discs is the line through their contact. Only lobes of one connected region are split (pieces of a
+ * slice broken apart by a dark rim stay together), and only into compact parts, so a lobed leaf stays whole.
+ */
+export function splitTouching(region: Uint8Array, width: number, height: number): Uint8Array[] | null {
+  const depth = boundaryDistance(region, width, height);
+  let deepest = 0;
+  let deepestAt = -1;
+  for (let i = 0; i < depth.length; i++) {
+    if (depth[i]! > deepest) {
+      deepest = depth[i]!;
+      deepestAt = i;
+    }
+  }
+  if (deepest < 6) return null;
+
+  // Pixels by depth, deepest first (counting sort).
+  const counts = new Int32Array(deepest + 2);
+  for (let i = 0; i < depth.length; i++) if (depth[i]! > 0) counts[depth[i]!]!++;
+  const start = new Int32Array(deepest + 2);
+  for (let d = deepest - 1; d >= 1; d--) start[d] = start[d + 1]! + counts[d + 1]!;
+  const order = new Int32Array(start[1]! + counts[1]!);
+  const fill = start.slice();
+  for (let i = 0; i < depth.length; i++) if (depth[i]! > 0) order[fill[depth[i]!]!++] = i;
+
+  const parent = new Int32Array(depth.length).fill(-1);
+  const peak = new Int32Array(depth.length);
+  const peakAt = new Int32Array(depth.length);
+  const find = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[i] !== r) {
+      const next = parent[i]!;
+      parent[i] = r;
+      i = next;
+    }
+    return r;
+  };
+  const necked: Lobe[] = [];
+  const minDepth = MIN_LOBE_DEPTH * deepest;
+  for (const p of order) {
+    parent[p] = p;
+    peak[p] = depth[p]!;
+    peakAt[p] = p;
+    const x = p % width;
+    const y = (p - x) / width;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if ((dx === 0 && dy === 0) || nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+        const q = ny * width + nx;
+        if (parent[q] === -1) continue;
+        const a = find(p);
+        const b = find(q);
+        if (a === b) continue;
+        const [low, high] = peak[a]! < peak[b]! ? [a, b] : [b, a];
+        // The level where they meet is the neck: p's depth.
+        const neck = depth[p]! / peak[low]!;
+        if (peak[low]! >= minDepth && neck >= MIN_NECK_SHARE && neck < MAX_NECK_SHARE) necked.push({ at: peakAt[low]!, depth: peak[low]! });
+        parent[low] = high;
+      }
+    }
+  }
+  const main = find(deepestAt);
+  const lobes: Lobe[] = [{ at: deepestAt, depth: deepest }, ...necked.filter((l) => find(l.at) === main)];
+  if (lobes.length < 2) return null;
+
+  // Power diagram: R is about depth x sqrt(2) for a disc measured in chessboard steps.
+  const parts = lobes.map(() => new Uint8Array(region.length));
+  const areas = new Float64Array(lobes.length);
+  const lx = lobes.map((l) => l.at % width);
+  const ly = lobes.map((l) => Math.floor(l.at / width));
+  for (let i = 0; i < region.length; i++) {
+    if (!region[i]) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    let best = 0;
+    let bestScore = Infinity;
+    for (let k = 0; k < lobes.length; k++) {
+      const score = (x - lx[k]!) ** 2 + (y - ly[k]!) ** 2 - 2 * lobes[k]!.depth ** 2;
+      if (score < bestScore) {
+        bestScore = score;
+        best = k;
+      }
+    }
+    parts[best]![i] = 1;
+    areas[best]!++;
+  }
+  for (let k = 0; k < lobes.length; k++) {
+    if (areas[k]! > MAX_PART_ELONGATION * Math.PI * lobes[k]!.depth ** 2) return null;
+  }
+  return parts;
+}

@@ -91,3 +91,66 @@ export function figure(bench, name, value, unit, extra = {}) {
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/** The listing queries both listing benches time (embedded SQLite and PostgreSQL), on the same 100 000 rows. */
+export const LISTING_QUERIES = {
+  page_1: '/api/images/',
+  page_1000: '/api/images/?page=1000',
+  search: '/api/images/?search=rep3',
+  search_rare: '/api/images/?search=leaf-12345',
+  ordering_size_desc: '/api/images/?ordering=-size',
+  ordering_name: '/api/images/?ordering=name&page=500',
+  ordering_folder: '/api/images/?ordering=folder',
+  folder: '/api/images/?folder=7',
+  folder_none: '/api/images/?folder=none',
+  has_ppd: '/api/images/?has_ppd=true',
+  day: '/api/images/?day=2025-06-01',
+  days: '/api/images/days/',
+  types: '/api/images/types/',
+  folders: '/api/folders/',
+};
+
+/**
+ * Latency of each query (`{name: path}`) against `server`: ten warm-up requests, then `runs` timed ones.
+ * Prints `<prefix><name>_p50` and `_p95`, and server CPU per request when `withCpu`. Returns the worst p95.
+ */
+export async function measureQueries(bench, server, queries, { runs, prefix = '', withCpu = false, extra = {} }) {
+  let worst = 0;
+  for (const [name, q] of Object.entries(queries)) {
+    const times = [];
+    let cpu0 = 0;
+    for (let i = 0; i < runs + 10; i++) {
+      if (i === 10) cpu0 = server.cpuSeconds(); // the first ten warm the caches
+      const t0 = performance.now();
+      const res = await fetch(server.url + q);
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${q}: ${res.status}`);
+      if (i >= 10) times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const p95 = percentile(times, 95);
+    worst = Math.max(worst, p95);
+    figure(bench, `${prefix}${name}_p50`, percentile(times, 50), 'ms', { query: q, ...extra });
+    figure(bench, `${prefix}${name}_p95`, p95, 'ms', { query: q, ...extra });
+    // Server CPU per request: what other processes' load does not inflate (10 ms clock-tick resolution, averaged).
+    if (withCpu) figure(bench, `${prefix}${name}_server_cpu`, ((server.cpuSeconds() - cpu0) * 1000) / runs, 'ms', { query: q });
+  }
+  return worst;
+}
+
+/** Uploads `count` images in requests of 50, cycling through `pictures` (JPEG buffers); returns their ids. */
+export async function uploadBenchImages(serverUrl, pictures, count) {
+  const ids = [];
+  for (let i = 0; i < count; i += 50) {
+    const form = new FormData();
+    for (let j = i; j < Math.min(count, i + 50); j++) {
+      form.append('files', new Blob([pictures[j % pictures.length]], { type: 'image/jpeg' }), `bench_${String(j).padStart(4, '0')}.jpg`);
+    }
+    form.append('check_duplicate', '0');
+    const res = await fetch(`${serverUrl}/api/images/upload-files/`, { method: 'POST', body: form });
+    const body = await res.json();
+    if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
+    ids.push(...body.uploaded.map((u) => u.id));
+  }
+  return ids;
+}

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { figure, percentile, startServer } from './_server.mjs';
+import { figure, LISTING_QUERIES, measureQueries, startServer } from './_server.mjs';
 
 const require = createRequire(path.resolve('apps/server/package.json'));
 const Database = require('better-sqlite3');
@@ -86,39 +86,7 @@ try {
   // CPU the server used to get there (start-up plus the first answer, every thread): roughly the wall time on an idle machine.
   figure(bench, 'cold_start_server_cpu', cold.cpu, 'ms', { images: IMAGES, runs: COLD_STARTS });
   const server = await startServer(dataDir);
-  const queries = {
-    page_1: '/api/images/',
-    page_1000: '/api/images/?page=1000',
-    search: '/api/images/?search=rep3',
-    search_rare: '/api/images/?search=leaf-12345',
-    ordering_size_desc: '/api/images/?ordering=-size',
-    ordering_name: '/api/images/?ordering=name&page=500',
-    ordering_folder: '/api/images/?ordering=folder',
-    folder: '/api/images/?folder=7',
-    folder_none: '/api/images/?folder=none',
-    has_ppd: '/api/images/?has_ppd=true',
-    day: '/api/images/?day=2025-06-01',
-    days: '/api/images/days/',
-    types: '/api/images/types/',
-    folders: '/api/folders/',
-  };
-  for (const [name, q] of Object.entries(queries)) {
-    const times = [];
-    let cpu0 = 0;
-    for (let i = 0; i < RUNS + 10; i++) {
-      if (i === 10) cpu0 = server.cpuSeconds(); // the first ten warm the caches
-      const t0 = performance.now();
-      const res = await fetch(server.url + q);
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`${q}: ${res.status}`);
-      if (i >= 10) times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    figure(bench, `${name}_p50`, percentile(times, 50), 'ms', { query: q });
-    figure(bench, `${name}_p95`, percentile(times, 95), 'ms', { query: q });
-    // Server CPU per request: what other processes' load does not inflate (10 ms clock-tick resolution, averaged).
-    figure(bench, `${name}_server_cpu`, ((server.cpuSeconds() - cpu0) * 1000) / RUNS, 'ms', { query: q });
-  }
+  await measureQueries(bench, server, LISTING_QUERIES, { runs: RUNS, withCpu: true });
   await server.stop();
 } finally {
   if (!process.env.BENCH_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres } from '../scale-out/services.mjs';
-import { figure, percentile, startServer } from './_server.mjs';
+import { figure, LISTING_QUERIES, measureQueries, startServer, uploadBenchImages } from './_server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const require = createRequire(path.join(root, 'apps/server/package.json'));
@@ -102,18 +102,7 @@ async function workerThroughput(pgServer) {
   try {
     const scenes = [];
     for (let i = 0; i < UNIQUE; i++) scenes.push((await renderSceneJpeg({ width: WIDTH, height: HEIGHT, seed: 1000 + i })).jpeg);
-    const ids = [];
-    for (let i = 0; i < IMAGES; i += 50) {
-      const form = new FormData();
-      for (let j = i; j < Math.min(IMAGES, i + 50); j++) {
-        form.append('files', new Blob([scenes[j % UNIQUE]], { type: 'image/jpeg' }), `bench_${String(j).padStart(4, '0')}.jpg`);
-      }
-      form.append('check_duplicate', '0');
-      const res = await fetch(`${server.url}/api/images/upload-files/`, { method: 'POST', body: form });
-      const body = await res.json();
-      if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
-      ids.push(...body.uploaded.map((u) => u.id));
-    }
+    const ids = await uploadBenchImages(server.url, scenes, IMAGES);
     const rates = {};
     const cpuPerImage = {};
     for (const count of [1, 2]) {
@@ -217,38 +206,7 @@ async function listingLatency(pgServer) {
     await seedListing(databaseUrl);
     const server = await startServer(dataDir, { env });
     try {
-      const queries = {
-        page_1: '/api/images/',
-        page_1000: '/api/images/?page=1000',
-        search: '/api/images/?search=rep3',
-        search_rare: '/api/images/?search=leaf-12345',
-        ordering_size_desc: '/api/images/?ordering=-size',
-        ordering_name: '/api/images/?ordering=name&page=500',
-        ordering_folder: '/api/images/?ordering=folder',
-        folder: '/api/images/?folder=7',
-        folder_none: '/api/images/?folder=none',
-        has_ppd: '/api/images/?has_ppd=true',
-        day: '/api/images/?day=2025-06-01',
-        days: '/api/images/days/',
-        types: '/api/images/types/',
-        folders: '/api/folders/',
-      };
-      let worst = 0;
-      for (const [name, q] of Object.entries(queries)) {
-        const times = [];
-        for (let i = 0; i < RUNS + 10; i++) {
-          const t0 = performance.now();
-          const res = await fetch(server.url + q);
-          await res.arrayBuffer();
-          if (!res.ok) throw new Error(`${q}: ${res.status}`);
-          if (i >= 10) times.push(performance.now() - t0); // the first ten warm the caches
-        }
-        times.sort((a, b) => a - b);
-        const p95 = percentile(times, 95);
-        worst = Math.max(worst, p95);
-        figure(bench, `listing_pg_${name}_p50`, percentile(times, 50), 'ms', { query: q, images: LISTING_IMAGES });
-        figure(bench, `listing_pg_${name}_p95`, p95, 'ms', { query: q, images: LISTING_IMAGES });
-      }
+      const worst = await measureQueries(bench, server, LISTING_QUERIES, { runs: RUNS, prefix: 'listing_pg_', extra: { images: LISTING_IMAGES } });
       figure(bench, 'listing_pg_worst_p95', worst, 'ms', { images: LISTING_IMAGES, target: 25 });
     } finally {
       await server.stop();

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { figure, percentile, startServer } from './_server.mjs';
+import { figure, percentile, startServer, uploadBenchImages } from './_server.mjs';
 
 import { createEngine } from '@cassavascope/ppd';
 import { renderSceneJpeg } from '@cassavascope/ppd/synthetic';
@@ -43,18 +43,7 @@ for (let i = 0; i < UNIQUE; i++) scenes.push((await renderSceneJpeg({ width: WID
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-bench-tasks-'));
 const server = await startServer(dataDir, { env: { WORKERS: String(WORKERS) } });
 try {
-  const ids = [];
-  for (let i = 0; i < IMAGES; i += 50) {
-    const form = new FormData();
-    for (let j = i; j < Math.min(IMAGES, i + 50); j++) {
-      form.append('files', new Blob([scenes[j % UNIQUE]], { type: 'image/jpeg' }), `bench_${String(j).padStart(4, '0')}.jpg`);
-    }
-    form.append('check_duplicate', '0');
-    const res = await fetch(`${server.url}/api/images/upload-files/`, { method: 'POST', body: form });
-    const body = await res.json();
-    if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
-    ids.push(...body.uploaded.map((u) => u.id));
-  }
+  const ids = await uploadBenchImages(server.url, scenes, IMAGES);
   server.resetPeak();
 
   // The same requests with the server idle, as the baseline of the figures under load.

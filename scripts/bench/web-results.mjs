@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { measureScrollFrames } from './_frames.mjs';
 import { figure, percentile, startServer } from './_server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -60,13 +61,6 @@ async function waitWhileRunning(url, id) {
     if (task.status !== 'running') return task;
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function frameStats(frames) {
-  const interval = 1000 / 60;
-  let dropped = 0;
-  for (let i = 1; i < frames.length; i++) dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / interval) - 1);
-  return { dropped, expected: Math.round((frames[frames.length - 1] - frames[0]) / interval) };
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-bench-results-'));
@@ -124,44 +118,7 @@ try {
   await page.locator('[data-testid="result-card"] img').first().waitFor();
   figure(bench, 'time_to_first_result_card', performance.now() - t0, 'ms', { results: RESULTS, note: 'from the click on the task' });
 
-  const idle = await page.evaluate(async (durationMs) => {
-    const frames = [];
-    await new Promise((resolve) => {
-      const step = (now) => {
-        frames.push(now);
-        if (now - frames[0] < durationMs) requestAnimationFrame(step);
-        else resolve();
-      };
-      requestAnimationFrame(step);
-    });
-    return frames;
-  }, 2000);
-  const idleStats = frameStats(idle);
-  figure(bench, 'idle_frames_dropped_pct', (idleStats.dropped / Math.max(1, idleStats.expected)) * 100, '%', { note: 'baseline, nothing scrolling' });
-
-  const scroll = await page.evaluate(async (durationMs) => {
-    const scroller = document.querySelector('.results-scroller');
-    if (!scroller) throw new Error('no results scroller');
-    const frames = [];
-    const startAt = performance.now();
-    await new Promise((resolve) => {
-      const step = (now) => {
-        frames.push(now);
-        scroller.scrollTop += 40; // about 2 400 px/s at 60 fps, as the images bench scrolls
-        if (now - startAt < durationMs) requestAnimationFrame(step);
-        else resolve();
-      };
-      requestAnimationFrame(step);
-    });
-    return { frames, scrolled: scroller.scrollTop, cards: document.querySelectorAll('[data-testid="result-card"]').length };
-  }, SCROLL_MS);
-  const scrollStats = frameStats(scroll.frames);
-  figure(bench, 'scroll_frames_dropped_pct', (scrollStats.dropped / Math.max(1, scrollStats.expected)) * 100, '%', {
-    dropped: scrollStats.dropped,
-    expected: scrollStats.expected,
-    scrolled_px: Math.round(scroll.scrolled),
-    cards_in_dom: scroll.cards,
-  });
+  await measureScrollFrames(bench, page, { scrollerSelector: '.results-scroller', cardSelector: '[data-testid="result-card"]', durationMs: SCROLL_MS });
 
   const t1 = performance.now();
   await page.evaluate(() => {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
+import { measureScrollFrames } from './_frames.mjs';
 import { figure, startServer } from './_server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -166,54 +167,7 @@ try {
   await second.close();
 
   // The same frame count with nothing moving: how many frames this (shared, loaded) machine drops anyway.
-  const idle = await page.evaluate(async (durationMs) => {
-    const frames = [];
-    await new Promise((resolve) => {
-      const step = (now) => {
-        frames.push(now);
-        if (now - frames[0] < durationMs) requestAnimationFrame(step);
-        else resolve();
-      };
-      requestAnimationFrame(step);
-    });
-    const interval = 1000 / 60;
-    let dropped = 0;
-    for (let i = 1; i < frames.length; i++) dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / interval) - 1);
-    return { dropped, expected: Math.round((frames[frames.length - 1] - frames[0]) / interval) };
-  }, 2000);
-  figure(bench, 'idle_frames_dropped_pct', (idle.dropped / Math.max(1, idle.expected)) * 100, '%', { note: 'baseline, nothing scrolling' });
-
-  const scroll = await page.evaluate(async (durationMs) => {
-    const scroller = document.querySelector('.image-virtuoso');
-    if (!scroller) throw new Error('no grid scroller');
-    const frames = [];
-    const startAt = performance.now();
-    await new Promise((resolve) => {
-      const step = (now) => {
-        frames.push(now);
-        scroller.scrollTop += 40; // about 2 400 px/s at 60 fps: brisk wheel scrolling
-        if (now - startAt < durationMs) requestAnimationFrame(step);
-        else resolve();
-      };
-      requestAnimationFrame(step);
-    });
-    const interval = 1000 / 60;
-    let dropped = 0;
-    for (let i = 1; i < frames.length; i++) dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / interval) - 1);
-    const expected = Math.round((frames[frames.length - 1] - frames[0]) / interval);
-    return {
-      dropped,
-      expected,
-      scrolled: scroller.scrollTop,
-      cards: document.querySelectorAll('[data-testid="image-card"]').length,
-    };
-  }, SCROLL_MS);
-  figure(bench, 'scroll_frames_dropped_pct', (scroll.dropped / Math.max(1, scroll.expected)) * 100, '%', {
-    dropped: scroll.dropped,
-    expected: scroll.expected,
-    scrolled_px: Math.round(scroll.scrolled),
-    cards_in_dom: scroll.cards,
-  });
+  await measureScrollFrames(bench, page, { scrollerSelector: '.image-virtuoso', cardSelector: '[data-testid="image-card"]', durationMs: SCROLL_MS });
 } finally {
   await context?.close().catch(() => undefined);
   await server?.stop();

@@ -10,12 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { measureScrollFrames } from './_frames.mjs';
+import { launchBenchBrowser, measureScrollFrames } from './_browser.mjs';
 import { figure, percentile, startServer } from './_server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const requireServer = createRequire(path.join(root, 'apps/server/package.json'));
-const requireWeb = createRequire(path.join(root, 'apps/web/package.json'));
 const bench = 'web-results';
 const RESULTS = Number(process.env.BENCH_RESULTS ?? 10_000);
 const SCROLL_MS = 5000;
@@ -99,14 +98,9 @@ try {
   apiTimes.sort((a, b) => a - b);
   figure(bench, 'api_results_first_page_p50', percentile(apiTimes, 50), 'ms', { page_size: 100, results: RESULTS });
 
-  const { chromium } = requireWeb('playwright-core');
-  context = await chromium.launchPersistentContext(userDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1440, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const browser = await launchBenchBrowser(userDir);
+  context = browser.context;
+  const page = browser.page;
   await page.goto(server.url + '/');
   await page.locator('[data-section="home"]').waitFor();
   await page.locator('[data-nav="results"]').click();

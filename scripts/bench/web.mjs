@@ -8,12 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
-import { measureScrollFrames } from './_frames.mjs';
+import { launchBenchBrowser, measureScrollFrames } from './_browser.mjs';
 import { figure, startServer } from './_server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const requireServer = createRequire(path.join(root, 'apps/server/package.json'));
-const requireWeb = createRequire(path.join(root, 'apps/web/package.json'));
 const bench = 'web';
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 100_000);
 const FOLDERS = 40;
@@ -119,14 +118,9 @@ try {
   figure(bench, 'api_first_page_p50', apiTimes[3], 'ms', { page_size: 200, images: IMAGES });
 
   // 3. Chromium: open the app, click Images, wait for the first card; then scroll the grid for 5 s.
-  const { chromium } = requireWeb('playwright-core');
-  context = await chromium.launchPersistentContext(userDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1440, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const browser = await launchBenchBrowser(userDir);
+  context = browser.context;
+  const page = browser.page;
   // Measured inside the page, from the click event to the first card with its picture in the DOM, so the
   // automation's own round trips are not counted.
   const timeToFirstCard = async (p) => {

@@ -1,5 +1,22 @@
-// Frame pacing in the browser: how many 60 Hz frames were dropped while idle and while a list scrolls.
+// The web benches' browser: Debian's Chromium through playwright-core, and frame pacing (how many 60 Hz
+// frames were dropped while idle and while a list scrolls).
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { figure } from './_server.mjs';
+
+const requireWeb = createRequire(path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../apps/web/package.json'));
+
+/** A headless Chromium with its own profile in `userDir`, 1440 x 900; resolves with the context and its page. */
+export async function launchBenchBrowser(userDir) {
+  const { chromium } = requireWeb('playwright-core');
+  const context = await chromium.launchPersistentContext(userDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return { context, page: context.pages()[0] ?? (await context.newPage()) };
+}
 
 const SCROLL_STEP_PX = 40; // per frame: about 2 400 px/s at 60 fps, brisk wheel scrolling
 

@@ -97,6 +97,17 @@ describe('POST /folders/', () => {
     expect(arr.status).toBe(400);
     expect(arr.body.code).toBe('invalid');
   });
+
+  it('a JSON Content-Type with no body is no body: DELETE answers 204, POST a field error', async () => {
+    const f = await createFolder('Header only');
+    const headers = { 'content-type': 'application/json' };
+    const del = await server.request(`/api/folders/${f.id}/`, { method: 'DELETE', headers });
+    expect(del.status).toBe(204);
+    expect((await server.json(`/api/folders/${f.id}/`)).status).toBe(404);
+    const post = await server.json('/api/folders/', { method: 'POST', body: '', headers });
+    expect(post.status).toBe(400);
+    expect(post.body.fields).toHaveProperty('name');
+  });
 });
 
 describe('GET /folders/', () => {

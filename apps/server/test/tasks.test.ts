@@ -252,19 +252,30 @@ describe('bad task payloads', () => {
     }
   });
 
-  it('malformed JSON and a wrong type for the route: 400', async () => {
-    const res = await server.request('/api/tasks/prediction/', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"name": ',
-    });
-    expect(res.status).toBe(400);
-    const wrong = await server.json('/api/tasks/first-segmentation/', {
+  it('malformed JSON and an empty JSON body: 400; nothing is created', async () => {
+    const before = (await server.json('/api/tasks/')).body.count;
+    for (const body of ['{"name": ', '', '  ']) {
+      const res = await server.request('/api/tasks/prediction/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).code).toMatch(/^invalid/);
+    }
+    expect((await server.json('/api/tasks/')).body.count).toBe(before);
+  });
+
+  it("the seed's one payload (type 'prediction') on a typed route makes a task of that route's type", async () => {
+    const typed = await server.json('/api/tasks/second-segmentation/', {
       method: 'POST',
       body: { ...basePayload(), image_ids: [sliceIds[0]] },
     });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.fields.type).toBeTruthy();
+    expect(typed.status).toBe(201);
+    expect(typed.body.type).toBe('second_segmentation');
+    const { task } = await waitForTask(server.url, typed.body.id);
+    expect(task.status).toBe('completed');
+    expect(task.engine_label).toBe('Colour segmentation (CIELAB)');
   });
 
   it('bad ids in the path: 400; unknown: 404', async () => {

@@ -173,12 +173,12 @@ describe('POST /images/upload-batch/', () => {
   });
 
   it.each([
-    ['random bytes', Buffer.from('definitely not a zip archive')],
-    ['a JPEG', Buffer.alloc(0)],
-    ['a truncated ZIP', Buffer.alloc(0)],
-    ['a ZIP header with garbage', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)])],
-    ['an empty file', Buffer.alloc(0)],
-  ])('answers 400 invalid_zip for %s and stores nothing', async (label, bytes) => {
+    ['random bytes', Buffer.from('definitely not a zip archive'), 415],
+    ['a JPEG', Buffer.alloc(0), 415],
+    ['a truncated ZIP', Buffer.alloc(0), 400],
+    ['a ZIP header with garbage', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]), 400],
+    ['an empty file', Buffer.alloc(0), 415],
+  ])('answers invalid_zip for %s (415 not a ZIP, 400 a broken one) and stores nothing', async (label, bytes, status) => {
     let data: Buffer = bytes;
     if (label === 'a JPEG') data = await makeJpeg({ seed: 8 });
     if (label === 'a truncated ZIP') {
@@ -186,7 +186,7 @@ describe('POST /images/upload-batch/', () => {
       data = whole.subarray(0, whole.length - 30);
     }
     const res = await uploadZip(data);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(status);
     expect(res.body.code).toBe('invalid_zip');
     expect(res.body.detail).toMatch(/ZIP/);
     expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });

@@ -213,6 +213,23 @@ describe('duplicates', () => {
     expect(over.body).toMatchObject({ count: 0, uploaded: [], skipped: ['copy.jpg'] });
   });
 
+  it('the same file sent again under its own name: 409, then overwrite replaces it in place (same id, files kept)', async () => {
+    const bytes = await makeJpeg({ seed: 45 });
+    const first = (await upload([{ name: 'again.jpg', data: bytes }])).body.uploaded[0];
+    const conflict = await upload([{ name: 'again.jpg', data: bytes }]);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.duplicates).toEqual(['again.jpg']);
+    const over = await upload([{ name: 'again.jpg', data: bytes }], { duplicate_action: 'overwrite' });
+    expect(over.status).toBe(201);
+    expect(over.body).toMatchObject({ count: 1, skipped: [] });
+    expect(over.body.uploaded[0]).toMatchObject({ id: first.id, sha256: sha(bytes), hasPPD: false });
+    // Same bytes, same content-addressed files: they must still be there.
+    expect(await server.ctx.storage.exists(first.image_url.replace('/media/', ''))).toBe(true);
+    expect((await server.request(first.image_url)).status).toBe(200);
+    const skip = await upload([{ name: 'again.jpg', data: bytes }], { duplicate_action: 'skip' });
+    expect(skip.body).toMatchObject({ count: 0, skipped: ['again.jpg'] });
+  });
+
   it('the same name in another folder is not a duplicate', async () => {
     const f = (await server.json('/api/folders/', { method: 'POST', body: { name: 'Other' } })).body;
     await upload([{ name: 'same.jpg', data: await makeJpeg({ seed: 50 }) }]);
@@ -289,7 +306,7 @@ describe('POST /images/ (one file)', () => {
     expect((await server.json(`/api/images/${res.body.id}/`)).body).toEqual(res.body);
   });
 
-  it('answers 409 for a duplicate, 415 for a non-image, 200 with the existing image on skip', async () => {
+  it('answers 409 for a duplicate, 201 on overwrite, 415 for a non-image, 200 with the existing image on skip', async () => {
     const bytes = await makeJpeg({ seed: 81 });
     const first = await server.json('/api/images/', { method: 'POST', body: formWith([{ field: 'file', name: 'one.jpg', data: bytes }]) });
     expect(first.status).toBe(201);
@@ -302,6 +319,12 @@ describe('POST /images/ (one file)', () => {
     });
     expect(skip.status).toBe(200);
     expect(skip.body.id).toBe(first.body.id);
+    const over = await server.json('/api/images/', {
+      method: 'POST',
+      body: formWith([{ field: 'file', name: 'one.jpg', data: await makeJpeg({ seed: 84 }) }], { duplicate_action: 'overwrite' }),
+    });
+    expect(over.status).toBe(201);
+    expect(over.body.id).toBe(first.body.id);
     const before = await storedState(server);
     const bad = await server.json('/api/images/', { method: 'POST', body: formWith([{ field: 'file', name: 'x.gif', data: SVG_BYTES }]) });
     expect(bad.status).toBe(415);

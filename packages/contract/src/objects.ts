@@ -79,6 +79,8 @@ export interface Task {
   status: TaskStatus;
   algorithm: string;
   model_type: string;
+  /** label of the engine that scored the task; null until a job has run */
+  engine_label: string | null;
   image_ids: number[];
   image_count: number;
   progress: number;

@@ -60,6 +60,8 @@ export interface TasksTable {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** the engine that scored it (migration 0005); null until a job has run */
+  engine_label: string | null;
 }
 
 /** One queued unit of work: up to `split_count` images of a task. */

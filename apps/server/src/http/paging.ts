@@ -14,9 +14,16 @@ const positiveInt = (field: string) =>
     .transform(Number)
     .refine((n) => n >= 1, `${field} must be a positive integer`);
 
+/** Any positive page_size is accepted and clamped later, however many digits it has. */
+const pageSize = z
+  .string()
+  .regex(/^\d+$/, 'page_size must be a positive integer')
+  .transform((s) => Math.min(Number(s), PAGE_SIZE_MAX))
+  .refine((n) => n >= 1, 'page_size must be a positive integer');
+
 const pagingSchema = z.object({
   page: positiveInt('page').optional(),
-  page_size: positiveInt('page_size').optional(),
+  page_size: pageSize.optional(),
 });
 
 export interface Paging {

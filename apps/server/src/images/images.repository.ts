@@ -224,10 +224,15 @@ export class ImagesRepository {
 
   /** The sha256 values of this list that some stored image already has. */
   async existingSha256(hashes: string[], db: Db = this.db): Promise<Set<string>> {
-    const found = new Set<string>();
+    return new Set((await this.imageIdsBySha256(hashes, db)).keys());
+  }
+
+  /** For each of these hashes that is stored, the ids of the images holding those bytes. */
+  async imageIdsBySha256(hashes: string[], db: Db = this.db): Promise<Map<string, number[]>> {
+    const found = new Map<string, number[]>();
     for (const chunk of chunks(hashes)) {
-      const rows = await db.selectFrom('images').select('sha256').where('sha256', 'in', chunk).execute();
-      rows.forEach((r) => found.add(r.sha256));
+      const rows = await db.selectFrom('images').select(['sha256', 'id']).where('sha256', 'in', chunk).execute();
+      for (const r of rows) found.set(r.sha256, [...(found.get(r.sha256) ?? []), r.id]);
     }
     return found;
   }

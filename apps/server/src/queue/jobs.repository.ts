@@ -107,6 +107,11 @@ export class JobsRepository {
     return this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Records which engine scores the task; the first job to run writes it. */
+  async noteEngineLabel(taskId: number, label: string): Promise<void> {
+    await this.db.updateTable('tasks').set({ engine_label: label }).where('id', '=', taskId).where('engine_label', 'is', null).execute();
+  }
+
   async taskStatus(id: number): Promise<string | undefined> {
     const row = await this.db.selectFrom('tasks').select('status').where('id', '=', id).executeTakeFirst();
     return row?.status;

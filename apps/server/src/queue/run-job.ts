@@ -2,7 +2,7 @@ import type { PredictionParameters } from '@cassavascope/contract';
 import type { AnalysisMode, AnalysisResult, Engine } from '@cassavascope/ppd';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { EngineUnavailableError } from '../engine/app-engine.js';
+import { EngineUnavailableError, engineInfo } from '../engine/app-engine.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { forEachLimit, type Limit } from '../util/limiter.js';
 import { JobsRepository, type ResultRecord } from './jobs.repository.js';
@@ -52,6 +52,10 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
   const imageIds = JSON.parse(job.image_ids) as number[];
   const already = await repo.imagesWithResults(task.id, imageIds);
   const todo = imageIds.filter((id) => !already.has(id));
+  if (todo.length > 0 && task.engine_label === null) {
+    const info = await engineInfo(deps.engine);
+    if (info.name !== 'unavailable') await repo.noteEngineLabel(task.id, info.label);
+  }
 
   let stopped = false;
   let engineError: string | null = null;

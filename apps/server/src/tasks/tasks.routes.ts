@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
 import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
 import { parseInput } from '../http/validation.js';
@@ -22,12 +21,12 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   app.get<{ Params: { id: string } }>('/tasks/:id/', async (req) => tasks.get(parsePathId(req.params.id)));
 
-  /** One creation handler per route; `fixedType` routes accept only their own `type` (or none). */
+  /**
+   * One creation handler per route. On a typed route the route decides the type (a valid `type` in the
+   * body is ignored): the seed's one payload, with `type: 'prediction'`, is sent to all three.
+   */
   const create = (fixedType: TaskTypeName | null) => async (req: { body: unknown }, reply: { status(code: number): unknown }) => {
     const input = parseInput(taskCreateSchema, req.body, 'task');
-    if (fixedType !== null && input.type !== undefined && input.type !== fixedType) {
-      throw new ApiError(400, 'invalid', `This route creates ${fixedType} tasks`, { fields: { type: `must be ${fixedType}` } });
-    }
     const task = await tasks.create({ ...input, type: fixedType ?? input.type ?? 'prediction' });
     reply.status(201);
     return task;

@@ -93,7 +93,7 @@ export class UploadService {
       const seen = byName.get(row.name);
       if (!seen || row.id < seen.id) byName.set(row.name, row);
     }
-    const storedHashes = await this.images.existingSha256([...new Set(good.map((g) => g.staged.sha256))], db);
+    const holdersOf = await this.images.imageIdsBySha256([...new Set(good.map((g) => g.staged.sha256))], db);
 
     const seenNames = new Set<string>();
     const seenHashes = new Set<string>();
@@ -107,9 +107,13 @@ export class UploadService {
         return;
       }
       const sha = c.staged.sha256;
-      const byteMatch = storedHashes.has(sha) || seenHashes.has(sha);
       const inRequestName = seenNames.has(c.name);
       const nameMatch = byName.get(c.name);
+      const holders = holdersOf.get(sha) ?? [];
+      const byteMatch = holders.length > 0 || seenHashes.has(sha);
+      // The same bytes under another image (or earlier in this request): nothing to replace. The same
+      // file sent again under its own name can still be overwritten (its results start over).
+      const byteMatchElsewhere = holders.some((id) => id !== nameMatch?.id) || seenHashes.has(sha);
       seenNames.add(c.name);
       seenHashes.add(sha);
       const store: Plan = { kind: 'store', name: c.name, staged: c.staged, image: o.image };
@@ -119,10 +123,10 @@ export class UploadService {
       }
       duplicates.push(c.name);
       // Bytes that already exist, or a second file of this request, have nothing to replace.
-      if (options.action === 'overwrite' && !byteMatch && !inRequestName && nameMatch) {
+      if (options.action === 'overwrite' && !byteMatchElsewhere && !inRequestName && nameMatch) {
         plans.push({ ...store, overwrite: nameMatch });
       } else {
-        plans.push({ kind: 'skipped', name: c.name, existing: byteMatch ? undefined : nameMatch });
+        plans.push({ kind: 'skipped', name: c.name, existing: byteMatchElsewhere ? undefined : nameMatch });
       }
     });
     if (duplicates.length > 0 && options.checkDuplicate && options.action === undefined) {

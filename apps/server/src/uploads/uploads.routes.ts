@@ -90,7 +90,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const failed = onlyFileError(result);
       if (failed) throw failed;
       if (result?.kind === 'stored') {
-        reply.status(result.overwritten ? 200 : 201);
+        // Stored or overwritten: 201 with the Image, as upload-files answers 201 for both.
+        reply.status(201);
         return result.image;
       }
       // Skipped (duplicate_action=skip): the image that already holds this name or these bytes.
@@ -111,7 +112,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         const zip = files[0];
         if (!zip) throw badRequest('No ZIP file was sent (multipart field "file")', { file: 'This field is required' });
         const head = zip.staged.head;
-        if (!(head[0] === 0x50 && head[1] === 0x4b)) throw new ApiError(400, 'invalid_zip', 'The file is not a ZIP archive');
+        // Not a ZIP at all is a wrong file type (415); a ZIP that breaks half way is a 400 (readZip).
+        if (!(head[0] === 0x50 && head[1] === 0x4b)) throw new ApiError(415, 'invalid_zip', 'The file is not a ZIP archive');
         const extractStart = performance.now();
         await readZip(
           zip.staged.path,

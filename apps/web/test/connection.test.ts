@@ -77,6 +77,8 @@ describe('connection screen', () => {
     await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('error');
     const error = page.getByTestId('connection-error');
     await expect.poll(() => error.textContent(), POLL).toContain('Connection failed');
+    // The cause in the UI's language, not the browser's English fetch error.
+    await expect.poll(() => error.locator('.ant-alert-description').textContent(), POLL).toBe('Network error: the server could not be reached');
     const items = page.getByTestId('connection-checklist').locator('li');
     await expect.poll(() => items.allTextContents(), POLL).toEqual([
       'Check that the backend server is running',
@@ -91,6 +93,7 @@ describe('connection screen', () => {
     await screenshot(page, 'connection-error-en-390');
     await e2e.setLanguage('zh');
     await page.getByText('检查后端服务是否已启动').waitFor();
+    await expect.poll(() => error.locator('.ant-alert-description').textContent(), POLL).toBe('网络错误：无法连接服务器');
     await screenshot(page, 'connection-error-zh-390');
     await page.setViewportSize(DESKTOP);
     await screenshot(page, 'connection-error-zh-1440');

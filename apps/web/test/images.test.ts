@@ -100,8 +100,26 @@ describe('images screen (e2e)', () => {
   it('marks a file that the server rejects with the error state and a toast', async () => {
     const { page } = e2e;
     await uploadThroughUi(page, 'single', [{ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') }]);
-    await page.locator('[data-testid="upload-item"][data-status="error"]').waitFor();
+    const failed = page.locator('[data-testid="upload-item"][data-status="error"]');
+    await failed.waitFor();
     await toast(page, 'Failed to upload images');
+    // The reason is the translation of the server's code (not_an_image), never its English detail.
+    await expect.poll(() => failed.locator('.upload-progress-note').textContent(), POLL).toBe(
+      'Not a supported image (JPEG, PNG, WebP, TIFF or GIF), or the file is damaged',
+    );
+    await page.keyboard.press('Escape');
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await e2e.setLanguage('zh');
+    await uploadThroughUi(page, 'single', [{ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') }]);
+    await failed.waitFor();
+    await expect.poll(() => failed.locator('.upload-progress-note').textContent(), POLL).toBe('不是支持的图像格式（JPEG、PNG、WebP、TIFF 或 GIF），或文件已损坏');
+    await screenshot(page, 'images-upload-error-zh-1440', false);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await e2e.setLanguage('en');
+    await uploadThroughUi(page, 'single', [{ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') }]);
+    await failed.waitFor();
+    await screenshot(page, 'images-upload-error-en-1440', false);
     await page.keyboard.press('Escape');
     await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
     expect((await e2e.server.api('/api/images/')).body.count).toBe(7);

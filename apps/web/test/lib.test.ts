@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, errorFromResponse, listCount, listResults } from '../src/lib/api-client';
+import i18n from 'i18next';
+import { ApiError, apiUrl, errorFromResponse, listCount, listResults } from '../src/lib/api-client';
+import { codeMessage, errorMessage, TRANSLATED_ERROR_CODES, uploadErrorMessage } from '../src/lib/error-message';
 import { formatSizeMb } from '../src/lib/format';
 import { normalizeFolder } from '../src/lib/normalize-folder';
 import { normalizeImage } from '../src/lib/normalize-image';
 import { formatPpd, ppdColour, SEVERITY_COLOURS } from '../src/lib/ppd';
 import { buildRows, groupKeyOf, sizeBucketOf } from '../src/features/images/image-groups';
+import enCommon from '../src/locales/en/common.json';
+import zhCommon from '../src/locales/zh/common.json';
+import enConnection from '../src/locales/en/connection.json';
+import zhConnection from '../src/locales/zh/connection.json';
 
 describe('normalizeImage', () => {
   it('reads the api.md object', () => {
@@ -113,5 +119,52 @@ describe('image grouping', () => {
       'H:A:3', 'a1.jpg,a2.jpg', 'a3.jpg', 'H:B:1', 'b1.jpg',
     ]);
     expect([...groupStart.entries()]).toEqual([['A', 0], ['B', 3]]);
+  });
+});
+
+describe('error messages in the current language', () => {
+  const t = i18n.createInstance();
+  void t.init({
+    resources: { en: { common: enCommon, connection: enConnection }, zh: { common: zhCommon, connection: zhConnection } },
+    lng: 'zh',
+    defaultNS: 'common',
+    initImmediate: false,
+    showSupportNotice: false,
+  });
+  const zh = t.getFixedT('zh');
+  const en = t.getFixedT('en');
+
+  it('every translated code has a text in both languages', () => {
+    for (const code of TRANSLATED_ERROR_CODES) {
+      expect((enCommon.errors as Record<string, string>)[code], code).toBeTruthy();
+      expect((zhCommon.errors as Record<string, string>)[code], code).toBeTruthy();
+    }
+  });
+
+  it('network, timeout and server codes are translated; never the English detail', () => {
+    expect(errorMessage(zh, new ApiError(0, 'network_error', 'Failed to fetch'))).toBe('网络错误：无法连接服务器');
+    expect(errorMessage(zh, new ApiError(0, 'timeout', 'Request timed out after 10 s'))).toBe('服务器在 10 秒内未响应');
+    expect(errorMessage(en, new ApiError(0, 'timeout', 'x'))).toBe('The server did not answer within 10 seconds');
+    expect(errorMessage(zh, errorFromResponse(400, JSON.stringify({ code: 'no_images', detail: 'Select at least one image' })))).toBe(zhCommon.errors.no_images);
+    expect(errorMessage(zh, errorFromResponse(415, JSON.stringify({ code: 'not_an_image', detail: 'Not an image' })))).toBe(zhCommon.errors.not_an_image);
+  });
+
+  it('http_<status>, internal_error and non-API failures take the fallback key, else errors.generic', () => {
+    expect(errorMessage(zh, errorFromResponse(502, '<html>Bad gateway</html>'))).toBe('出现错误');
+    expect(errorMessage(zh, errorFromResponse(500, JSON.stringify({ code: 'internal_error', detail: 'Internal error' })))).toBe('出现错误');
+    expect(errorMessage(zh, new TypeError('Failed to fetch'))).toBe('出现错误');
+    expect(errorMessage(zh, errorFromResponse(502, ''), 'connection:error.generic')).toBe(zhConnection.error.generic);
+    expect(errorMessage(en, undefined, 'connection:error.generic')).toBe('connection failed');
+    // A translated cause wins over the fallback.
+    expect(errorMessage(zh, new ApiError(0, 'network_error', 'x'), 'connection:error.generic')).toBe('网络错误：无法连接服务器');
+  });
+
+  it('per-file upload error codes', () => {
+    for (const code of ['not_an_image', 'too_large', 'suspicious_compression', 'corrupt_entry', 'duplicate'] as const) {
+      expect(uploadErrorMessage(zh, code)).toBe(zhCommon.errors[code]);
+    }
+    expect(uploadErrorMessage(zh, 'something_new')).toBe('出现错误');
+    expect(codeMessage(zh, 'http_404')).toBeNull();
+    expect(codeMessage(zh, null)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, Que
 import { Button, Card, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../lib/api-client';
+import { errorMessage } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format';
 import { useConnectionTest } from './api/get-server-status';
 import { ConnectionDetails } from './components/connection-details';
@@ -19,8 +19,8 @@ export default function ConnectionPage() {
   const state: TestState = test.isPending ? 'testing' : test.isSuccess ? 'success' : test.isError ? 'error' : 'idle';
 
   const start = () => test.mutate(undefined, { onSettled: () => setLastTest(new Date().toISOString()) });
-  const errorMessage =
-    test.error instanceof ApiError || test.error instanceof Error ? test.error.message || t('error.generic') : t('error.generic');
+  // The cause in the current language (network error, timeout...); anything else is the spec's 'connection failed'.
+  const failure = errorMessage(t, test.error, 'connection:error.generic');
 
   const icon = {
     idle: <QuestionCircleOutlined />,
@@ -53,7 +53,7 @@ export default function ConnectionPage() {
         </div>
       </Card>
       {state === 'success' && test.data && <ConnectionDetails status={test.data} />}
-      {state === 'error' && <ConnectionError message={errorMessage} />}
+      {state === 'error' && <ConnectionError message={failure} />}
     </div>
   );
 }

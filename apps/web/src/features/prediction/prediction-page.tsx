@@ -4,7 +4,7 @@ import { TASK_NAME_MAX } from '@cassavascope/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../app/section-context';
-import { ApiError } from '../../lib/api-client';
+import { codeMessage, errorCode } from '../../lib/error-message';
 import { useCreatePredictionTask, type PredictionParameterValues } from './api/create-prediction-task';
 import { useEngine } from './api/get-engine-status';
 import { usePredictionFolders } from './api/get-prediction-folders';
@@ -87,9 +87,9 @@ export default function PredictionPage() {
           setTaskName(defaultTaskName(label));
         },
         onError: (err) => {
-          // A refusal the server explains (e.g. the chosen folders are empty) is shown with its reason.
-          if (err instanceof ApiError && err.status === 400) message.error(`${t('errors.create_task')}: ${err.detail}`);
-          else message.error(t('create_task_failed'));
+          // A refusal with a known reason (e.g. the chosen folders are empty) is shown with that reason, translated.
+          const reason = codeMessage(t, errorCode(err));
+          message.error(reason ? t('create_task_failed_reason', { reason }) : t('create_task_failed'));
         },
       },
     );
@@ -106,7 +106,6 @@ export default function PredictionPage() {
       <PredictionStats
         availableImages={library.data?.libraryCount ?? null}
         folders={folders.data?.count ?? null}
-        modelsAvailable={engine.data ? 1 : null}
         selected={selection.selectedCount}
       />
       <Row gutter={[16, 16]} className="prediction-body">

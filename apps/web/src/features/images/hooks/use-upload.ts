@@ -4,6 +4,7 @@ import { App } from 'antd';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
+import { errorMessage, uploadErrorMessage } from '../../../lib/error-message';
 import { invalidateLibrary } from '../../../lib/folders-api';
 import { uploadImageFiles, uploadZip, type DuplicateAction, type UploadOptions } from '../api/upload-images';
 
@@ -12,7 +13,7 @@ export interface UploadItem {
   fileName: string;
   progress: number;
   status: 'uploading' | 'completed' | 'error';
-  /** Why a file failed, or that it was skipped as a duplicate. */
+  /** Why a file failed (translated from the server's error code), or that it was skipped as a duplicate. */
   note?: string;
 }
 
@@ -90,7 +91,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
 
   const applyResponse = (res: UploadResponse, names: string[]) => {
     const skipped = new Set(res.skipped ?? []);
-    const errors = new Map((res.errors ?? []).map((e) => [e.name, e.detail]));
+    const errors = new Map((res.errors ?? []).map((e) => [e.name, uploadErrorMessage(t, e.code)]));
     setItems(
       names.map((fileName) =>
         errors.has(fileName)
@@ -128,7 +129,8 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       if (failed) message.error(t('upload_failed'));
       finish(failed);
     } catch (err) {
-      setItems((prev) => prev.map((it) => (it.status === 'completed' ? it : { ...it, status: 'error', note: err instanceof ApiError ? err.detail : undefined })));
+      const note = errorMessage(t, err);
+      setItems((prev) => prev.map((it) => (it.status === 'completed' ? it : { ...it, status: 'error', note })));
       message.error(t('upload_failed'));
     } finally {
       await invalidateLibrary(queryClient);
@@ -159,13 +161,13 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
           status: 'completed',
           note: t('zip_summary', { count: res.count, skipped: res.skipped?.length ?? 0, failed: failedEntries.length }),
         },
-        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, progress: 100, status: 'error', note: e.detail })),
+        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, progress: 100, status: 'error', note: uploadErrorMessage(t, e.code) })),
       ]);
       message.success(t('uploaded_count', { count: res.count }));
       if (res.skipped?.length) message.info(t('skipped_count', { count: res.skipped.length }));
       finish(failedEntries.length > 0);
     } catch (err) {
-      setItems([{ fileName: file.name, progress: 100, status: 'error', note: err instanceof ApiError ? err.detail : undefined }]);
+      setItems([{ fileName: file.name, progress: 100, status: 'error', note: errorMessage(t, err) }]);
       message.error(t('zip_failed'));
     } finally {
       // Spec section 4: after a ZIP upload the image list reloads after 1 second.

@@ -6,8 +6,6 @@ import { useTranslation } from 'react-i18next';
 interface Props {
   availableImages: number | null;
   folders: number | null;
-  /** engines the server runs: 1 once /api/status/ answers */
-  modelsAvailable: number | null;
   selected: number;
 }
 
@@ -21,14 +19,17 @@ function Tile({ title, value, icon, testId }: { title: string; value: number | n
   );
 }
 
+/** Spec sections 2 and 9: one model is offered, so the tile shows 1 from the first paint. */
+const MODELS_AVAILABLE = 1;
+
 /** The four statistic tiles of the prediction screen. */
-export function PredictionStats({ availableImages, folders, modelsAvailable, selected }: Props) {
+export function PredictionStats({ availableImages, folders, selected }: Props) {
   const { t } = useTranslation('prediction');
   return (
     <Row gutter={[12, 12]} className="prediction-tiles">
       <Tile testId="tile-images" title={t('stats.available_images')} value={availableImages} icon={<AppstoreOutlined />} />
       <Tile testId="tile-folders" title={t('stats.folders')} value={folders} icon={<FolderOutlined />} />
-      <Tile testId="tile-models" title={t('stats.models')} value={modelsAvailable} icon={<ExperimentOutlined />} />
+      <Tile testId="tile-models" title={t('stats.models')} value={MODELS_AVAILABLE} icon={<ExperimentOutlined />} />
       <Tile testId="tile-selected" title={t('stats.selected')} value={selected} icon={<CheckSquareOutlined />} />
     </Row>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeResult, normalizeResultList, resolveMediaUrl } from '../src/lib/normalize-result';
-import { exportFileName } from '../src/features/results/api/export-results';
+import { exportFileName, fileNameFromDisposition } from '../src/features/results/api/export-results';
 
 describe('result normaliser (spec section 3)', () => {
   it('reads the API result', () => {
@@ -70,5 +70,14 @@ describe('result normaliser (spec section 3)', () => {
     const at = new Date('2026-11-21T23:30:00Z');
     expect(exportFileName(7, at)).toBe('prediction_results_7_2026-11-21.csv');
     expect(exportFileName(null, at)).toBe('prediction_results_all_2026-11-21.csv');
+  });
+
+  it("reads the server's file name from Content-Disposition", () => {
+    expect(fileNameFromDisposition('attachment; filename="prediction_results_7_2026-11-21.csv"')).toBe('prediction_results_7_2026-11-21.csv');
+    expect(fileNameFromDisposition('attachment; filename=results.csv')).toBe('results.csv');
+    expect(fileNameFromDisposition("attachment; filename=\"x.csv\"; filename*=UTF-8''%E7%BB%93%E6%9E%9C.csv")).toBe('结果.csv');
+    expect(fileNameFromDisposition('attachment; filename="../../etc/a.csv"')).toBe('a.csv');
+    expect(fileNameFromDisposition('attachment')).toBeNull();
+    expect(fileNameFromDisposition(null)).toBeNull();
   });
 });

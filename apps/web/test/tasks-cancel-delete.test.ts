@@ -146,6 +146,53 @@ describe('tasks screen', () => {
     await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('50');
   });
 
+  it("names each task's model by its engine, not the raw model id", async () => {
+    const api = (await e2e.server.api(`/api/tasks/${long}/`)).body;
+    expect(api.model_type).toBe('deeplabv3plus_resnet101');
+    await expect.poll(() => row(long).getByTestId('task-model').textContent(), POLL).toBe(api.engine_label ?? 'DeepLabV3+ ResNet-101');
+  });
+
+  it('another backend (no status_counts, a task without status or engine label): sensible cards, no-match state', async () => {
+    const isList = (url: URL) => url.pathname === '/api/tasks/';
+    await page.route(isList, async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      delete body.status_counts;
+      for (const task of body.results) {
+        if (task.id !== small) continue;
+        delete task.status;
+        task.engine_label = null;
+      }
+      await route.fulfill({ response: res, json: body });
+    });
+    try {
+      await page.getByTestId('tasks-refresh').click();
+      await expect.poll(() => row(small).getAttribute('data-status'), POLL).toBe('unknown');
+      await expect.poll(() => row(small).getByTestId('task-status').textContent(), POLL).toBe('Unknown');
+      await expect.poll(() => row(small).getByTestId('task-cancel').count(), POLL).toBe(0);
+      await expect.poll(() => row(small).getByTestId('task-model').textContent(), POLL).toBe('DeepLabV3+ ResNet-101');
+      const total = page.getByTestId('task-summary-total').locator('.ant-statistic-content');
+      await expect.poll(() => total.textContent(), POLL).toContain('2');
+      // A search that matches nothing: "no matches", and the cards keep the totals of the unfiltered list.
+      const search = page.locator('.tasks-search input');
+      await search.fill('nothing like this');
+      await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('No tasks match your search');
+      await expect.poll(() => total.textContent(), POLL).toContain('2');
+      await e2e.setLanguage('zh');
+      await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('没有');
+      await screenshot(page, 'tasks-no-match-zh-1440');
+      await search.fill('');
+      await expect.poll(() => row(small).getByTestId('task-status').textContent(), POLL).toBe('未知');
+      await screenshot(page, 'tasks-unknown-zh-1440');
+      await e2e.setLanguage('en');
+      await screenshot(page, 'tasks-unknown-en-1440');
+    } finally {
+      await page.unroute(isList);
+    }
+    await page.getByTestId('tasks-refresh').click();
+    await expect.poll(() => row(small).getAttribute('data-status'), POLL).toBe('completed');
+  });
+
   it('deletes a task after the warning: its results vanish, its images stay', async () => {
     const before = (await e2e.server.api(`/api/predictions/?task_id=${small}`)).body.count;
     expect(before).toBe(2);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeTask, normalizeTaskList } from '../src/lib/normalize-task';
-import { countStatuses, processedImages, remainingMinutes, summarizeTasks, taskDuration } from '../src/features/tasks/task-figures';
+import { modelTypeLabel, taskModelLabel } from '../src/lib/model-label';
+import { normalizeTask, normalizeTaskList, UNKNOWN_TASK_STATUS } from '../src/lib/normalize-task';
+import { anyTaskRunning, isFilteredList } from '../src/features/tasks/api/get-tasks';
+import { countStatuses, processedImages, remainingMinutes, summarizeTasks, summaryCounts, taskDuration } from '../src/features/tasks/task-figures';
 
 const task = (over: Record<string, unknown>) => normalizeTask({ id: 1, name: 'T', status: 'completed', image_count: 10, ...over });
 
@@ -45,6 +47,25 @@ describe('task normaliser (spec section 3)', () => {
     expect(normalizeTask({ statistics: null }).statistics).toBeNull();
   });
 
+  it('a task without a status is unknown, not running: no cancel button, no polling', () => {
+    const t = normalizeTask({ id: 3, name: 'Old' });
+    expect(t.status).toBe(UNKNOWN_TASK_STATUS);
+    expect(anyTaskRunning({ count: 1, results: [t], statusCounts: null })).toBe(false);
+    expect(normalizeTask({ status: 'running' }).status).toBe('running');
+  });
+
+  it('counts image_ids given as numeric strings, and drops what is not an id', () => {
+    expect(normalizeTask({ image_ids: ['4', '5', ' 6 '] })).toMatchObject({ image_ids: [4, 5, 6], imageCount: 3 });
+    expect(normalizeTask({ image_ids: [1, '2', 'x', '', null, 0, -3, 1.5, '7.5'] }).image_ids).toEqual([1, 2]);
+  });
+
+  it('reads engine_label (or engineLabel), null when absent', () => {
+    expect(normalizeTask({ engine_label: 'Colour segmentation (CIELAB)' }).engineLabel).toBe('Colour segmentation (CIELAB)');
+    expect(normalizeTask({ engineLabel: 'DeepLabV3+ ResNet-101' }).engineLabel).toBe('DeepLabV3+ ResNet-101');
+    expect(normalizeTask({ engine_label: null }).engineLabel).toBeNull();
+    expect(normalizeTask({}).engineLabel).toBeNull();
+  });
+
   it('reads a list as an array or an envelope', () => {
     expect(normalizeTaskList([{ id: 1 }, { id: 2 }]).count).toBe(2);
     expect(normalizeTaskList({ count: 9, results: [{ id: 1 }] })).toMatchObject({ count: 9, results: [{ id: 1 }], statusCounts: null });
@@ -83,5 +104,43 @@ describe('task figures', () => {
     expect(remainingMinutes(0)).toBe(10);
     expect(remainingMinutes(42.5)).toBe(6);
     expect(remainingMinutes(100)).toBe(0);
+  });
+});
+
+describe('task model label', () => {
+  it('engine label first, then a readable name for known model ids, then the raw value', () => {
+    const model = (over: Record<string, unknown>) => taskModelLabel(normalizeTask({ id: 1, ...over }));
+    expect(model({ engine_label: 'Colour segmentation (CIELAB)', model_type: 'deeplabv3plus_resnet101' })).toBe('Colour segmentation (CIELAB)');
+    expect(model({ engine_label: null, model_type: 'deeplabv3plus_resnet101' })).toBe('DeepLabV3+ ResNet-101');
+    expect(model({ engine_label: '  ', algorithm: 'resnet101' })).toBe('DeepLabV3+ ResNet-101');
+    expect(model({})).toBe('DeepLabV3+ ResNet-101');
+    expect(model({ model_type: 'custom_unet_v2' })).toBe('custom_unet_v2');
+    expect(modelTypeLabel('resnet50')).toBe('DeepLabV3+ ResNet-50');
+    expect(modelTypeLabel('mobilenet')).toBe('DeepLabV3+ MobileNet');
+    expect(modelTypeLabel('ResNet101')).toBe('DeepLabV3+ ResNet-101');
+  });
+});
+
+describe('summary counts', () => {
+  const rows = [task({}), task({ status: 'failed' }), task({ status: 'running' })];
+  it("uses the server's status_counts whatever the filter", () => {
+    const counts = { running: 1, completed: 40, failed: 2, cancelled: 0 };
+    expect(summaryCounts({ statusCounts: counts, results: rows, filtered: true }, null)).toBe(counts);
+  });
+
+  it('without status_counts: rows of an unfiltered list; while filtered, the last unfiltered counts', () => {
+    expect(summaryCounts({ statusCounts: null, results: rows, filtered: false }, null)).toEqual({ completed: 1, failed: 1, running: 1 });
+    const remembered = { completed: 5, failed: 1 };
+    expect(summaryCounts({ statusCounts: null, results: [], filtered: true }, remembered)).toBe(remembered);
+    expect(summaryCounts(undefined, remembered)).toBe(remembered);
+    // Never saw an unfiltered list: the filtered rows are all there is.
+    expect(summaryCounts({ statusCounts: null, results: rows.slice(0, 1), filtered: true }, null)).toEqual({ completed: 1 });
+  });
+
+  it('a search or a status filter counts as filtered', () => {
+    expect(isFilteredList({ search: '', status: 'all' })).toBe(false);
+    expect(isFilteredList({ search: '  ', status: 'all' })).toBe(false);
+    expect(isFilteredList({ search: 'plot', status: 'all' })).toBe(true);
+    expect(isFilteredList({ search: '', status: 'failed' })).toBe(true);
   });
 });

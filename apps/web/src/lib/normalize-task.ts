@@ -29,9 +29,14 @@ export interface TaskStatisticsView {
 export interface TaskView {
   id: number;
   name: string;
-  /** running, completed, failed or cancelled; anything else is kept and shown in a neutral style */
-  status: TaskStatus | string;
+  /**
+   * running, completed, failed or cancelled; anything else is kept and shown in a neutral style. A task without
+   * a status is `unknown` (neutral: no cancel button, no polling), never taken for a running one.
+   */
+  status: TaskStatus | typeof UNKNOWN_TASK_STATUS | string;
   modelType: string;
+  /** the label of the engine that scores the task (`engine_label`); null for tasks from before it was recorded */
+  engineLabel: string | null;
   imageCount: number;
   createdDate: string | null;
   completedDate: string | null;
@@ -45,6 +50,9 @@ export interface TaskView {
   statistics: TaskStatisticsView | null;
   errorMessage: string | null;
 }
+
+/** The status of a task that came without one. */
+export const UNKNOWN_TASK_STATUS = 'unknown';
 
 type Raw = Record<string, unknown>;
 
@@ -76,17 +84,24 @@ function normalizeStatistics(raw: unknown): TaskStatisticsView | null {
   };
 }
 
+/** An image id: a number, or a numeric string from another backend ("12"). */
+function toId(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
 export function normalizeTask(input: unknown): TaskView {
   const raw: Raw = isObject(input) ? input : {};
-  const imageIds = Array.isArray(raw.image_ids) ? raw.image_ids.filter((v): v is number => typeof v === 'number') : [];
+  const imageIds = Array.isArray(raw.image_ids) ? raw.image_ids.map(toId).filter((v): v is number => v !== null) : [];
   const statistics = normalizeStatistics(raw.statistics);
   const progress = Math.min(100, Math.max(0, pickNumber(raw, 'progress') ?? 0));
   const imageCount = pickNumber(raw, 'imageCount', 'image_count') ?? imageIds.length;
   return {
     id: pickNumber(raw, 'id') ?? 0,
     name: pickString(raw, 'name') ?? '',
-    status: pickString(raw, 'status') ?? 'running',
+    status: pickString(raw, 'status') ?? UNKNOWN_TASK_STATUS,
     modelType: pickString(raw, 'modelType', 'model_type', 'algorithm') ?? MODEL_TYPE,
+    engineLabel: pickString(raw, 'engine_label', 'engineLabel'),
     imageCount,
     createdDate: pickString(raw, 'createdDate', 'created_time', 'created_at'),
     completedDate: pickString(raw, 'completedDate', 'completed_time', 'updated_time'),

@@ -31,6 +31,7 @@ export default function ResultsPage() {
   const [selectedIndex, setSelectedIndex] = useState(0);
   const [detailOpen, setDetailOpen] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
 
   useEffect(clearResultsFocus, []);
 
@@ -68,12 +69,16 @@ export default function ResultsPage() {
     setPreviewOpen(false);
   };
 
-  const onExport = () => {
+  // The CSV is fetched and checked first: the success message only follows a file the server really sent.
+  const onExport = async () => {
+    setExporting(true);
     try {
-      exportResults(filter.taskId);
+      await exportResults(filter.taskId);
       message.success(t('export.success'));
     } catch {
       message.error(t('export.failed'));
+    } finally {
+      setExporting(false);
     }
   };
 
@@ -99,6 +104,7 @@ export default function ResultsPage() {
       <div className="results-layout">
         <TaskSidebar
           tasks={tasks.data?.results ?? []}
+          count={tasks.data?.count ?? null}
           loading={tasks.isLoading}
           selected={filter.taskId}
           onSelect={(taskId) => changeFilter({ ...filter, taskId })}
@@ -106,7 +112,7 @@ export default function ResultsPage() {
         <div className="results-main">
           {task && <TaskBanner task={task} />}
           <ResultsOverview summary={summary.data} />
-          <ResultsFilterBar filter={filter} onFilterChange={changeFilter} count={count} view={view} onViewChange={setView} onExport={onExport} />
+          <ResultsFilterBar filter={filter} onFilterChange={changeFilter} count={count} view={view} onViewChange={setView} onExport={() => void onExport()} exporting={exporting} />
           {first.isLoading ? (
             <div className="results-loading">
               <Spin size="large" />

@@ -16,6 +16,22 @@ export function countStatuses(tasks: TaskView[]): Record<string, number> {
   return counts;
 }
 
+/**
+ * Tasks per status for the summary cards: the server's `status_counts` (over every task, whatever the filter).
+ * A backend without them: the rows of an unfiltered list, and while a search or status filter is active the
+ * counts of the last unfiltered list (filtered rows would make the totals shrink with every search); the
+ * filtered rows only when no unfiltered list was seen.
+ */
+export function summaryCounts(
+  list: { statusCounts: Record<string, number> | null; results: TaskView[]; filtered: boolean } | undefined,
+  lastUnfiltered: Record<string, number> | null,
+): Record<string, number> {
+  if (!list) return lastUnfiltered ?? {};
+  if (list.statusCounts) return list.statusCounts;
+  if (!list.filtered) return countStatuses(list.results);
+  return lastUnfiltered ?? countStatuses(list.results);
+}
+
 /** The summary cards from tasks per status (the server's `status_counts`, or `countStatuses` of a list). */
 export function summarizeTasks(counts: Record<string, number>): TaskSummary {
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);

@@ -8,13 +8,13 @@ import type { TaskView } from '../../lib/normalize-task';
 import { focusResultsOnTask } from '../../lib/results-focus';
 import { useCancelTask } from './api/cancel-task';
 import { useDeleteTask } from './api/delete-task';
-import { anyTaskRunning, TASKS_PAGE, useTasks } from './api/get-tasks';
+import { anyTaskRunning, isFilteredList, TASKS_PAGE, useTasks } from './api/get-tasks';
 import { DeleteTaskDialog } from './components/delete-task-dialog';
 import { TaskDetailsModal } from './components/task-details-modal';
 import { TaskRow } from './components/task-row';
 import { TaskSummaryCards } from './components/task-summary-cards';
 import { useNow } from './hooks/use-now';
-import { countStatuses, summarizeTasks } from './task-figures';
+import { countStatuses, summarizeTasks, summaryCounts } from './task-figures';
 import './tasks.css';
 
 const STATUS_FILTERS = ['all', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -40,11 +40,12 @@ export default function TasksPage() {
   const visible = useMemo(() => tasks.data?.results ?? [], [tasks.data]);
   const matching = tasks.data?.count ?? 0;
   const now = useNow(anyTaskRunning(tasks.data));
-  const summary = useMemo(
-    () => summarizeTasks(tasks.data?.statusCounts ?? countStatuses(visible)),
-    [tasks.data?.statusCounts, visible],
-  );
-  const anyTask = summary.total > 0;
+  // Without the server's status_counts (another backend), the last unfiltered rows stand in while filtering.
+  const [lastUnfiltered, setLastUnfiltered] = useState<Record<string, number> | null>(null);
+  useEffect(() => {
+    if (tasks.data && !tasks.data.statusCounts && !tasks.data.filtered) setLastUnfiltered(countStatuses(tasks.data.results));
+  }, [tasks.data]);
+  const summary = useMemo(() => summarizeTasks(summaryCounts(tasks.data, lastUnfiltered)), [tasks.data, lastUnfiltered]);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(searchInput), SEARCH_DEBOUNCE_MS);
@@ -90,7 +91,8 @@ export default function TasksPage() {
     navigate('results');
   };
 
-  const filtered = searchInput.trim() !== '' || status !== 'all';
+  // An empty list under a search or status filter is "no matches", whatever the totals say.
+  const filtered = isFilteredList({ search: searchInput, status });
 
   return (
     <div className="page tasks-page">
@@ -137,7 +139,7 @@ export default function TasksPage() {
           className="tasks-empty"
           data-testid="tasks-empty"
           description={
-            filtered && anyTask ? (
+            filtered ? (
               <>
                 <strong>{t('empty.no_matches')}</strong>
                 <div>{t('empty.no_matches_hint')}</div>
@@ -150,7 +152,7 @@ export default function TasksPage() {
             )
           }
         >
-          {!(filtered && anyTask) && (
+          {!filtered && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('prediction')}>
               {t('empty.create')}
             </Button>

@@ -1,4 +1,13 @@
-import { apiUrl } from '../../../lib/api-client';
+import { ApiError, apiUrl, errorFromResponse } from '../../../lib/api-client';
+
+/**
+ * A big export takes longer than the API's 10 s (the server streams 100 000 rows in about a second, the network
+ * may be slow); a stalled connection still ends in an error rather than a spinner forever.
+ */
+export const EXPORT_TIMEOUT_MS = 5 * 60_000;
+
+/** How long the saved file's object URL lives: the browser reads it once the download starts. */
+const REVOKE_AFTER_MS = 60_000;
 
 /** prediction_results_{taskId or all}_{YYYY-MM-DD}.csv, the date in UTC as the server names it. */
 export function exportFileName(taskId: number | null, now: Date = new Date()): string {
@@ -6,17 +15,73 @@ export function exportFileName(taskId: number | null, now: Date = new Date()): s
 }
 
 /**
- * Downloads the CSV the server streams (`/api/predictions/export/`: UTF-8 with BOM, the columns of api.md).
- * The browser saves it straight to disk, so 100 000 rows never sit in the page's memory.
+ * The file name of a `Content-Disposition` header: RFC 5987 `filename*=UTF-8''...` first, then `filename="..."`
+ * or a bare `filename=...`; folders are stripped. Null when there is none.
  */
-export function exportResults(taskId: number | null): string {
-  const name = exportFileName(taskId);
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  let name: string | null = null;
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[2]) {
+    try {
+      name = decodeURIComponent(extended[2].trim().replace(/^"|"$/g, ''));
+    } catch {
+      name = null;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+    name = plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2]?.trim() ?? null) : null;
+  }
+  const base = name?.split(/[/\\]/).pop()?.trim();
+  return base ? base : null;
+}
+
+/** Saves a blob under a name: an `<a download>` click on its object URL (the browser's download, no new tab). */
+function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
-  link.href = apiUrl('/predictions/export/', { task_id: taskId ?? undefined });
+  link.href = url;
   link.download = name;
   link.rel = 'noopener';
+  link.style.display = 'none';
   document.body.appendChild(link);
   link.click();
   link.remove();
-  return name;
+  setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
+}
+
+/**
+ * Fetches the CSV the server builds (`GET /api/predictions/export/`: UTF-8 with BOM, the columns of api.md),
+ * checks the answer, and saves it under the server's file name (else `exportFileName`). Resolves with that name
+ * once the file is handed to the browser; rejects with an ApiError (bad status, network error, timeout).
+ */
+export async function exportResults(taskId: number | null): Promise<string> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, EXPORT_TIMEOUT_MS);
+  try {
+    let res: Response;
+    let blob: Blob;
+    try {
+      res = await fetch(apiUrl('/predictions/export/', { task_id: taskId ?? undefined }), {
+        headers: { Accept: 'text/csv' },
+        signal: controller.signal,
+      });
+      if (!res.ok) throw errorFromResponse(res.status, await res.text());
+      blob = await res.blob();
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      if (timedOut) throw new ApiError(0, 'timeout', `Export timed out after ${EXPORT_TIMEOUT_MS / 1000} s`);
+      throw new ApiError(0, 'network_error', err instanceof Error ? err.message : 'Network error');
+    }
+    const name = fileNameFromDisposition(res.headers.get('Content-Disposition')) ?? exportFileName(taskId);
+    saveBlob(blob, name);
+    return name;
+  } finally {
+    clearTimeout(timer);
+  }
 }

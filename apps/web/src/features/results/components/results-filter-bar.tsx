@@ -13,10 +13,12 @@ interface Props {
   view: ResultsView;
   onViewChange: (view: ResultsView) => void;
   onExport: () => void;
+  /** an export is being fetched */
+  exporting: boolean;
 }
 
 /** Search by image name, severity, results count, grid/list toggle and CSV export. */
-export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewChange, onExport }: Props) {
+export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewChange, onExport, exporting }: Props) {
   const { t } = useTranslation('results');
   return (
     <div className="results-filter-bar">
@@ -51,7 +53,7 @@ export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewCh
           { value: 'list', icon: <UnorderedListOutlined />, title: t('filter.list') },
         ]}
       />
-      <Button icon={<DownloadOutlined />} onClick={onExport} data-testid="results-export">
+      <Button icon={<DownloadOutlined />} onClick={onExport} loading={exporting} data-testid="results-export">
         {t('export.button')}
       </Button>
     </div>

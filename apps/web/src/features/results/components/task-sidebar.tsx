@@ -2,22 +2,25 @@ import { AppstoreOutlined, FileSearchOutlined } from '@ant-design/icons';
 import { Empty, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
+import { taskModelLabel } from '../../../lib/model-label';
 import type { TaskView } from '../../../lib/normalize-task';
 
 interface Props {
   tasks: TaskView[];
+  /** every task on the server (the list's `count`), also those beyond the loaded page; null while loading */
+  count: number | null;
   loading: boolean;
   selected: number | null;
   onSelect: (taskId: number | null) => void;
 }
 
 /** Task list with its count, an "all tasks" entry and each task's name, created time, model and result count. */
-export function TaskSidebar({ tasks, loading, selected, onSelect }: Props) {
+export function TaskSidebar({ tasks, count, loading, selected, onSelect }: Props) {
   const { t } = useTranslation('results');
   return (
     <aside className="results-sidebar" data-testid="results-sidebar">
       <div className="results-sidebar-title">
-        {t('sidebar.title')} <span className="results-sidebar-count">({tasks.length})</span>
+        {t('sidebar.title')} <span className="results-sidebar-count" data-testid="results-sidebar-count">({count ?? '--'})</span>
       </div>
       <button
         type="button"
@@ -46,7 +49,7 @@ export function TaskSidebar({ tasks, loading, selected, onSelect }: Props) {
                 {task.name}
               </span>
               <span className="results-task-meta">{formatDateTime(task.createdDate)}</span>
-              <span className="results-task-meta">{task.modelType}</span>
+              <span className="results-task-meta">{taskModelLabel(task)}</span>
               <span className="results-task-meta results-task-count">{t('sidebar.results', { count: task.processedCount })}</span>
             </span>
           </button>

@@ -17,13 +17,21 @@ export interface TaskListParams {
   limit: number;
 }
 
-export async function getTasks(params: TaskListParams, signal?: AbortSignal): Promise<TaskList> {
+/** Whether a list answers a name search or a status filter (not every task). */
+export const isFilteredList = (params: Pick<TaskListParams, 'search' | 'status'>) => params.search.trim() !== '' || params.status !== 'all';
+
+/** A page of tasks, and whether it is a filtered one (the summary's fallback must know). */
+export interface TaskListResult extends TaskList {
+  filtered: boolean;
+}
+
+export async function getTasks(params: TaskListParams, signal?: AbortSignal): Promise<TaskListResult> {
   const query = {
     page_size: params.limit,
     search: params.search.trim() || undefined,
     status: params.status === 'all' ? undefined : params.status,
   };
-  return normalizeTaskList(await api.get<unknown>('/tasks/', query, signal));
+  return { ...normalizeTaskList(await api.get<unknown>('/tasks/', query, signal)), filtered: isFilteredList(params) };
 }
 
 /** Whether any task runs anywhere (not only among the rows shown). */

@@ -3,7 +3,8 @@ import { Alert, Button, Descriptions, Modal, Progress, Tag, Tooltip } from 'antd
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
-import type { TaskView } from '../../../lib/normalize-task';
+import { taskModelLabel } from '../../../lib/model-label';
+import { UNKNOWN_TASK_STATUS, type TaskView } from '../../../lib/normalize-task';
 import { processedImages, remainingMinutes } from '../task-figures';
 import { TaskStatusBadge } from './task-status';
 
@@ -51,7 +52,7 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
     [t('details.morph_iterations'), p.morphIterations],
   ];
   const statusText =
-    task.status === 'running' || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled'
+    task.status === 'running' || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled' || task.status === UNKNOWN_TASK_STATUS
       ? t(`details.status_text.${task.status}`)
       : task.status;
 
@@ -77,7 +78,7 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
             column={{ xs: 1, sm: 2 }}
             items={[
               { key: 'name', label: t('details.name'), children: task.name },
-              { key: 'model', label: t('details.model'), children: task.modelType },
+              { key: 'model', label: t('details.model'), children: taskModelLabel(task) },
               { key: 'images', label: t('details.image_count'), children: task.imageCount },
               { key: 'created', label: t('details.created'), children: formatDateTime(task.createdDate) },
               { key: 'status', label: t('details.status'), children: <TaskStatusBadge status={task.status} /> },
@@ -135,7 +136,11 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
           <div className="task-details-progress-meta">
             <span data-testid="processed-count">{t('details.processed', { processed, total: task.imageCount })}</span>
             <span data-testid="remaining-time">
-              {running ? t('details.remaining', { count: remainingMinutes(task.progress) }) : t('details.completed_label')}
+              {running
+                ? t('details.remaining', { count: remainingMinutes(task.progress) })
+                : task.status === UNKNOWN_TASK_STATUS
+                  ? '--'
+                  : t('details.completed_label')}
             </span>
           </div>
           <p className="task-details-status-text" data-testid="status-text">

@@ -2,6 +2,7 @@ import { DeleteOutlined, EyeOutlined, StopOutlined } from '@ant-design/icons';
 import { Button, Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
+import { taskModelLabel } from '../../../lib/model-label';
 import type { TaskView } from '../../../lib/normalize-task';
 import { useTaskDurationText } from '../hooks/use-task-duration-text';
 import { TaskStatusBadge, TaskStatusIcon } from './task-status';
@@ -32,7 +33,7 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }
           <dl className="task-row-meta">
             <div>
               <dt>{t('row.model')}</dt>
-              <dd>{task.modelType}</dd>
+              <dd data-testid="task-model">{taskModelLabel(task)}</dd>
             </div>
             <div>
               <dt>{t('row.images')}</dt>

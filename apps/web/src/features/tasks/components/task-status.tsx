@@ -1,6 +1,7 @@
 import { CheckCircleOutlined, ClockCircleOutlined, CloseCircleOutlined, StopOutlined, SyncOutlined } from '@ant-design/icons';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { UNKNOWN_TASK_STATUS } from '../../../lib/normalize-task';
 
 const COLOURS: Record<string, string> = { running: 'blue', completed: 'success', failed: 'error', cancelled: 'warning' };
 
@@ -14,12 +15,12 @@ export function TaskStatusIcon({ status }: { status: string }) {
   return <ClockCircleOutlined className={cls} />;
 }
 
-/** The status badge; unknown statuses are shown as they come, in a neutral style. */
+/** The status badge; a task without a status reads "unknown", other statuses are shown as they come; both neutral. */
 export function TaskStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation('tasks');
   return (
     <Tag color={COLOURS[status] ?? 'default'} data-testid="task-status">
-      {COLOURS[status] ? t(`status.${status}`) : status}
+      {COLOURS[status] || status === UNKNOWN_TASK_STATUS ? t(`status.${status}`) : status}
     </Tag>
   );
 }

@@ -1,0 +1,28 @@
+import { MODEL_LABEL, MODEL_TYPE, SINGLE_MODEL_TYPE } from '@cassavascope/contract';
+
+/**
+ * Readable names of the model type ids a task may carry (`model_type` / `algorithm`): the one the spec offers
+ * (resnet101, labelled "DeepLabV3+ ResNet-101") and the other options its translation texts mention.
+ * Model names are proper names: the same in every language.
+ */
+const MODEL_LABELS: Record<string, string> = {
+  [MODEL_TYPE]: MODEL_LABEL,
+  [SINGLE_MODEL_TYPE]: MODEL_LABEL,
+  deeplabv3plus_resnet50: 'DeepLabV3+ ResNet-50',
+  resnet50: 'DeepLabV3+ ResNet-50',
+  deeplabv3plus_mobilenet: 'DeepLabV3+ MobileNet',
+  mobilenet: 'DeepLabV3+ MobileNet',
+};
+
+/** A model type id as people read it; an id not known here is shown as it comes. */
+export function modelTypeLabel(modelType: string): string {
+  return MODEL_LABELS[modelType.trim().toLowerCase()] ?? modelType;
+}
+
+/**
+ * The model of a task as the screens show it: the label of the engine that scores it (`engine_label`) when the
+ * server sends one, else the readable name of its model type id, else the id itself.
+ */
+export function taskModelLabel(task: { engineLabel: string | null; modelType: string }): string {
+  return task.engineLabel?.trim() || modelTypeLabel(task.modelType);
+}

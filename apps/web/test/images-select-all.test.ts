@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL } from './helpers/browser';
+import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { expectSidebarCount, toast } from './helpers/images-ui';
 import { pngBytes } from './helpers/test-files';
@@ -65,5 +65,60 @@ describe('images screen: select all (e2e)', () => {
     await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toMatch(new RegExp(`\\b${LOOSE}\\b`));
     await page.getByTestId('select-all').click();
     await expect.poll(() => page.getByTestId('selected-count').textContent(), POLL).toBe(`${LOOSE} selected`);
+  });
+
+  it('the preview wraps over every image, not only the loaded ones: previous from the first is the true last', async () => {
+    const { page } = e2e;
+    const total = IN_FOLDER + LOOSE;
+    await page.getByPlaceholder('Search by name').fill('');
+    await page.locator('[data-testid="sidebar-entry"][data-key="all"]').click();
+    await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toMatch(new RegExp(`\\b${total}\\b`));
+    // The grid's order (newest first), as the API gives it.
+    const names = (await e2e.server.api('/api/images/?page_size=1000')).body.results.map((i: { name: string }) => i.name) as string[];
+    expect(names).toHaveLength(total);
+    await page.locator('[data-testid="image-card"]').first().locator('.image-card-thumb').click();
+    const preview = page.getByTestId('image-preview');
+    await preview.waitFor();
+    const counter = preview.getByTestId('preview-counter');
+    const name = preview.getByTestId('preview-name');
+    await expect.poll(() => counter.textContent(), POLL).toBe(`1 / ${total}`);
+    await expect.poll(() => name.textContent(), POLL).toBe(names[0]);
+    // Only the first page (200) is loaded: previous fetches the page holding the last image.
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => counter.textContent(), POLL).toBe(`${total} / ${total}`);
+    await expect.poll(() => name.textContent(), POLL).toBe(names[total - 1]);
+    await screenshot(page, 'images-preview-last-en-1440', false);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => counter.textContent(), POLL).toBe(`${total - 1} / ${total}`);
+    await expect.poll(() => name.textContent(), POLL).toBe(names[total - 2]);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => counter.textContent(), POLL).toBe(`1 / ${total}`);
+    await expect.poll(() => name.textContent(), POLL).toBe(names[0]);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => name.textContent(), POLL).toBe(names[total - 1]);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+
+    // The same in Chinese, and on a phone.
+    const openLast = async () => {
+      await page.locator('[data-testid="image-card"]').first().locator('.image-card-thumb').click();
+      await preview.waitFor();
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => name.textContent(), POLL).toBe(names[total - 1]);
+    };
+    await e2e.setLanguage('zh');
+    await openLast();
+    await screenshot(page, 'images-preview-last-zh-1440', false);
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'images-preview-last-zh-390', false);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+    await e2e.setLanguage('en');
+    await openLast();
+    await screenshot(page, 'images-preview-last-en-390', false);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+    await page.setViewportSize(DESKTOP);
   });
 });

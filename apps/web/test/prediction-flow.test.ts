@@ -144,6 +144,13 @@ describe('prediction -> tasks -> results', () => {
     const banner = page.getByTestId('results-banner');
     await banner.waitFor();
     await expect.poll(() => banner.textContent(), POLL).toContain('E2E trial');
+    // The model is the engine that scored the task (engine_label), never the raw model id.
+    const apiTask = (await e2e.server.api(`/api/tasks/${taskId}/`)).body;
+    await expect.poll(() => banner.getByTestId('results-banner-model').textContent(), POLL).toBe(apiTask.engine_label ?? 'DeepLabV3+ ResNet-101');
+    await expect.poll(() => page.getByTestId('results-task').first().textContent(), POLL).not.toContain('deeplabv3plus_resnet101');
+    // The sidebar counts the server's tasks (the list's count), not the rows it loaded.
+    const taskCount = (await e2e.server.api('/api/tasks/?page_size=1')).body.count as number;
+    await expect.poll(() => page.getByTestId('results-sidebar-count').textContent(), POLL).toBe(`(${taskCount})`);
     const summary = (await e2e.server.api(`/api/predictions/summary/?task_id=${taskId}`)).body;
     expect(summary.count).toBe(5); // the grey image cannot be scored
     await expect.poll(() => page.getByTestId('summary-total').locator('.ant-statistic-content').textContent(), POLL).toContain('5');
@@ -254,6 +261,26 @@ describe('prediction -> tasks -> results', () => {
     }
   });
 
+  it('says the export failed when the server does not send the file', async () => {
+    const isExport = (url: URL) => url.pathname === '/api/predictions/export/';
+    await page.route(isExport, (route) => route.fulfill({ status: 500, json: { code: 'internal_error', detail: 'Internal error' } }));
+    let downloads = 0;
+    const onDownload = () => void downloads++;
+    page.on('download', onDownload);
+    try {
+      // The previous export's success toast goes first.
+      await toast(page, 'Results exported successfully').first().waitFor({ state: 'detached', timeout: 15_000 });
+      await page.getByTestId('results-export').click();
+      await toast(page, 'Failed to export results').waitFor();
+      expect(await toast(page, 'Results exported successfully').count()).toBe(0);
+      expect(downloads).toBe(0);
+      await toast(page, 'Failed to export results').waitFor({ state: 'detached', timeout: 15_000 });
+    } finally {
+      page.off('download', onDownload);
+      await page.unroute(isExport);
+    }
+  });
+
   it('looks right in Chinese and on a phone', async () => {
     await e2e.setLanguage('zh');
     await page.locator('.results-header').getByText('结果分析').waitFor();
@@ -263,6 +290,34 @@ describe('prediction -> tasks -> results', () => {
     await screenshot(page, 'tasks-zh-1440');
     await e2e.goto('prediction');
     await page.locator('.prediction-header').getByText('智能预测').waitFor();
+    // A refusal from the server is explained in Chinese (its code translated), without its English detail.
+    const isCreate = (url: URL) => url.pathname === '/api/tasks/prediction/';
+    await page.route(isCreate, (route) =>
+      route.fulfill({ status: 400, json: { code: 'no_images', detail: 'Select at least one image or a folder that holds images', fields: {} } }),
+    );
+    try {
+      await page.getByLabel('选择文件夹 Field trial').check();
+      await page.getByTestId('create-task').click();
+      await page.locator('.ant-modal:visible .ant-btn-primary').click();
+      await toast(page, '创建任务失败：所选内容中没有图像（所选文件夹为空）').waitFor();
+      expect(await toast(page, 'Select at least one image').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.locator('.ant-modal:visible').waitFor({ state: 'detached' }).catch(() => undefined);
+    } finally {
+      await page.unroute(isCreate);
+    }
+    await expect.poll(() => page.getByTestId('tile-models').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
+    // One threshold, two sliders: 0.55 from the fine slider is the value both show; the coarse handle sits on 0.6.
+    await page.getByText('高级参数').click();
+    await page.getByTestId('advanced-confidence').getByRole('slider').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByTestId('advanced-confidence').locator('.prediction-field-value').textContent(), POLL).toBe('0.55');
+    await expect.poll(() => page.getByTestId('confidence').locator('.prediction-field-value').textContent(), POLL).toBe('0.55');
+    await expect.poll(() => page.getByTestId('confidence').getByRole('slider').getAttribute('aria-valuenow'), POLL).toBe('0.6');
+    await screenshot(page, 'prediction-advanced-zh-1440');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.getByTestId('confidence').locator('.prediction-field-value').textContent(), POLL).toBe('0.50');
+    await page.getByText('高级参数').click();
     await screenshot(page, 'prediction-zh-1440');
 
     await page.setViewportSize({ width: 390, height: 844 });

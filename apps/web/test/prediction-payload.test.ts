@@ -4,6 +4,7 @@ import { buildPredictionPayload } from '../src/features/prediction/api/create-pr
 import { estimatedSeconds } from '../src/features/prediction/estimate';
 import { DEFAULT_PARAMETER_VALUES } from '../src/features/prediction/default-parameters';
 import { defaultTaskName } from '../src/features/prediction/default-task-name';
+import { cleanValue, snapToStep } from '../src/features/prediction/slider-value';
 
 describe('prediction task payload (spec section 7)', () => {
   it('has exactly the listed fields with the spec defaults', () => {
@@ -63,5 +64,22 @@ describe('prediction summary and task name', () => {
     const name = defaultTaskName('Task name', new Date(2026, 10, 22, 9, 5, 7));
     expect(name).toBe('Task name 2026-11-22 09:05:07');
     expect(defaultTaskName('x'.repeat(60)).length).toBe(TASK_NAME_MAX);
+  });
+});
+
+describe('confidence sliders', () => {
+  const main = PARAMETER_RANGES.confidence;
+  const fine = PARAMETER_RANGES.advancedConfidence;
+  it("a handle sits on its own slider's grid; the value itself is not changed", () => {
+    expect(snapToStep(0.55, main)).toBe(0.6);
+    expect(snapToStep(0.45, main)).toBe(0.5);
+    expect(snapToStep(0.5, main)).toBe(0.5);
+    expect(snapToStep(0.3, main)).toBe(0.3);
+    expect(snapToStep(0.55, fine)).toBe(0.55);
+    expect(snapToStep(1, fine)).toBe(0.9);
+    expect(snapToStep(0.05, main)).toBe(0.1);
+    expect(snapToStep(150, PARAMETER_RANGES.minArea)).toBe(150);
+    expect(snapToStep(7, PARAMETER_RANGES.morphKernel)).toBe(7);
+    expect(cleanValue(0.1 + 0.2)).toBe(0.3);
   });
 });

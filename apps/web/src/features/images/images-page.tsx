@@ -55,7 +55,8 @@ export default function ImagesPage() {
   }, [searchInput]);
 
   const folders = useFolders();
-  const list = useImageList({ folder, search, sort, direction });
+  const listParams = useMemo(() => ({ folder, search, sort, direction }), [folder, search, sort, direction]);
+  const list = useImageList(listParams);
   const images = useMemo(() => list.data?.pages.flatMap((p) => p.images) ?? [], [list.data]);
   const firstPage = list.data?.pages[0];
   const total = firstPage?.count ?? 0;
@@ -224,8 +225,7 @@ export default function ImagesPage() {
       <ImagePreview
         images={images}
         total={total}
-        hasMore={list.hasNextPage}
-        onLoadMore={() => void list.fetchNextPage()}
+        params={listParams}
         index={previewIndex} onIndexChange={setPreviewIndex} onClose={() => setPreviewIndex(null)} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, listCount, listResults } from '../../../lib/api-client';
 import { IMAGES_KEY } from '../../../lib/folders-api';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
@@ -67,6 +67,25 @@ const listOptions = (params: ImageListParams) => ({
 /** Server-side search, sort, filter and paging; pages load as the grid scrolls (endReached). */
 export function useImageList(params: ImageListParams) {
   return useInfiniteQuery({ ...listOptions(params), placeholderData: keepPreviousData });
+}
+
+/**
+ * Image number `index` (0-based) of a list: from the pages the grid has loaded, else from the page of
+ * IMAGE_PAGE_SIZE that holds it, fetched on its own with the same filter and order (the preview's wrap-around
+ * from the first image to the true last one, without loading every page in between).
+ */
+export function useImageAt(params: ImageListParams, index: number | null, loaded: ImageItem[]) {
+  const outside = index !== null && index >= loaded.length;
+  const page = index === null ? 1 : Math.floor(index / IMAGE_PAGE_SIZE) + 1;
+  const query = useQuery({
+    queryKey: [...IMAGES_KEY, 'page', params, page],
+    queryFn: ({ signal }) => fetchImagePage(params, page, signal),
+    enabled: outside,
+    staleTime: 30_000,
+  });
+  if (index === null) return { image: undefined, loading: false };
+  if (!outside) return { image: loaded[index], loading: false };
+  return { image: query.data?.images[index % IMAGE_PAGE_SIZE], loading: query.isPending && query.fetchStatus !== 'idle' };
 }
 
 /** Warms the first page of the default view (called by the shell when the browser is idle). */

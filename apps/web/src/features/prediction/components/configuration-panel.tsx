@@ -4,6 +4,7 @@ import { PARAMETER_RANGES as R } from '@cassavascope/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionParameterValues } from '../api/create-prediction-task';
+import { cleanValue, snapToStep } from '../slider-value';
 
 interface Props {
   values: PredictionParameterValues;
@@ -34,7 +35,11 @@ interface SliderSpec {
   decimals?: boolean;
 }
 
-/** Spec section 5: both confidence sliders set the one confidence threshold, at their own range and step. */
+/**
+ * Spec section 5: both confidence sliders set the one confidence threshold (one payload field), each at its own
+ * range and step. The value shown beside each (and in the handle's tooltip) is that threshold; a handle only sits
+ * on its own slider's grid (snapToStep), so the coarse slider never holds a value off its 0.1 steps.
+ */
 const MAIN_CONFIDENCE: SliderSpec = { key: 'confidenceThreshold', range: 'confidence', label: 'config.confidence', testId: 'confidence', decimals: true };
 const ADVANCED_SLIDERS: SliderSpec[] = [
   { key: 'confidenceThreshold', range: 'advancedConfidence', label: 'config.advanced_confidence', testId: 'advanced-confidence', decimals: true },
@@ -56,15 +61,16 @@ export function ConfigurationPanel({ values, onChange, modelLabel }: Props) {
   const slider = (spec: SliderSpec) => {
     const range = R[spec.range];
     const value = values[spec.key];
+    const shown = spec.decimals ? value.toFixed(2) : String(value);
     return (
-      <Field key={spec.testId} label={t(spec.label)} value={spec.decimals ? value.toFixed(2) : value} testId={spec.testId}>
+      <Field key={spec.testId} label={t(spec.label)} value={shown} testId={spec.testId}>
         <Slider
           min={range.min}
           max={range.max}
           step={range.step}
-          // The fine slider tops out at 0.9 while the main one reaches 1.
-          value={Math.min(value, range.max)}
-          onChange={(v) => set(spec.key, v)}
+          value={snapToStep(value, range)}
+          onChange={(v) => set(spec.key, cleanValue(v))}
+          tooltip={{ formatter: () => shown }}
           aria-label={t(spec.label)}
         />
       </Field>

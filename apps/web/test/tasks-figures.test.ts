@@ -108,8 +108,10 @@ describe('task figures', () => {
 });
 
 describe('task model label', () => {
-  it('engine label first, then a readable name for known model ids, then the raw value', () => {
-    const model = (over: Record<string, unknown>) => taskModelLabel(normalizeTask({ id: 1, ...over }));
+  it('engine label first (descriptions in the UI language), then a readable name for known model ids, then the raw value', async () => {
+    const i18n = (await import('../src/lib/i18n')).default;
+    await i18n.changeLanguage('en');
+    const model = (over: Record<string, unknown>) => taskModelLabel(normalizeTask({ id: 1, ...over }), i18n.t.bind(i18n));
     expect(model({ engine_label: 'Colour segmentation (CIELAB)', model_type: 'deeplabv3plus_resnet101' })).toBe('Colour segmentation (CIELAB)');
     expect(model({ engine_label: null, model_type: 'deeplabv3plus_resnet101' })).toBe('DeepLabV3+ ResNet-101');
     expect(model({ engine_label: '  ', algorithm: 'resnet101' })).toBe('DeepLabV3+ ResNet-101');
@@ -118,6 +120,11 @@ describe('task model label', () => {
     expect(modelTypeLabel('resnet50')).toBe('DeepLabV3+ ResNet-50');
     expect(modelTypeLabel('mobilenet')).toBe('DeepLabV3+ MobileNet');
     expect(modelTypeLabel('ResNet101')).toBe('DeepLabV3+ ResNet-101');
+    expect(model({ engine_label: 'DeepLabV3+ ResNet-101' })).toBe('DeepLabV3+ ResNet-101');
+    await i18n.changeLanguage('zh');
+    expect(model({ engine_label: 'Colour segmentation (CIELAB)' })).toBe('颜色分割（CIELAB）');
+    expect(model({ engine_label: 'DeepLabV3+ ResNet-101' })).toBe('DeepLabV3+ ResNet-101');
+    await i18n.changeLanguage('en');
   });
 });
 

@@ -1,4 +1,5 @@
 import { MODEL_LABEL, MODEL_TYPE, SINGLE_MODEL_TYPE } from '@cassavascope/contract';
+import type { TFunction } from 'i18next';
 
 /**
  * Readable names of the model type ids a task may carry (`model_type` / `algorithm`): the one the spec offers
@@ -20,9 +21,24 @@ export function modelTypeLabel(modelType: string): string {
 }
 
 /**
+ * Engine labels the server sends that are descriptions rather than proper names, with their text key in
+ * common.json (`engines.*`); a model's own name (e.g. an ONNX sidecar's "DeepLabV3+ ResNet-101") is shown as sent.
+ */
+const ENGINE_LABEL_KEYS: Record<string, string> = {
+  'colour segmentation (cielab)': 'engines.colour',
+};
+
+/** An engine label (`/api/status/` engine.label, a task's `engine_label`) in the UI's language. */
+export function engineLabelText(label: string, t: TFunction): string {
+  const key = ENGINE_LABEL_KEYS[label.trim().toLowerCase()];
+  return key ? t(key, { ns: 'common' }) : label;
+}
+
+/**
  * The model of a task as the screens show it: the label of the engine that scores it (`engine_label`) when the
  * server sends one, else the readable name of its model type id, else the id itself.
  */
-export function taskModelLabel(task: { engineLabel: string | null; modelType: string }): string {
-  return task.engineLabel?.trim() || modelTypeLabel(task.modelType);
+export function taskModelLabel(task: { engineLabel: string | null; modelType: string }, t: TFunction): string {
+  const engine = task.engineLabel?.trim();
+  return engine ? engineLabelText(engine, t) : modelTypeLabel(task.modelType);
 }

@@ -7,6 +7,7 @@ import { useNavigateSection } from '../../app/section-context';
 import { codeMessage, errorCode } from '../../lib/error-message';
 import { useCreatePredictionTask, type PredictionParameterValues } from './api/create-prediction-task';
 import { useEngine } from './api/get-engine-status';
+import { engineLabelText } from '../../lib/model-label';
 import { usePredictionFolders } from './api/get-prediction-folders';
 import { usePredictionImages, type ImageFilter } from './api/get-prediction-images';
 import { ConfigurationPanel } from './components/configuration-panel';
@@ -95,7 +96,7 @@ export default function PredictionPage() {
     );
   };
 
-  const modelLabel = engine.data?.label ?? (engine.isError ? t('config.model_unknown') : null);
+  const modelLabel = engine.data ? engineLabelText(engine.data.label, t) : engine.isError ? t('config.model_unknown') : null;
 
   return (
     <div className="page prediction-page">

@@ -49,7 +49,7 @@ export function TaskSidebar({ tasks, count, loading, selected, onSelect }: Props
                 {task.name}
               </span>
               <span className="results-task-meta">{formatDateTime(task.createdDate)}</span>
-              <span className="results-task-meta">{taskModelLabel(task)}</span>
+              <span className="results-task-meta">{taskModelLabel(task, t)}</span>
               <span className="results-task-meta results-task-count">{t('sidebar.results', { count: task.processedCount })}</span>
             </span>
           </button>

@@ -78,7 +78,7 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
             column={{ xs: 1, sm: 2 }}
             items={[
               { key: 'name', label: t('details.name'), children: task.name },
-              { key: 'model', label: t('details.model'), children: taskModelLabel(task) },
+              { key: 'model', label: t('details.model'), children: taskModelLabel(task, t) },
               { key: 'images', label: t('details.image_count'), children: task.imageCount },
               { key: 'created', label: t('details.created'), children: formatDateTime(task.createdDate) },
               { key: 'status', label: t('details.status'), children: <TaskStatusBadge status={task.status} /> },

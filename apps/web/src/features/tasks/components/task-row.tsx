@@ -33,7 +33,7 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }
           <dl className="task-row-meta">
             <div>
               <dt>{t('row.model')}</dt>
-              <dd data-testid="task-model">{taskModelLabel(task)}</dd>
+              <dd data-testid="task-model">{taskModelLabel(task, t)}</dd>
             </div>
             <div>
               <dt>{t('row.images')}</dt>

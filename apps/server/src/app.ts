@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { clientErrorHandler, frameworkError, registerErrorHandler } from './http/error-handler.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
@@ -41,6 +41,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    frameworkErrors: frameworkError,
+    clientErrorHandler,
     schemaController: { compilersFactory: lazySchemaCompilers() },
     // Per-request log lines only at debug/trace (via logController: the top-level option is deprecated).
     logController: new LogController({

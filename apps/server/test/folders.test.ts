@@ -67,6 +67,9 @@ describe('POST /folders/', () => {
     ['too long', { name: 'x'.repeat(101) }],
     ['not a string', { name: 42 }],
     ['null', { name: null }],
+    ['NUL-containing', { name: 'a\u0000b' }],
+    ['multi-line', { name: 'plot\nA' }],
+    ['broken UTF-16 (lone surrogate)', { name: 'plot \ud800' }],
   ])('rejects a %s name with 400 invalid and fields.name', async (_label, body) => {
     const res = await server.json('/api/folders/', { method: 'POST', body });
     expect(res.status).toBe(400);

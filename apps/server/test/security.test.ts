@@ -1,3 +1,4 @@
+import net from 'node:net';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedState } from './helpers/data-dir.js';
@@ -117,10 +118,13 @@ describe('bad input across the images and folders API', () => {
     expect((await server.json('/api/images/')).status).toBe(200);
   });
 
-  it('a ZIP upload broken off after its first entries leaves none of the entries staged so far', async () => {
+  it.each([
+    ['stored', false],
+    ['deflated', true],
+  ])('a ZIP upload (%s entries) broken off after its first entries leaves none of the entries staged so far', async (_label, compress) => {
     const boundary = 'ZIPABORTBOUNDARY';
     const jpegs = await Promise.all([1, 2, 3].map((seed) => makeJpeg({ width: 400, height: 300, noise: 30, seed })));
-    const zip = await makeZip(jpegs.map((data, i) => ({ name: `e${i}.jpg`, data, compress: false })));
+    const zip = await makeZip(jpegs.map((data, i) => ({ name: `e${i}.jpg`, data, compress })));
     const req = openUpload('/api/images/upload-batch/', boundary, zip.length * 2);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.zip"\r\nContent-Type: application/zip\r\n\r\n`);
     // Two whole entries and half of the third: the archive's temp file plus entries staged as it arrives.
@@ -131,5 +135,34 @@ describe('bad input across the images and folders API', () => {
     req.destroy();
     expect(await stateOnceTemp((n) => n === 0)).toEqual({ images: 0, blobs: [], tmp: [] });
     expect((await server.json('/api/images/')).status).toBe(200);
+  });
+});
+
+describe('malformed URLs and HTTP', () => {
+  it.each(['/api/images/%zz/', '/api/images/%/', '/api/folders/%c0%ae/', '/media/%zz'])('%s is a 400 in the {code, detail} shape', async (p) => {
+    const err = await expectCleanError(await server.request(p), 400);
+    expect(err.code).toBe('invalid');
+  });
+
+  it('an over-long path id is a 414 in the {code, detail} shape', async () => {
+    const err = await expectCleanError(await server.request(`/api/images/${'1'.repeat(600)}`, { method: 'DELETE' }), 414);
+    expect(err.code).toBe('too_large');
+  });
+
+  it('a request that is not valid HTTP gets a JSON 400 and the server goes on', async () => {
+    const url = new URL(server.url);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(url.port), url.hostname, () => {
+        socket.write('GET /api/status/ HTTP/1.1\r\nHost: x\r\nBad\u0001Header: y\r\n\r\n');
+      });
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => undefined);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    expect(answer).toMatch(/x-content-type-options: nosniff/i);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'invalid' });
+    expect((await server.json('/api/status/')).status).toBe(200);
   });
 });

@@ -207,6 +207,7 @@ describe('bad task payloads', () => {
     ['blank name', { name: '   ' }, 'name'],
     ['name over 50 characters', { name: 'x'.repeat(51) }, 'name'],
     ['missing name', { name: undefined }, 'name'],
+    ['name with a control character', { name: 'run\u0000 1' }, 'name'],
     ['threshold below range', { threshold: 0.05 }, 'threshold'],
     ['threshold above range', { threshold: 1.5 }, 'threshold'],
     ['threshold not a number', { threshold: 'high' }, 'threshold'],

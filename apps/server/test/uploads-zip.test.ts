@@ -100,6 +100,25 @@ describe('POST /images/upload-batch/', () => {
     expect((await storedState(server)).tmp).toEqual([]);
   });
 
+  it('a damaged entry (its bytes do not match its CRC-32) is a corrupt_entry, the others are stored', async () => {
+    const good = await makeJpeg({ seed: 53 });
+    const bad = await makeJpeg({ seed: 54 });
+    const zip = await makeZip([
+      { name: 'good.jpg', data: good, compress: false },
+      { name: 'flipped.jpg', data: bad, compress: false },
+    ]);
+    // One byte in the middle of the second entry's data flips; both headers keep the original CRC.
+    const signature = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+    const second = zip.indexOf(signature, zip.indexOf(signature) + 4);
+    const dataStart = second + 30 + zip.readUInt16LE(second + 26) + zip.readUInt16LE(second + 28);
+    zip[dataStart + Math.floor(bad.length / 2)]! ^= 0x55;
+    const res = await uploadZip(zip);
+    expect(res.status).toBe(201);
+    expect(res.body.uploaded.map((i: any) => i.name)).toEqual(['good.jpg']);
+    expect(res.body.errors).toEqual([expect.objectContaining({ name: 'flipped.jpg', code: 'corrupt_entry' })]);
+    expect((await storedState(server)).tmp).toEqual([]);
+  });
+
   it('keeps Chinese and emoji entry names', async () => {
     const res = await uploadZip(await makeZip([{ name: '试验田/木薯 🌱.jpg', data: await makeJpeg({ seed: 3 }) }]));
     expect(res.status).toBe(201);
@@ -176,6 +195,7 @@ describe('POST /images/upload-batch/', () => {
     ['random bytes', Buffer.from('definitely not a zip archive'), 415],
     ['a JPEG', Buffer.alloc(0), 415],
     ['a truncated ZIP', Buffer.alloc(0), 400],
+    ['a ZIP cut inside a deflated entry', Buffer.alloc(0), 400],
     ['a ZIP header with garbage', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]), 400],
     ['an empty file', Buffer.alloc(0), 415],
   ])('answers invalid_zip for %s (415 not a ZIP, 400 a broken one) and stores nothing', async (label, bytes, status) => {
@@ -184,6 +204,11 @@ describe('POST /images/upload-batch/', () => {
     if (label === 'a truncated ZIP') {
       const whole = await makeZip([{ name: 'a.jpg', data: await makeJpeg({ seed: 9 }) }]);
       data = whole.subarray(0, whole.length - 30);
+    }
+    if (label === 'a ZIP cut inside a deflated entry') {
+      // No central directory, and the archive ends while an entry is being inflated as it arrives.
+      const whole = await makeZip([{ name: 'a.jpg', data: await makeJpeg({ seed: 9, width: 400, height: 300, noise: 30 }) }]);
+      data = whole.subarray(0, Math.floor(whole.length / 2));
     }
     const res = await uploadZip(data);
     expect(res.status).toBe(status);

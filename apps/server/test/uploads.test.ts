@@ -373,3 +373,24 @@ describe('MAX_UPLOAD_MB', () => {
     }
   });
 });
+
+describe('a folder deleted while an upload into it is being decoded', () => {
+  it('answers 201 or 400 unknown_ids, never a 500, and leaves no image in a missing folder', async () => {
+    const files = await Promise.all([0, 1, 2, 3].map((i) => makeJpeg({ seed: 300 + i, width: 1600, height: 1100, noise: 20 })));
+    for (const delay of [0, 10, 20, 40, 80]) {
+      const folder = (await server.json('/api/folders/', { method: 'POST', body: { name: `Racing ${delay}` } })).body;
+      const uploading = upload(
+        files.map((data, i) => ({ name: `race-${delay}-${i}.jpg`, data })),
+        { folder_id: String(folder.id), check_duplicate: '0' },
+      );
+      await new Promise((r) => setTimeout(r, delay));
+      expect((await server.request(`/api/folders/${folder.id}/?images=delete`, { method: 'DELETE' })).status).toBe(204);
+      const res = await uploading;
+      expect([201, 400]).toContain(res.status);
+      if (res.status === 400) expect(res.body).toMatchObject({ code: 'unknown_ids', ids: [folder.id] });
+      const stray = await server.ctx.db.kysely.selectFrom('images').select('id').where('folder_id', '=', folder.id).execute();
+      expect(stray).toEqual([]);
+    }
+    expect((await storedState(server)).tmp).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 
 /** Fastify's own error codes for bad client input, mapped to our `{code, detail}` bodies. */
@@ -27,6 +28,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
     if (known) return reply.status(known.status).send({ code: known.code, detail: known.detail });
+    if (clientWentAway(error, request.raw.destroyed || request.raw.socket?.destroyed === true)) {
+      // Not a server fault: the client hung up mid-request (nobody reads this answer).
+      request.log.info({ err: error }, 'the client went away during the request');
+      return reply.status(400).send({ code: 'aborted', detail: 'The request was cut off by the client' });
+    }
     if (error.validation) {
       return reply.status(400).send({ code: 'invalid', detail: error.message });
     }
@@ -37,6 +43,48 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ code: 'internal_error', detail: 'Internal server error' });
   });
+}
+
+/** An upload stream broken by the client (connection reset, body cut off), as opposed to a fault of ours. */
+function clientWentAway(error: { code?: string; message?: string }, socketGone: boolean): boolean {
+  if (error.code === 'ECONNRESET' || error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'aborted') return true;
+  return socketGone && (error.code === 'ECONNABORTED' || error.code === 'EPIPE');
+}
+
+/**
+ * Errors Fastify meets before routing (a malformed percent-encoding, an over-long path parameter), in our
+ * `{code, detail}` shape rather than Fastify's own.
+ */
+export function frameworkError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  // Sent before routing: the app's onSend hook does not run for these.
+  void reply.header('X-Content-Type-Options', 'nosniff');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send({ code: 'too_large', detail: 'A part of the URL is too long' });
+    return;
+  }
+  void reply.status(400).send({ code: 'invalid', detail: 'The URL is malformed' });
+}
+
+/**
+ * Requests that break the HTTP protocol itself (a bad header byte, headers over the size limit, a request
+ * timeout) are answered by Node before Fastify sees them: this writes the same `{code, detail}` shape.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, detail] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'timeout', 'The request took too long to arrive']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'too_large', 'The request headers are too large']
+        : [400, 'Bad Request', 'invalid', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ code, detail });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 function toSnake(code: string): string {

@@ -1,5 +1,6 @@
 import { predictionParametersSchema, TASK_NAME_MAX } from '@cassavascope/contract';
 import { z } from 'zod';
+import { isPlainName, PLAIN_NAME_MESSAGE } from '../http/validation.js';
 
 /** The task types of api.md and the engine mode each runs. */
 export const TASK_TYPES = ['prediction', 'first_segmentation', 'second_segmentation'] as const;
@@ -9,7 +10,8 @@ export const taskNameSchema = z
   .string({ error: 'name is required' })
   .trim()
   .min(1, 'name must not be blank')
-  .max(TASK_NAME_MAX, `name must be at most ${TASK_NAME_MAX} characters`);
+  .max(TASK_NAME_MAX, `name must be at most ${TASK_NAME_MAX} characters`)
+  .refine(isPlainName, `name ${PLAIN_NAME_MESSAGE}`);
 
 const idList = z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).max(1_000_000).nullish();
 

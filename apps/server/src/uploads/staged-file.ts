@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 
 /** An incoming file written to a temp file, with its sha256 and first bytes (for sniffing). */
 export interface StagedFile {
@@ -11,6 +12,8 @@ export interface StagedFile {
   size: number;
   sha256: string;
   head: Buffer;
+  /** CRC-32 of the bytes, when asked for (ZIP entries are checked against their header's) */
+  crc32?: number;
 }
 
 export class TooLargeError extends Error {}
@@ -20,6 +23,8 @@ export interface StageOptions {
   hash?: boolean;
   /** a pass-through that also sees every byte on its way to the file (the ZIP early-entry scanner) */
   through?: () => Transform;
+  /** also compute the CRC-32 (a ZIP entry's integrity check) */
+  crc32?: boolean;
 }
 
 const HEAD_BYTES = 64;
@@ -40,11 +45,13 @@ export async function stageStream(
   const headChunks: Buffer[] = [];
   let headLength = 0;
   let size = 0;
+  let crc = 0;
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       if (size > maxBytes) return done(new TooLargeError(`larger than ${maxBytes} bytes`));
       hash?.update(chunk);
+      if (options.crc32) crc = zlib.crc32(chunk, crc);
       if (headLength < HEAD_BYTES) {
         headChunks.push(chunk.subarray(0, HEAD_BYTES - headLength));
         headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
@@ -59,7 +66,9 @@ export async function stageStream(
     await fsp.rm(file, { force: true });
     throw err;
   }
-  return { path: file, size, sha256: hash?.digest('hex') ?? '', head: Buffer.concat(headChunks) };
+  const staged: StagedFile = { path: file, size, sha256: hash?.digest('hex') ?? '', head: Buffer.concat(headChunks) };
+  if (options.crc32) staged.crc32 = crc >>> 0;
+  return staged;
 }
 
 export async function discard(files: (StagedFile | undefined)[]): Promise<void> {

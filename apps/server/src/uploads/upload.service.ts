@@ -4,6 +4,7 @@ import type { Image, UploadError, UploadResponse } from '@cassavascope/contract'
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
+import { isForeignKeyViolation } from '../db/errors.js';
 import { ApiError, unknownIds } from '../http/errors.js';
 import { toImage } from '../images/image-view.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
@@ -64,11 +65,10 @@ export class UploadService {
   }
 
   async ingest(batch: UploadBatch, options: UploadOptions): Promise<FileResult[]> {
-    const folderSort = options.folderId === null ? '' : await this.folders.nameKeyOf(options.folderId);
-    if (folderSort === undefined) throw unknownIds([options.folderId as number]);
+    await this.folderSortOf(options.folderId);
     // A 409 before any file is stored; checked again when the rows go in (another request may have won).
     const plans = await this.plan(batch, options);
-    return this.store(batch, plans, options, folderSort);
+    return this.store(batch, plans, options);
   }
 
   /** Summarises per-file results as the upload-files / upload-batch response. */
@@ -162,7 +162,15 @@ export class UploadService {
     await this.ctx.storage.delete(keys.filter((k) => mine.has(k))).catch((err) => this.ctx.log.warn({ err }, 'could not delete unused files'));
   }
 
-  private async store(batch: UploadBatch, planned: Plan[], options: UploadOptions, folderSort: string): Promise<FileResult[]> {
+  /** The target folder's sort key ('' for none); 400 unknown_ids when it does not exist (or no longer does). */
+  private async folderSortOf(folderId: number | null, db: Kysely<Database> = this.ctx.db.kysely): Promise<string> {
+    if (folderId === null) return '';
+    const sort = await this.folders.nameKeyOf(folderId, db);
+    if (sort === undefined) throw unknownIds([folderId]);
+    return sort;
+  }
+
+  private async store(batch: UploadBatch, planned: Plan[], options: UploadOptions): Promise<FileResult[]> {
     const { storage } = this.ctx;
     const { folderId } = options;
     let plans = planned;
@@ -199,6 +207,8 @@ export class UploadService {
         ),
       );
       ({ plans, rows, replaced, resultKeys } = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+        // Read again here: the folder may have been deleted or renamed while the files were decoded.
+        const folderSort = await this.folderSortOf(folderId, trx);
         const plans = await this.recheck(trx, batch, options, planned);
         const toStore = plans.filter(isStore);
         const rows = new Map<Plan, ImageRow>();
@@ -228,6 +238,8 @@ export class UploadService {
       }));
     } catch (err) {
       await this.deleteUnreferenced(putInPlace, created);
+      // PostgreSQL: the folder went between the check above and the insert.
+      if (folderId !== null && isForeignKeyViolation(err)) throw unknownIds([folderId]);
       throw err;
     }
     // Files put in place for what the recheck turned into duplicates.

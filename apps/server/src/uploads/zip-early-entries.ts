@@ -202,7 +202,7 @@ export class ZipEarlyEntries {
     const source = header.method === 0 ? input : input.pipe(zlib.createInflateRaw({ chunkSize: 256 * 1024 }));
     if (source !== input) input.on('error', (err) => source.destroy(err));
     input.on('error', () => undefined); // a failure is seen through `staged`
-    const staged = stageStream(source, this.tempDir, size);
+    const staged = stageStream(source, this.tempDir, size, { crc32: true });
     // More bytes than declared or not inflatable: stop taking this entry's bytes (yauzl reports it).
     staged.catch(() => input.destroy());
     return { input, staged };
@@ -217,7 +217,8 @@ export class ZipEarlyEntries {
     } catch {
       return; // more bytes than declared, or not inflatable: yauzl's pass reports it
     }
-    if (staged.size !== header.uncompressedSize || this.finished) {
+    // A damaged entry is left to yauzl's pass, which reports it.
+    if (staged.size !== header.uncompressedSize || staged.crc32 !== header.crc32 >>> 0 || this.finished) {
       await discard([staged]);
       return;
     }
@@ -227,7 +228,9 @@ export class ZipEarlyEntries {
   }
 
   private async abandon(sink: EntrySink): Promise<void> {
-    sink.input.destroy();
+    // With an error: a plain destroy never ends the inflate stream piped from it, so the entry's temp file
+    // stayed open and the request that waits for it was never answered.
+    sink.input.destroy(new Error('the ZIP ended inside this entry'));
     const staged = await sink.staged.catch(() => undefined);
     if (staged) await discard([staged]);
   }

@@ -131,7 +131,7 @@ export async function readZip(
     let extracted: StagedFile;
     try {
       // Never more than the declared size (already checked against the limits): a lying header stops here.
-      extracted = await stageStream(await openEntry(zip, entry, file), tempDir, size);
+      extracted = await stageStream(await openEntry(zip, entry, file), tempDir, size, { crc32: true });
     } catch (err) {
       if (err instanceof TooLargeError) return fail('corrupt_entry', 'The entry holds more bytes than its header declares');
       return fail('corrupt_entry', `The entry could not be extracted: ${err instanceof Error ? err.message : String(err)}`);
@@ -139,6 +139,10 @@ export async function readZip(
     if (extracted.size !== size) {
       await discard([extracted]);
       return fail('corrupt_entry', 'The entry holds fewer bytes than its header declares');
+    }
+    if (extracted.crc32 !== entry.crc32 >>> 0) {
+      await discard([extracted]);
+      return fail('corrupt_entry', 'The entry is damaged: its CRC-32 does not match its header');
     }
     add({ name, staged: extracted });
   }

@@ -62,4 +62,37 @@ describe('tasks screen with many tasks (e2e)', () => {
     await expect.poll(() => rows().last().locator('.task-row-title h3').textContent(), POLL).toBe('Batch 7');
     await expect.poll(() => cardValue('total'), POLL).toBe(String(TASKS));
   });
+  it('server unreachable: Refresh keeps the last list; a first load that fails is an error with a retry, never "no tasks yet"', async () => {
+    const { page } = e2e;
+    await page.getByPlaceholder('Search tasks by name').fill('');
+    await expect.poll(() => rows().count(), POLL).toBeGreaterThan(11);
+    const isList = (url: URL) => url.pathname === '/api/tasks/';
+    await page.route(isList, (route) => route.abort('connectionrefused'));
+    try {
+      await page.getByTestId('tasks-refresh').click();
+      await expect.poll(() => page.locator('.ant-message-notice').filter({ hasText: 'Failed to load tasks' }).count(), POLL).toBeGreaterThan(0);
+      await expect.poll(() => rows().count(), POLL).toBeGreaterThan(11);
+      expect(await page.getByTestId('tasks-empty').count()).toBe(0);
+      expect(await cardValue('total')).toBe(String(TASKS));
+      // A fresh start while the server is away: nothing to keep.
+      await page.reload();
+      await page.locator('.app-header').waitFor();
+      await e2e.goto('tasks');
+      await expect.poll(() => page.getByTestId('tasks-error').textContent(), POLL).toContain('Network error');
+      expect(await page.getByTestId('tasks-empty').count()).toBe(0);
+      expect(await page.getByTestId('task-summary-total').locator('.ant-statistic-content').textContent()).toContain('–');
+      await screenshot(page, 'tasks-offline-en-1440', false);
+      await e2e.setLanguage('zh');
+      await page.setViewportSize(PHONE);
+      await expect.poll(() => page.getByTestId('tasks-error').textContent(), POLL).toContain('数据加载失败');
+      await screenshot(page, 'tasks-offline-zh-390', false);
+      await page.setViewportSize(DESKTOP);
+      await e2e.setLanguage('en');
+    } finally {
+      await page.unroute(isList);
+    }
+    await page.getByTestId('tasks-error-retry').click();
+    await expect.poll(() => rows().count(), POLL).toBe(100);
+    await expect.poll(() => cardValue('total'), POLL).toBe(String(TASKS));
+  });
 });

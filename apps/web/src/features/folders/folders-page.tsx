@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { invalidateLibrary, useFolders } from '../../lib/folders-api';
 import { formatDate } from '../../lib/format';
+import { LoadErrorState } from '../../lib/load-error-state';
 import type { FolderItem } from '../../lib/normalize-folder';
 import { FolderDeleteWizard } from './components/folder-delete-wizard';
 import { FolderFormModal } from './components/folder-form-modal';
@@ -27,6 +28,9 @@ export default function FoldersPage() {
   const imageTotal = list.reduce((sum, f) => sum + f.imageCount, 0);
   const average = list.length ? Math.round(imageTotal / list.length) : 0;
   const reload = () => void invalidateLibrary(queryClient);
+  // The first load failed: the figures are unknown (a dash), and the list is an error, not "no folders yet".
+  const failed = folders.isError && !folders.data;
+  const figure = (n: number) => (failed ? '–' : n);
 
   return (
     <div className="page folders-page">
@@ -52,23 +56,27 @@ export default function FoldersPage() {
       <Row gutter={[16, 16]} className="folders-stats">
         <Col xs={24} sm={8}>
           <Card>
-            <Statistic title={t('stat_total')} value={list.length} prefix={<FolderOpenOutlined />} data-testid="stat-folders" />
+            <Statistic title={t('stat_total')} value={figure(list.length)} prefix={<FolderOpenOutlined />} data-testid="stat-folders" />
           </Card>
         </Col>
         <Col xs={24} sm={8}>
           <Card>
-            <Statistic title={t('stat_images')} value={imageTotal} prefix={<PictureOutlined />} data-testid="stat-images" />
+            <Statistic title={t('stat_images')} value={figure(imageTotal)} prefix={<PictureOutlined />} data-testid="stat-images" />
           </Card>
         </Col>
         <Col xs={24} sm={8}>
           <Card>
-            <Statistic title={t('stat_average')} value={average} data-testid="stat-average" />
+            <Statistic title={t('stat_average')} value={figure(average)} data-testid="stat-average" />
           </Card>
         </Col>
       </Row>
 
       {folders.isLoading ? (
         <Skeleton active paragraph={{ rows: 6 }} />
+      ) : failed ? (
+        <Card className="folders-empty">
+          <LoadErrorState error={folders.error} onRetry={reload} retrying={folders.isFetching} testId="folders-error" />
+        </Card>
       ) : list.length === 0 ? (
         <Card className="folders-empty">
           <Empty description={t('empty')}>

@@ -62,6 +62,8 @@ export default function ImagesPage() {
   const total = firstPage?.count ?? 0;
   const facets = firstPage?.facets ?? null;
   const folderList = folders.data ?? [];
+  // The first load failed and there is no earlier list to keep: an error state, not "no images".
+  const loadError = list.isError && !list.data ? list.error : null;
   const folderNames = useMemo(() => new Map(folderList.map((f) => [f.id, f.name])), [folderList]);
 
   useEffect(() => {
@@ -188,7 +190,7 @@ export default function ImagesPage() {
           onUpload={setUploadMode}
         />
         <div className="images-count" data-testid="images-total">
-          {t('total_count', { count: total })}
+          {loadError ? '\u00a0' : t('total_count', { count: total })}
         </div>
         <ImageBrowser
           listKey={`${folder}|${search}|${sort}|${direction}`}
@@ -201,6 +203,9 @@ export default function ImagesPage() {
           folderNames={folderNames}
           selected={selected}
           loading={list.isLoading}
+          loadError={loadError}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
           hasMore={list.hasNextPage}
           loadingMore={list.isFetchingNextPage}
           onLoadMore={() => void list.fetchNextPage()}

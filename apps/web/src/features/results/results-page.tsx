@@ -4,6 +4,7 @@ import { App, Button, Empty, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../app/section-context';
+import { LoadErrorState } from '../../lib/load-error-state';
 import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
 import { exportResults } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
@@ -117,6 +118,15 @@ export default function ResultsPage() {
             <div className="results-loading">
               <Spin size="large" />
             </div>
+          ) : first.isError && !first.data ? (
+            // The first load failed: an error with a retry, never "no results yet".
+            <LoadErrorState
+              error={first.error}
+              onRetry={() => void client.invalidateQueries({ queryKey: ['results'] })}
+              retrying={first.isFetching}
+              className="results-empty"
+              testId="results-error"
+            />
           ) : count === 0 || count === null ? (
             <Empty
               className="results-empty"

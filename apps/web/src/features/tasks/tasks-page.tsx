@@ -4,6 +4,7 @@ import { App, Button, Empty, Input, Select, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../app/section-context';
+import { LoadErrorState } from '../../lib/load-error-state';
 import type { TaskView } from '../../lib/normalize-task';
 import { focusResultsOnTask } from '../../lib/results-focus';
 import { useCancelTask } from './api/cancel-task';
@@ -110,7 +111,8 @@ export default function TasksPage() {
           {t('refresh')}
         </Button>
       </header>
-      <TaskSummaryCards summary={summary} />
+      {/* No list yet and the load failed: the figures are unknown, not zero. */}
+      <TaskSummaryCards summary={tasks.data || lastUnfiltered ? summary : null} />
       <div className="tasks-filters">
         <Input
           allowClear
@@ -134,6 +136,8 @@ export default function TasksPage() {
         <div className="tasks-loading">
           <Spin size="large" />
         </div>
+      ) : tasks.isError && !tasks.data ? (
+        <LoadErrorState error={tasks.error} onRetry={() => void onRefresh()} retrying={loading} className="tasks-empty" testId="tasks-error" />
       ) : visible.length === 0 ? (
         <Empty
           className="tasks-empty"

@@ -2,6 +2,7 @@ import { App, Empty, Spin } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { LoadErrorState } from '../../../lib/load-error-state';
 import type { ImageItem } from '../../../lib/normalize-image';
 import type { SortDirection, SortField } from '../api/list-images';
 import { buildRows, groupKeyOf, knownGroupKeys, type BrowserRow, type DateGrouping } from '../image-groups';
@@ -23,6 +24,10 @@ interface Props {
   folderNames: Map<number, string>;
   selected: ReadonlySet<number>;
   loading: boolean;
+  /** The failure of the first load, when there is no earlier list to keep showing. */
+  loadError: unknown;
+  onRetry: () => void;
+  retrying: boolean;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -179,6 +184,10 @@ export function ImageBrowser(props: Props) {
       {measured === null ? null : props.loading && images.length === 0 ? (
         <div className="image-browser-state">
           <Spin size="large" />
+        </div>
+      ) : props.loadError ? (
+        <div className="image-browser-state">
+          <LoadErrorState error={props.loadError} onRetry={props.onRetry} retrying={props.retrying} testId="images-error" />
         </div>
       ) : images.length === 0 ? (
         <div className="image-browser-state">

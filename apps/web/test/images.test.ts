@@ -171,8 +171,14 @@ describe('images screen (e2e)', () => {
     const { page } = e2e;
     await page.locator('.images-search input').fill('zip-');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 2);
-    await page.locator('.images-search input').fill('');
+    // No match: a "no images match" state with a way back, not "upload photos to get started".
+    await page.locator('.images-search input').fill('no-such-leaf');
+    await expect.poll(() => page.getByTestId('images-empty').getAttribute('data-empty'), POLL).toBe('search');
+    await expect.poll(() => page.getByTestId('images-empty').textContent(), POLL).toContain('No images match “no-such-leaf”');
+    await screenshot(page, 'images-no-match-en-1440', false);
+    await page.getByTestId('images-empty').getByRole('button', { name: 'Clear search' }).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 6);
+    expect(await page.locator('.images-search input').inputValue()).toBe('');
     await page.getByTestId('sort-select').click();
     await page.locator('.ant-select-item-option[title="Name"]').click();
     await page.getByTestId('sort-direction').click();
@@ -257,5 +263,22 @@ describe('images screen (e2e)', () => {
     await expect.poll(() => page.locator('.image-card-meta').first().innerText(), POLL).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await screenshot(page, 'images-grid-en-390');
     await page.setViewportSize(DESKTOP);
+  });
+  it('server unreachable on a fresh start: an error with a retry, not "no images here yet"', async () => {
+    const { page } = e2e;
+    const isList = (url: URL) => url.pathname === '/api/images/';
+    await page.route(isList, (route) => route.abort('connectionrefused'));
+    try {
+      await page.reload();
+      await page.locator('.app-header').waitFor();
+      await e2e.goto('images');
+      await expect.poll(() => page.getByTestId('images-error').textContent(), POLL).toContain('Network error');
+      expect(await page.getByTestId('images-empty').count()).toBe(0);
+      await screenshot(page, 'images-offline-en-1440', false);
+    } finally {
+      await page.unroute(isList);
+    }
+    await page.getByTestId('images-error-retry').click();
+    await expect.poll(() => page.locator('[data-testid="image-card"]').count(), POLL).toBeGreaterThan(0);
   });
 });

@@ -7,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { fetchAllFolders, FOLDERS_KEY, invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
 import { fetchImageRefs } from '../../lib/image-refs';
 import { deleteImages } from './api/delete-images';
-import { ImageBrowser, type ViewMode } from './components/image-browser';
+import { ImageBrowser, type EmptyKind, type ViewMode } from './components/image-browser';
 import { ImagePreview } from './components/image-preview';
 import { ImagesSidebar } from './components/images-sidebar';
 import { ImagesToolbar } from './components/images-toolbar';
@@ -64,6 +64,8 @@ export default function ImagesPage() {
   const folderList = folders.data ?? [];
   // The first load failed and there is no earlier list to keep: an error state, not "no images".
   const loadError = list.isError && !list.data ? list.error : null;
+  // An empty list under a search or a folder filter is "no match", not "upload photos to get started".
+  const emptyKind: EmptyKind = search.trim() ? 'search' : folder === 'none' ? 'uncategorized' : folder === 'all' ? 'library' : 'folder';
   const folderNames = useMemo(() => new Map(folderList.map((f) => [f.id, f.name])), [folderList]);
 
   useEffect(() => {
@@ -206,6 +208,12 @@ export default function ImagesPage() {
           loadError={loadError}
           onRetry={() => void list.refetch()}
           retrying={list.isFetching}
+          emptyKind={emptyKind}
+          search={search}
+          onClearSearch={() => {
+            setSearchInput('');
+            setSearch('');
+          }}
           hasMore={list.hasNextPage}
           loadingMore={list.isFetchingNextPage}
           onLoadMore={() => void list.fetchNextPage()}

@@ -1,4 +1,4 @@
-import { App, Empty, Spin } from 'antd';
+import { App, Button, Empty, Spin } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
@@ -11,6 +11,7 @@ import { ImageListRow } from './image-list-row';
 import { QuickJumpIndex } from './quick-jump-index';
 
 export type ViewMode = 'grid' | 'list';
+export type EmptyKind = 'library' | 'search' | 'folder' | 'uncategorized';
 
 interface Props {
   /** Changes with the filter and sort: the list starts again from the top. */
@@ -28,6 +29,10 @@ interface Props {
   loadError: unknown;
   onRetry: () => void;
   retrying: boolean;
+  /** What an empty list means: nothing uploaded yet, no match for the search, or an empty folder filter. */
+  emptyKind: EmptyKind;
+  search: string;
+  onClearSearch: () => void;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -191,7 +196,27 @@ export function ImageBrowser(props: Props) {
         </div>
       ) : images.length === 0 ? (
         <div className="image-browser-state">
-          <Empty description={t('empty')} />
+          {props.emptyKind === 'search' ? (
+            <Empty
+              data-testid="images-empty"
+              data-empty={props.emptyKind}
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={
+                <>
+                  <strong>{t('empty_search', { search: props.search.trim() })}</strong>
+                  <div>{t('empty_search_hint')}</div>
+                </>
+              }
+            >
+              <Button onClick={props.onClearSearch}>{t('clear_search')}</Button>
+            </Empty>
+          ) : (
+            <Empty
+              data-testid="images-empty"
+              data-empty={props.emptyKind}
+              description={t(props.emptyKind === 'folder' ? 'empty_folder' : props.emptyKind === 'uncategorized' ? 'empty_uncategorized' : 'empty')}
+            />
+          )}
         </div>
       ) : (
         <>

@@ -6,6 +6,15 @@ import { pngBytes, zipBytes } from './helpers/test-files';
 
 const png = (name: string, seed: number): PickedFile => ({ name, mimeType: 'image/png', buffer: pngBytes(seed) });
 
+/** Whether anything of the grid (cards, group headers) reaches under the quick-jump strip. */
+const indexOverlapsGrid = (page: import('playwright-core').Page) =>
+  page.evaluate(() => {
+    const strip = document.querySelector('[data-testid="quick-jump"]')?.getBoundingClientRect();
+    if (!strip) return false;
+    const items = document.querySelectorAll('[data-testid="image-card"], [data-testid="image-row"], .image-group-header span');
+    return [...items].some((el) => el.getBoundingClientRect().right > strip.left + 0.5);
+  });
+
 /** The images screen in a real browser against a real server: uploads, duplicates, move, delete, preview. */
 describe('images screen (e2e)', () => {
   let e2e: E2e;
@@ -211,6 +220,14 @@ describe('images screen (e2e)', () => {
     await page.locator(`.image-group-header[data-group="${new Date().getUTCFullYear()}"]`).waitFor();
     await page.getByTestId('date-grouping').getByText('Month').click();
     await expect.poll(() => page.locator('.image-group-header').first().innerText(), POLL).toMatch(/^[A-Z][a-z]+ \d{4}/);
+    // Month keys read in full (two months are never both "2026…"); day keys sit under their year.
+    await expect.poll(() => page.getByTestId('quick-jump').locator('button').first().textContent(), POLL).toMatch(/^\d{4}-\d{2}$/);
+    expect(await indexOverlapsGrid(page)).toBe(false);
+    await page.getByTestId('date-grouping').getByText('Day').click();
+    await expect.poll(() => page.getByTestId('quick-jump').locator('button').first().textContent(), POLL).toMatch(/^\d{2}-\d{2}$/);
+    expect(await page.getByTestId('quick-jump').locator('.quick-jump-marker').first().textContent()).toBe(String(new Date().getUTCFullYear()));
+    expect(await indexOverlapsGrid(page)).toBe(false);
+    await screenshot(page, 'images-index-day-en-1440', false);
     await page.getByTestId('sort-select').click();
     await page.locator('.ant-select-item-option[title="Name"]').click();
     await page.getByTestId('quick-jump').locator('button[data-key="L"]').waitFor();
@@ -256,6 +273,8 @@ describe('images screen (e2e)', () => {
     await page.setViewportSize(PHONE);
     await expect.poll(() => page.getByTestId('upload-multiple').count(), POLL).toBe(0);
     await expect.poll(() => page.getByTestId('upload-zip').count(), POLL).toBe(0);
+    await expect.poll(() => page.getByTestId('quick-jump').count(), POLL).toBe(1);
+    expect(await indexOverlapsGrid(page)).toBe(false);
     await screenshot(page, 'images-grid-zh-390');
     await e2e.setLanguage('en');
     await page.getByText('Upload').first().waitFor();

@@ -71,9 +71,9 @@ function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode)
   }, [ref]);
   if (width === null) return null;
   if (view === 'list') return 1;
-  // 40 px: the index strip on the right.
-  const min = width < 600 ? CARD_MIN_WIDTH_PHONE : CARD_MIN_WIDTH;
-  return Math.max(1, Math.floor((width - 40 + GRID_GAP) / (min + GRID_GAP)));
+  // The width measured is the grid's own: the index strip sits beside it.
+  const min = width < 560 ? CARD_MIN_WIDTH_PHONE : CARD_MIN_WIDTH;
+  return Math.max(1, Math.floor((width + GRID_GAP) / (min + GRID_GAP)));
 }
 
 /**
@@ -115,12 +115,22 @@ export function ImageBrowser(props: Props) {
 
   const indexLabel = useCallback(
     (key: string): string => {
-      if (sort === 'date') return dateGrouping === 'day' ? key.slice(5) : key;
+      // Day keys show month-day under a year heading (indexMarker); months and years read in full (2026-03).
+      if (sort === 'date') return dateGrouping === 'day' && key.length === 10 ? key.slice(5) : key;
       if (sort === 'folder') return groupLabel(key);
       return key;
     },
     [sort, dateGrouping, groupLabel],
   );
+  const indexMarker = useCallback(
+    (key: string, previous: string | undefined): string | null => {
+      if (sort !== 'date' || dateGrouping !== 'day' || key.length !== 10) return null;
+      const year = key.slice(0, 4);
+      return previous?.slice(0, 4) === year ? null : year;
+    },
+    [sort, dateGrouping],
+  );
+  const indexVariant = sort === 'name' ? 'narrow' : sort === 'folder' ? 'wide' : 'medium';
 
   const indexKeys = useMemo(() => {
     const known = knownGroupKeys(sort, direction);
@@ -185,41 +195,41 @@ export function ImageBrowser(props: Props) {
   };
 
   return (
-    <div className="image-browser" ref={containerRef} data-testid="image-browser" data-view={view}>
-      {measured === null ? null : props.loading && images.length === 0 ? (
-        <div className="image-browser-state">
-          <Spin size="large" />
-        </div>
-      ) : props.loadError ? (
-        <div className="image-browser-state">
-          <LoadErrorState error={props.loadError} onRetry={props.onRetry} retrying={props.retrying} testId="images-error" />
-        </div>
-      ) : images.length === 0 ? (
-        <div className="image-browser-state">
-          {props.emptyKind === 'search' ? (
-            <Empty
-              data-testid="images-empty"
-              data-empty={props.emptyKind}
-              image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={
-                <>
-                  <strong>{t('empty_search', { search: props.search.trim() })}</strong>
-                  <div>{t('empty_search_hint')}</div>
-                </>
-              }
-            >
-              <Button onClick={props.onClearSearch}>{t('clear_search')}</Button>
-            </Empty>
-          ) : (
-            <Empty
-              data-testid="images-empty"
-              data-empty={props.emptyKind}
-              description={t(props.emptyKind === 'folder' ? 'empty_folder' : props.emptyKind === 'uncategorized' ? 'empty_uncategorized' : 'empty')}
-            />
-          )}
-        </div>
-      ) : (
-        <>
+    <div className="image-browser" data-testid="image-browser" data-view={view}>
+      <div className="image-browser-body" ref={containerRef}>
+        {measured === null ? null : props.loading && images.length === 0 ? (
+          <div className="image-browser-state">
+            <Spin size="large" />
+          </div>
+        ) : props.loadError ? (
+          <div className="image-browser-state">
+            <LoadErrorState error={props.loadError} onRetry={props.onRetry} retrying={props.retrying} testId="images-error" />
+          </div>
+        ) : images.length === 0 ? (
+          <div className="image-browser-state">
+            {props.emptyKind === 'search' ? (
+              <Empty
+                data-testid="images-empty"
+                data-empty={props.emptyKind}
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
+                description={
+                  <>
+                    <strong>{t('empty_search', { search: props.search.trim() })}</strong>
+                    <div>{t('empty_search_hint')}</div>
+                  </>
+                }
+              >
+                <Button onClick={props.onClearSearch}>{t('clear_search')}</Button>
+              </Empty>
+            ) : (
+              <Empty
+                data-testid="images-empty"
+                data-empty={props.emptyKind}
+                description={t(props.emptyKind === 'folder' ? 'empty_folder' : props.emptyKind === 'uncategorized' ? 'empty_uncategorized' : 'empty')}
+              />
+            )}
+          </div>
+        ) : (
           <Virtuoso
             key={props.listKey}
             ref={virtuoso}
@@ -234,18 +244,22 @@ export function ImageBrowser(props: Props) {
             context={{ loadingMore: props.loadingMore, text: t('loaded_of', { loaded: images.length, total: props.total }) }}
             components={VIRTUOSO_COMPONENTS}
           />
-          <QuickJumpIndex
-            keys={indexKeys}
-            label={indexLabel}
-            title={groupLabel}
-            available={(k) => groupStart.has(k) || (props.hasMore && knownGroupKeys(sort, direction).includes(k))}
-            onJump={(k) => {
-              jumpPages.current = 0;
-              if (!scrollToGroup(k)) setPendingJump(k);
-            }}
-          />
-        </>
-      )}
+        )}
+      </div>
+      {measured !== null && images.length > 0 && !props.loadError ? (
+        <QuickJumpIndex
+          keys={indexKeys}
+          label={indexLabel}
+          title={groupLabel}
+          available={(k) => groupStart.has(k) || (props.hasMore && knownGroupKeys(sort, direction).includes(k))}
+          onJump={(k) => {
+            jumpPages.current = 0;
+            if (!scrollToGroup(k)) setPendingJump(k);
+          }}
+          marker={indexMarker}
+          variant={indexVariant}
+        />
+      ) : null}
     </div>
   );
 }

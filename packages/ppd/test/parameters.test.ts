@@ -58,6 +58,24 @@ describe('prediction parameters move the score the way their names say', () => {
     expect(post).toBe(0);
   });
 
+  it('specks closer together than the kernel are one lesion region: a speckled field counts, scattered specks do not', async () => {
+    // 12 x 12 specks of 4 x 4 px: 7 px apart the 3 px gaps are within the 5 px kernel, 18 px apart they are not
+    const field = (pitch: number) => {
+      const specks = [];
+      for (let i = 0; i < 12; i++) for (let j = 0; j < 12; j++) specks.push({ x: 220 + i * pitch, y: 220 + j * pitch, side: 4 });
+      return drawSlicePng({ size: 600, specks });
+    };
+    const dense = await field(7);
+    const none = await ppd(dense, { method: 'none' });
+    const post = await ppd(dense, { method: 'post' });
+    // 144 x 16 px = 2304 px of ~181 000: 0.13 units, the specks themselves and not the gaps between them
+    expect(post).toBeGreaterThan(0.1);
+    expect(post).toBeLessThanOrEqual(none);
+    // min_size applies to the field as a whole
+    expect(await ppd(dense, { method: 'post', min_size: 1000 })).toBe(post);
+    expect(await ppd(await field(18), { method: 'post' })).toBe(0);
+  });
+
   it('a larger morphology kernel or more iterations erase thin streaks', async () => {
     const png = await drawSlicePng({
       size: 600,

@@ -174,6 +174,28 @@ describe('worker pool', () => {
 });
 
 describe('things beside the slices', () => {
+  it('finds a slice as white as the paper by its thin peel, not just its lesion', async () => {
+    // white paper, lit a little unevenly; a near-white slice of radius 200 x 170 px in a 4 px brown peel, with a
+    // blue-black lesion of radius 50 px: 0.74 PPD. Before, only the lesion stood out and was scored as a 10.
+    const W = 800;
+    const H = 600;
+    const rgb = new Uint8Array(W * H * 3);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const g = 1 - 0.06 * (x / W) - 0.04 * (y / H);
+        const d = Math.hypot((x - 400) / 200, (y - 300) / 170);
+        let c = [238 * g, 238 * g, 234 * g];
+        if (d <= 1) c = d > 0.98 ? [120, 80, 55] : Math.hypot(x - 460, y - 300) < 50 ? [60, 62, 80] : [247, 245, 236];
+        rgb.set(c.map(Math.round), (y * W + x) * 3);
+      }
+    }
+    const r = await engine.analyse(await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+    expect(r.error_code).toBeNull();
+    expect(r.cuts).toHaveLength(1);
+    expect(r.cuts[0]!.w).toBeGreaterThan(380);
+    expect(Math.abs(r.ppd_value! - 0.74)).toBeLessThan(0.15);
+  });
+
   it('ignores a white sample label with dark writing', async () => {
     const slice = await drawSlicePng({ size: 500, blobs: [{ x: 250, y: 250, r: 60, soft: 2 }] });
     // a 260 x 120 px white card with five black "letters"

@@ -1,6 +1,6 @@
 import type { EngineInfo } from '@cassavascope/contract';
 import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
-import { boundaryDistance, countOnes, erode } from '../imaging/mask-ops.js';
+import { boundaryDistance, countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
 import { otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
 import type { SegmentationModel } from './segmentation-model.js';
@@ -13,6 +13,15 @@ const BG_L_WEIGHT = 0.5;
 const BG_MIN_CUT = 6;
 /** ... plus this share of the most spread background colour (grain, weave). */
 const BG_TEXTURE_MARGIN = 0.4;
+/** Pixels at least this likely to be specimen (or past the cut before the blur) can outline one. */
+const OUTLINE_PROBABILITY = 0.35;
+/**
+ * Background-coloured areas enclosed by an outline join the specimen when they hold between these shares of
+ * the image: smaller ones are grain or noise; no slice covers a third of the frame (a dish or tray rim does).
+ */
+const MIN_ENCLOSED_SHARE = 0.001;
+const MAX_ENCLOSED_SHARE = 0.3;
+const ENCLOSED_PROBABILITY = 0.6;
 /** A specimen pixel is at least this many times farther from the background than the frame's own 98th percentile. */
 const BG_NOISE_FACTOR = 2;
 /** Discolouration distance (CIELAB units from the specimen's healthy colour) used when no clear valley exists. */
@@ -21,8 +30,13 @@ const LESION_MIN_CUT = 12;
 const LESION_MAX_CUT = 32;
 /** The peel ring, as a share of a specimen's equivalent radius: brown by nature, so not discolouration on its own. */
 const PEEL_SHARE = 0.045;
-/** Peel is at most this share of a specimen's equivalent radius. */
-const PEEL_MAX_SHARE = 0.1;
+/**
+ * Peel is at most this share of a specimen's equivalent radius. The brown part of a real rind (periderm, and
+ * a coloured cortex) is a few per cent of the radius; a brown band wider than this just inside the outline is
+ * the vascular-ring discolouration PPD starts with, and is scored (it was 0.1, which let rings of lesion that
+ * ran all round pass for peel).
+ */
+const PEEL_MAX_SHARE = 0.06;
 /** Share of "discoloured" pixels that makes a boundary band look like peel, and the most the flesh just inside may have. */
 const PEEL_RUN_FRACTION = 0.75;
 /** Colour step (CIELAB) between peel and what lies inside it. */
@@ -31,6 +45,15 @@ const PEEL_SECTORS = 24;
 /** Peel must be plain to see in this share of the sectors before it is looked for all round. */
 const PEEL_MIN_SECTOR_SHARE = 0.12;
 const PEEL_MIN_TOLERANCE = 10;
+/**
+ * Peel is brown, red-brown or pink (periderm, cortex): a hue between purple-red and yellow, not grey or blue.
+ * Blue-black PPD streaks just inside a thin peel are lesion, never peel (CIELAB hue angle, degrees, and chroma).
+ */
+const PEEL_HUE_MIN = -40;
+const PEEL_HUE_MAX = 120;
+const PEEL_MIN_CHROMA = 5;
+/** A band of a peel run is peel-coloured when at least this share of its pixels is. */
+const PEEL_COLOURED_SHARE = 0.5;
 /** The healthy mode must hold this share of the specimen; the reference is the median within +-HEALTHY_BAND of it. */
 const HEALTHY_MIN_MASS = 0.015;
 const HEALTHY_MIN_L = 55;
@@ -39,8 +62,41 @@ const HEALTHY_BAND = 8;
 /** Hue shift counts a little less than darkening: flesh colour varies between cultivars, darkening is PPD. */
 const CHROMA_WEIGHT = 0.6;
 
+/** Could this colour be peel (brown, red-brown, pink), rather than blue-black or grey lesion? */
+function peelColoured(a: number, b: number): boolean {
+  if (a * a + b * b < PEEL_MIN_CHROMA * PEEL_MIN_CHROMA) return false;
+  const hue = (Math.atan2(b, a) * 180) / Math.PI;
+  return hue >= PEEL_HUE_MIN && hue <= PEEL_HUE_MAX;
+}
+
 function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
+}
+
+/**
+ * Outline closure: the areas an `outline` mask (weak specimen evidence) closes all round, when they are of a
+ * slice's size, plus the outline pixels within `ringWidth` of them. A slice whose rim lesions match the table
+ * keeps its rim; a slice of the paper's own white inside a thin peel is found at all.
+ */
+function enclosedByOutlines(outline: Uint8Array, width: number, height: number, ringWidth: number): Uint8Array {
+  const n = width * height;
+  const add = new Uint8Array(n);
+  // the areas outside the outline, as runs: those that do not reach the border are enclosed
+  const runs = labelRuns(outline, width, height, 0, 4);
+  const area = new Float64Array(runs.count);
+  for (let r = 0; r < runs.count; r++) if (!runs.border(r)) area[runs.rootOf(r)]! += runs.x1[r]! - runs.x0[r]!;
+  let any = false;
+  for (let r = 0; r < runs.count; r++) {
+    const a = area[runs.rootOf(r)]!;
+    if (a < MIN_ENCLOSED_SHARE * n || a > MAX_ENCLOSED_SHARE * n) continue;
+    const o = runs.row[r]! * width;
+    add.fill(1, o + runs.x0[r]!, o + runs.x1[r]!);
+    any = true;
+  }
+  if (!any) return add;
+  const near = dilate(add, width, height, ringWidth);
+  for (let i = 0; i < n; i++) if (near[i] && outline[i]) add[i] = 1;
+  return add;
 }
 
 interface Reference {
@@ -178,10 +234,12 @@ function healthyReference(lab: LabPlanes, where: Uint8Array): Reference {
 
 /**
  * Peel: many slices keep a brown rind that is not discolouration. Around the rim, in angular sectors, the
- * boundary bands (1 px each, outside in) are compared: peel is an outer run of bands that reads as
- * "discoloured" and ends in a sharp colour step (to healthy flesh, or to a lesion of another colour).
+ * boundary bands (1 px each, outside in) are compared: peel is an outer run of peel-coloured bands (brown to
+ * pink, not blue-black) that reads as "discoloured" and ends in a sharp colour step (to healthy flesh, or to a
+ * lesion of another colour). A blue-black streak just inside a thin peel ends the run, so it stays lesion.
  * Where enough sectors agree, the peel's width and colour are measured; then, all the way round, rim pixels
- * of the peel's colour count as healthy tissue. A slice with no such step anywhere keeps its rim.
+ * of the peel's colour (and peel-coloured) count as healthy tissue. A slice with no such step anywhere keeps
+ * its rim.
  */
 function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int32Array, width: number, area: number): void {
   const maxBands = Math.max(4, Math.round(PEEL_MAX_SHARE * Math.sqrt(area / Math.PI)));
@@ -203,6 +261,7 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int3
   const sumA = new Float64Array(S * B);
   const sumB = new Float64Array(S * B);
   const dark = new Float64Array(S * B);
+  const coloured = new Float64Array(S * B);
   for (let i = 0; i < mask.length; i++) {
     const b = dist[i]! - 1;
     if (b < 0 || b >= B) continue;
@@ -217,6 +276,7 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int3
     sumA[k]! += lab.a[i]!;
     sumB[k]! += lab.b[i]!;
     if (p[i]! >= 0.5) dark[k]!++;
+    if (peelColoured(lab.a[i]!, lab.b[i]!)) coloured[k]!++;
   }
   // mean colour and "discoloured" share of bands [from, to) in sector s
   const stats = (s: number, from: number, to: number) => {
@@ -240,6 +300,10 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int3
     let best = 0;
     let bestW = 0;
     for (let w = 2; w <= maxBands - 2; w++) {
+      // every band of the run but the outermost (mixed with the background) and the innermost (the step
+      // itself, blurred) is peel-coloured; a band that is not ends every longer run too
+      const last = s * B + w - 2;
+      if (w >= 4 && coloured[last]! < PEEL_COLOURED_SHARE * n[last]!) break;
       const outer = stats(s, 1, w);
       const inner = stats(s, w, w + 2);
       if (!outer || !inner || outer.dark < PEEL_RUN_FRACTION) continue;
@@ -272,7 +336,7 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int3
   const tolerance = Math.max(PEEL_MIN_TOLERANCE, quantile(peelDist, 0.9, sel, 0, 200));
   for (let i = 0; i < p.length; i++) {
     if (band[i]! < 0 || band[i]! >= peelWidth) continue;
-    if (band[i] === 0 || peelDist[i]! <= tolerance) p[i] = 0;
+    if (band[i] === 0 || (peelDist[i]! <= tolerance && peelColoured(lab.a[i]!, lab.b[i]!))) p[i] = 0;
   }
 }
 
@@ -341,6 +405,35 @@ class ColourModel implements SegmentationModel {
       const kept = erode(specimen, width, height, 2 * halo + 1);
       for (let i = 0; i < n; i++) if (specimen[i] && !kept[i]) p[i] = Math.min(p[i]!, 0.49);
       specimen = kept;
+    }
+    // A faint outline closed all round still encloses a specimen: the thin peel around a slice whose rim is
+    // as brown as the table, or as white as the paper, is plain at full resolution even where the blur
+    // above washed it out.
+    const outline = new Uint8Array(n);
+    // past the cut from every background colour: squared distance above (cut + margin)^2 for each cluster
+    const reach = Float64Array.from(margin, (m) => (cut + m) ** 2);
+    for (let i = 0; i < n; i++) {
+      if (p[i]! >= OUTLINE_PROBABILITY) {
+        outline[i] = 1;
+        continue;
+      }
+      const l = lab.L[i]! * BG_L_WEIGHT;
+      const a = lab.a[i]!;
+      const b = lab.b[i]!;
+      let far = 1;
+      for (let j = 0; j < k; j++) {
+        if ((l - cL[j]!) ** 2 + (a - ca[j]!) ** 2 + (b - cb[j]!) ** 2 <= reach[j]!) {
+          far = 0;
+          break;
+        }
+      }
+      outline[i] = far;
+    }
+    const enclosed = enclosedByOutlines(outline, width, height, 2 * r + 1);
+    for (let i = 0; i < n; i++) {
+      if (!enclosed[i]) continue;
+      p[i] = Math.max(p[i]!, ENCLOSED_PROBABILITY);
+      specimen[i] = 1;
     }
     this.photoReference = countOnes(specimen) > 0 ? healthyReference(lab, specimen) : null;
     return p;

@@ -1,4 +1,4 @@
-import { and, close, countOnes, open, removeSmall } from '../imaging/mask-ops.js';
+import { countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
 import { flip, type Flip, type RgbImage } from '../imaging/raster.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
 import type { AnalysisParams } from '../types.js';
@@ -30,8 +30,46 @@ export async function lesionProbability(model: SegmentationModel, cut: RgbImage,
 }
 
 /**
- * Second segmentation: cut the probability at `threshold`; with `method: post`, open then close with the
- * kernel and iterations and drop lesion regions under `min_size`; score = lesion area / specimen area.
+ * `method: post`: opening then closing with the kernel, `iterations` times each, then lesion regions under
+ * `min_size` pixels dropped. A region is what the closing joins: spots closer together than the kernel
+ * (speckled discolouration of the vascular bundles) make one region with the area of its discoloured pixels,
+ * so a dense field of specks counts as the lesion it is, while a speck or a thin streak on its own is still
+ * opened away, and a larger `min_size` still drops more.
+ */
+function postProcess(raw: Uint8Array, mask: Uint8Array, width: number, height: number, params: AnalysisParams): Uint8Array {
+  // `iterations` passes of a k-square are one pass of a K-square, and two erosions (or dilations) in a row are
+  // one of 2K - 1: the usual open -> close, and the speckled fields (closed first, so spots within the kernel
+  // join, then opened), in three passes each
+  const K = params.morph_iterations * (params.morph_kernel_size - 1) + 1;
+  const smooth = erode(dilate(erode(raw, width, height, K), width, height, 2 * K - 1), width, height, K);
+  const fields = dilate(erode(dilate(raw, width, height, K), width, height, 2 * K - 1), width, height, K);
+  const lesion = new Uint8Array(mask.length);
+  const region = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    // inside a field only the pixels that are themselves discoloured count, never the gaps between specks
+    if (smooth[i] || (fields[i] && raw[i])) lesion[i] = 1;
+    if (lesion[i] || fields[i]) region[i] = 1;
+  }
+  const runs = labelRuns(region, width, height, 1, 8);
+  const area = new Float64Array(runs.count);
+  for (let r = 0; r < runs.count; r++) {
+    const o = runs.row[r]! * width;
+    let ones = 0;
+    for (let i = o + runs.x0[r]!; i < o + runs.x1[r]!; i++) ones += lesion[i]!;
+    area[runs.rootOf(r)]! += ones;
+  }
+  for (let r = 0; r < runs.count; r++) {
+    if (area[runs.rootOf(r)]! >= params.min_size) continue;
+    const o = runs.row[r]! * width;
+    lesion.fill(0, o + runs.x0[r]!, o + runs.x1[r]!);
+  }
+  return lesion;
+}
+
+/**
+ * Second segmentation: cut the probability at `threshold`, post-process with `method: post`;
+ * score = lesion area / specimen area.
  */
 export function scoreCut(prob: Float32Array, mask: Uint8Array, width: number, height: number, params: AnalysisParams): CutScore {
   let lesion: Uint8Array = new Uint8Array(mask.length);
@@ -44,11 +82,6 @@ export function scoreCut(prob: Float32Array, mask: Uint8Array, width: number, he
     certain += Math.abs(2 * p - 1);
     if (p >= params.threshold) lesion[i] = 1;
   }
-  if (params.method === 'post') {
-    lesion = open(lesion, width, height, params.morph_kernel_size, params.morph_iterations);
-    lesion = close(lesion, width, height, params.morph_kernel_size, params.morph_iterations);
-    lesion = and(lesion, mask);
-    lesion = removeSmall(lesion, width, height, params.min_size);
-  }
+  if (params.method === 'post') lesion = postProcess(lesion, mask, width, height, params);
   return { lesion, share: area > 0 ? countOnes(lesion) / area : 0, certainty: area > 0 ? certain / area : 0 };
 }

@@ -32,6 +32,11 @@ export interface SceneOptions {
   style?: 'standard' | 'variant';
   /** slices in a row, each touching (slightly overlapping) the one before, as when laid out tightly */
   touching?: boolean;
+  /**
+   * A thin peel (1.5-3 % of the radius) with blue-black vascular-ring discolouration right inside it, where PPD
+   * starts: the lesion must not be taken for peel. Only the standard style; off by default.
+   */
+  rimLesions?: boolean;
 }
 
 export interface SliceTruth {
@@ -64,6 +69,8 @@ interface SliceSpec {
   peel: Rgb;
   targetShare: number;
   lesionSeed: number;
+  /** flesh ends (peel starts) at this share of the radius */
+  peelAt: number;
 }
 
 const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
@@ -185,8 +192,12 @@ export function renderScene(options: SceneOptions): Scene {
       peel,
       targetShare: Math.min(1, Math.max(0, ppd / 10)),
       lesionSeed: Math.floor(rand() * 1e9),
+      peelAt: variant ? 1 : 0.955,
     };
   });
+  const rim = options.rimLesions === true && !variant;
+  // drawn only for rim scenes, so every other scene keeps its random sequence
+  if (rim) for (const s of specs) s.peelAt = 0.97 - 0.015 * rand();
   if (options.touching) {
     // Each slice's half-width along x (tilted ellipse), then the row packed so neighbours overlap a little.
     const halfWidth = (s: SliceSpec) => s.r * Math.hypot(Math.cos(s.tilt), s.aspect * Math.sin(s.tilt));
@@ -226,17 +237,19 @@ export function renderScene(options: SceneOptions): Scene {
   });
 
   // pass 2: lesion opacity per slice, its cut chosen so the flesh carries the target discoloured share
-  const PEEL = variant ? 1 : 0.955;
   const alpha = new Float32Array(W * H);
   const tone = new Float32Array(W * H);
   specs.forEach((s, idx) => {
     const lr = seededRandom(s.lesionSeed);
-    const field = lesionField(lr);
+    const base = lesionField(lr);
     const toneField = lesionField(lr);
+    // rim scenes: a band of vascular-ring discolouration just inside the peel, blue-black
+    const ringAt = s.peelAt - 0.035;
+    const field = rim ? (rho: number, theta: number) => base(rho, theta) + 2.5 * Math.exp(-((rho - ringAt) ** 2) / 0.0012) : base;
     const fleshIdx: number[] = [];
     const values: number[] = [];
     for (let i = 0; i < owner.length; i++) {
-      if (owner[i] !== idx || rhoAt[i]! > PEEL) continue;
+      if (owner[i] !== idx || rhoAt[i]! > s.peelAt) continue;
       fleshIdx.push(i);
       values.push(field(rhoAt[i]!, thetaAt[i]!));
     }
@@ -246,7 +259,7 @@ export function renderScene(options: SceneOptions): Scene {
     fleshIdx.forEach((p, k) => {
       const a = Number.isFinite(cut) ? 0.5 + (values[k]! - cut) / softness : cut === -Infinity ? 1 : 0;
       alpha[p] = Math.min(1, Math.max(0, a));
-      tone[p] = 0.5 + 0.5 * Math.tanh(toneField(rhoAt[p]!, thetaAt[p]!) - 1);
+      tone[p] = rim ? 0.85 + 0.15 * Math.tanh(toneField(rhoAt[p]!, thetaAt[p]!)) : 0.5 + 0.5 * Math.tanh(toneField(rhoAt[p]!, thetaAt[p]!) - 1);
     });
   });
 
@@ -275,7 +288,7 @@ export function renderScene(options: SceneOptions): Scene {
       } else {
         const s = specs[o]!;
         const rho = rhoAt[i]!;
-        if (rho > PEEL) {
+        if (rho > s.peelAt) {
           c = [...s.peel];
         } else {
           const ring = Math.exp(-((rho - 0.86) ** 2) / 0.0004) * 0.06;

@@ -61,16 +61,23 @@ describe('images screen (e2e)', () => {
 
   it('asks about duplicates (server 409): skip stores the new file only, overwrite replaces in place', async () => {
     const { page } = e2e;
-    // Same bytes as leaf-002 under a new name: only the server knows it is a duplicate (409).
-    await uploadThroughUi(page, 'multiple', [{ ...png('copy-of-002.png', 2) }, png('leaf-005.png', 5)]);
+    // Same bytes as leaf-002 (in another folder) under a new name: only the server knows it is a duplicate;
+    // leaf-001.png is a name match the page has loaded. The dialog lists exactly the server's 409 list.
+    await uploadThroughUi(page, 'multiple', [png('copy-of-002.png', 2), png('leaf-001.png', 11), png('leaf-005.png', 5)]);
     const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('duplicate-names') });
     await dialog.waitFor();
-    await expect.poll(() => dialog.getByTestId('duplicate-names').innerText(), POLL).toBe('copy-of-002.png');
+    await expect.poll(() => dialog.getByTestId('duplicate-names').innerText(), POLL).toBe('copy-of-002.png\nleaf-001.png');
+    await expect.poll(() => dialog.locator('.ant-typography').first().textContent(), POLL).toContain('2 files already exist');
     await expect.poll(() => dialog.locator('input[value="skip"]').isChecked(), POLL).toBe(true);
     await screenshot(page, 'images-duplicates-en-1440', false);
     await dialog.getByTestId('duplicate-ok').click();
     await toast(page, '1 image uploaded successfully');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-item"][data-status="completed"]').length === 2);
+    await toast(page, '2 duplicates skipped');
+    // Skipped files have their own (warning) state: they were not uploaded.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-item"][data-status="skipped"]').length === 2);
+    expect(await page.locator('[data-testid="upload-item"][data-status="completed"]').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="upload-item"][data-status="skipped"]').first().textContent(), POLL).toContain('Skipped: duplicate');
+    await screenshot(page, 'images-duplicates-skipped-en-1440', false);
     await card(page, 'leaf-005.png').waitFor();
     await expect.poll(() => card(page, 'copy-of-002.png').count(), POLL).toBe(0);
     await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });

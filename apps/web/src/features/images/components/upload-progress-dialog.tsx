@@ -1,7 +1,10 @@
-import { CheckCircleFilled, CloseCircleFilled, LoadingOutlined } from '@ant-design/icons';
+import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, LoadingOutlined } from '@ant-design/icons';
 import { Modal, Progress, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { UploadItem } from '../hooks/use-upload';
+
+/** Ant Design's warning colour: a skipped duplicate is neither a success nor a failure. */
+const SKIPPED_COLOUR = '#d48806';
 
 /** One row per file: name, real progress, and its state (uploading, completed, error with the reason). */
 export function UploadProgressDialog({ open, items, onClose }: { open: boolean; items: UploadItem[]; onClose: () => void }) {
@@ -15,6 +18,8 @@ export function UploadProgressDialog({ open, items, onClose }: { open: boolean; 
             <div className="upload-progress-head">
               {item.status === 'completed' ? (
                 <CheckCircleFilled style={{ color: '#389e0d' }} />
+              ) : item.status === 'skipped' ? (
+                <ExclamationCircleFilled style={{ color: SKIPPED_COLOUR }} />
               ) : item.status === 'error' ? (
                 <CloseCircleFilled style={{ color: '#cf1322' }} />
               ) : (
@@ -28,10 +33,15 @@ export function UploadProgressDialog({ open, items, onClose }: { open: boolean; 
             <Progress
               percent={item.progress}
               size="small"
-              status={item.status === 'error' ? 'exception' : item.status === 'completed' ? 'success' : 'active'}
+              status={item.status === 'error' ? 'exception' : item.status === 'completed' ? 'success' : item.status === 'skipped' ? 'normal' : 'active'}
+              strokeColor={item.status === 'skipped' ? SKIPPED_COLOUR : undefined}
+              format={item.status === 'skipped' ? () => <ExclamationCircleFilled style={{ color: SKIPPED_COLOUR }} /> : undefined}
             />
             {item.note ? (
-              <Typography.Text type={item.status === 'error' ? 'danger' : 'secondary'} className="upload-progress-note">
+              <Typography.Text
+                type={item.status === 'error' ? 'danger' : item.status === 'skipped' ? 'warning' : 'secondary'}
+                className="upload-progress-note"
+              >
                 {item.note}
               </Typography.Text>
             ) : null}

@@ -12,7 +12,8 @@ import { uploadImageFiles, uploadZip, type DuplicateAction, type UploadOptions }
 export interface UploadItem {
   fileName: string;
   progress: number;
-  status: 'uploading' | 'completed' | 'error';
+  /** `skipped`: not stored, a duplicate (its own warning look: it is not a successful upload). */
+  status: 'uploading' | 'completed' | 'skipped' | 'error';
   /** Why a file failed (translated from the server's error code), or that it was skipped as a duplicate. */
   note?: string;
 }
@@ -65,25 +66,24 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     if (!failed) setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
   };
 
-  /** Sends a request; on a 409 duplicate asks the user and sends again with the chosen action. */
+  /**
+   * Sends a request; on a 409 duplicate asks the user and sends again with the chosen action. The dialog lists
+   * exactly the server's `duplicates` (names as sent, byte matches included): a list of our own (names already
+   * loaded in the target folder) would miss byte matches and disagree with what is then skipped. The loaded
+   * names only stand in when a server answers 409 without a list.
+   */
   const withDuplicateRetry = async (
     send: (options: UploadOptions) => Promise<UploadResponse>,
     settings: UploadSettings,
     preDuplicates: string[],
   ): Promise<UploadResponse | null> => {
-    let action: DuplicateAction | undefined;
-    if (settings.checkDuplicate && preDuplicates.length > 0) {
-      const chosen = await askDuplicates(preDuplicates);
-      if (!chosen) return null;
-      action = chosen;
-    }
-    const options: UploadOptions = { folderId: settings.folderId, checkDuplicate: settings.checkDuplicate, duplicateAction: action };
+    const options: UploadOptions = { folderId: settings.folderId, checkDuplicate: settings.checkDuplicate };
     try {
       return await send(options);
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 409 && err.code === 'duplicate')) throw err;
-      const names = Array.isArray(err.body.duplicates) ? (err.body.duplicates as unknown[]).map(String) : [];
-      const chosen = await askDuplicates(names);
+      const listed = Array.isArray(err.body.duplicates) ? (err.body.duplicates as unknown[]).map(String) : [];
+      const chosen = await askDuplicates(listed.length > 0 ? listed : preDuplicates);
       if (!chosen) return null;
       return send({ ...options, duplicateAction: chosen });
     }
@@ -96,7 +96,9 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       names.map((fileName) =>
         errors.has(fileName)
           ? { fileName, progress: 100, status: 'error', note: errors.get(fileName) }
-          : { fileName, progress: 100, status: 'completed', note: skipped.has(fileName) ? t('skipped_duplicate') : undefined },
+          : skipped.has(fileName)
+            ? { fileName, progress: 100, status: 'skipped', note: t('skipped_duplicate') }
+            : { fileName, progress: 100, status: 'completed' },
       ),
     );
     return errors.size > 0;

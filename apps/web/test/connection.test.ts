@@ -58,9 +58,16 @@ describe('connection screen', () => {
       await expect.poll(() => endpoints.nth(i).textContent(), POLL).toContain(status.endpoints[i].ok ? 'Normal' : 'Not responding');
     }
     await expect.poll(() => page.getByTestId('connection-last').textContent(), POLL).not.toContain('never');
+    await expect.poll(() => page.getByTestId('status-database').textContent(), POLL).toBe('SQLite (embedded file)');
+    await expect.poll(() => page.getByTestId('status-queue').textContent(), POLL).toBe('Built-in (in the server)');
     await screenshot(page, 'connection-success-en-1440');
     await e2e.setLanguage('zh');
     await page.getByText('连接成功').waitFor();
+    // Engine, database, storage and queue read in Chinese too (the test server: colour engine, sqlite, local, embedded).
+    await expect.poll(() => page.getByTestId('status-engine').textContent(), POLL).toBe('颜色分割（CIELAB）');
+    await expect.poll(() => page.getByTestId('status-database').textContent(), POLL).toBe('SQLite（内置文件）');
+    await expect.poll(() => page.getByTestId('status-storage').textContent(), POLL).toBe('本地磁盘');
+    await expect.poll(() => page.getByTestId('status-queue').textContent(), POLL).toBe('内置（服务器进程内）');
     await screenshot(page, 'connection-success-zh-1440');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'connection-success-zh-390');

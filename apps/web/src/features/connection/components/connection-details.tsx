@@ -2,13 +2,26 @@ import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import { Card, Descriptions, List, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
+import { engineLabelText } from '../../../lib/model-label';
 import type { ConnectionStatus } from '../api/get-server-status';
 import { uptimeParts } from '../uptime';
+
+/** Backend values the server reports (database, storage, queue) with a text of their own; others show as sent. */
+const BACKEND_VALUES: Record<'database' | 'storage' | 'queue', readonly string[]> = {
+  database: ['sqlite', 'postgres'],
+  storage: ['local', 's3'],
+  queue: ['embedded', 'pg-boss'],
+};
 
 /** On success: the server's real status and the endpoint list, each marked from the server's own check. */
 export function ConnectionDetails({ status }: { status: ConnectionStatus }) {
   const { t } = useTranslation('connection');
   const uptime = status.uptimeSeconds === null ? null : uptimeParts(status.uptimeSeconds);
+  const backend = (kind: keyof typeof BACKEND_VALUES, value: string | null) => {
+    if (!value) return '--';
+    const known = value.trim().toLowerCase();
+    return BACKEND_VALUES[kind].includes(known) ? t(`backends.${kind}.${known}`) : value;
+  };
   return (
     <div className="connection-details">
       <Card size="small" title={t('details.title')} className="connection-card" data-testid="connection-status">
@@ -27,10 +40,14 @@ export function ConnectionDetails({ status }: { status: ConnectionStatus }) {
             { key: 'uptime', label: t('details.uptime'), children: uptime ? t(`uptime.${uptime.unit}`, uptime) : '--' },
             { key: 'time', label: t('details.server_time'), children: formatDateTime(status.serverTime) },
             { key: 'latency', label: t('details.latency'), children: t('details.ms', { value: status.latencyMs }) },
-            { key: 'engine', label: t('details.engine'), children: status.engineLabel ?? '--' },
-            { key: 'database', label: t('details.database'), children: status.database ?? '--' },
-            { key: 'storage', label: t('details.storage'), children: status.storage ?? '--' },
-            { key: 'queue', label: t('details.queue'), children: status.queue ?? '--' },
+            {
+              key: 'engine',
+              label: t('details.engine'),
+              children: <span data-testid="status-engine">{status.engineLabel ? engineLabelText(status.engineLabel, t) : '--'}</span>,
+            },
+            { key: 'database', label: t('details.database'), children: <span data-testid="status-database">{backend('database', status.database)}</span> },
+            { key: 'storage', label: t('details.storage'), children: <span data-testid="status-storage">{backend('storage', status.storage)}</span> },
+            { key: 'queue', label: t('details.queue'), children: <span data-testid="status-queue">{backend('queue', status.queue)}</span> },
           ]}
         />
       </Card>

@@ -124,6 +124,7 @@ describe('folders screen (e2e)', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await folderCard('Temp').getByTestId('folder-delete').click();
     const wizard = page.locator('.ant-modal').filter({ hasText: 'Delete folder "Temp"' });
+    await expect.poll(() => wizard.innerText(), POLL).toContain('This folder holds 1 image. What should happen to it?');
     await wizard.getByTestId('wizard-next').click();
     await wizard.getByText('No folder chosen: the images will become uncategorised.').waitFor();
     await wizard.getByTestId('wizard-confirm').click();
@@ -146,6 +147,20 @@ describe('folders screen (e2e)', () => {
     await page.getByText('No folders yet').waitFor();
     const images = await e2e.server.api('/api/images/');
     expect(images.body.count).toBe(1);
+  });
+
+  it('an empty folder is deleted after a plain confirmation, without the move/delete wizard', async () => {
+    const { page } = e2e;
+    await e2e.server.api('/api/folders/', { method: 'POST', body: { name: 'Empty plot' } });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await folderCard('Empty plot').getByTestId('folder-delete').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: 'Delete folder "Empty plot"' });
+    await expect.poll(() => dialog.getByTestId('folder-delete-empty').textContent(), POLL).toBe('The folder "Empty plot" is empty. Delete it?');
+    expect(await dialog.getByTestId('wizard-next').count()).toBe(0);
+    await screenshot(page, 'folders-delete-empty-en-1440', false);
+    await dialog.getByTestId('folder-delete-confirm').click();
+    await toast(page, 'Folder deleted');
+    await folderCard('Empty plot').waitFor({ state: 'detached' });
   });
 
   it('screenshots in Chinese and on a phone', async () => {

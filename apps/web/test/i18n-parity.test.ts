@@ -23,7 +23,7 @@ function load(lang: string, ns: string): Map<string, string> {
 }
 
 /** Proper names, units and pure numbers/symbols are the same in both languages. */
-const SAME_IN_BOTH = /^(PPD|MB|AI|ZIP|CSV|API|TTA|JPEG|PNG|WebP|TIFF|GIF|English|中文|DeepLabV3\+ ResNet-101|resnet50|resnet101|mobilenet|[\d\s.,%+:<>=/()\-–]*(MB)?)$/;
+const SAME_IN_BOTH = /^(PPD|MB|AI|ZIP|CSV|API|TTA|JPEG|PNG|WebP|TIFF|GIF|English|中文|PostgreSQL|DeepLabV3\+ ResNet-101|resnet50|resnet101|mobilenet|[\d\s.,%+:<>=/()\-–]*(MB)?)$/;
 
 const namespaces = (lang: string) =>
   fs.existsSync(path.join(LOCALES, lang))
@@ -42,6 +42,17 @@ describe('i18n resources', () => {
       const zh = load('zh', ns);
       expect([...zh.keys()].filter((k) => !en.has(k)), `keys only in zh/${ns}.json`).toEqual([]);
       expect([...en.keys()].filter((k) => !zh.has(k)), `keys only in en/${ns}.json`).toEqual([]);
+    });
+
+    it(`${ns}: plural keys come in full sets (_one with _other)`, () => {
+      // i18next picks _one/_other by count in English; Chinese has only the "other" form, so zh needs _other
+      // (it carries _one too, to keep the key sets equal above). A lone _one or a bare key next to plurals breaks.
+      for (const lang of ['en', 'zh']) {
+        const keys = [...load(lang, ns).keys()];
+        const set = new Set(keys);
+        const broken = keys.filter((k) => k.endsWith('_one') && !set.has(`${k.slice(0, -4)}_other`));
+        expect(broken, `${lang}/${ns}.json: _one without _other`).toEqual([]);
+      }
     });
 
     it(`${ns}: Chinese texts are translated, with the same {{placeholders}}`, () => {

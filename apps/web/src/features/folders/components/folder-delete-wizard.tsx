@@ -42,7 +42,7 @@ export function FolderDeleteWizard({ folder, folders, onClose, onDeleted }: Prop
     setBusy(true);
     try {
       await deleteFolder(folder.id, action === 'move' ? { action: 'move', target } : { action: 'delete' });
-      message.success(action === 'move' ? t('moved_and_deleted', { count: folder.imageCount }) : t('deleted'));
+      message.success(action === 'move' && folder.imageCount > 0 ? t('moved_and_deleted', { count: folder.imageCount }) : t('deleted'));
       onDeleted();
     } catch {
       message.error(t(action === 'move' ? 'move_failed' : 'delete_failed'));
@@ -50,6 +50,28 @@ export function FolderDeleteWizard({ folder, folders, onClose, onDeleted }: Prop
       setBusy(false);
     }
   };
+
+  // An empty folder has nothing to move or delete: a plain confirmation, no wizard.
+  if (folder.imageCount === 0) {
+    return (
+      <Modal
+        open
+        title={t('delete_title', { name: folder.name })}
+        onCancel={onClose}
+        mask={{ closable: !busy }}
+        footer={[
+          <Button key="cancel" onClick={onClose} disabled={busy}>
+            {t('cancel')}
+          </Button>,
+          <Button key="delete" type="primary" danger loading={busy} data-testid="folder-delete-confirm" onClick={() => void run('move')}>
+            {t('delete')}
+          </Button>,
+        ]}
+      >
+        <Typography.Paragraph data-testid="folder-delete-empty">{t('delete_empty_text', { name: folder.name })}</Typography.Paragraph>
+      </Modal>
+    );
+  }
 
   const footer =
     step === 1

@@ -21,7 +21,10 @@ export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLa
         column={1}
         size="small"
         items={[
-          { key: 'selected', label: t('summary.selected'), children: t('summary.selected_value', { images: imageCount, folders: folderCount }) },
+          { key: 'selected', label: t('summary.selected'), children: t('summary.selected_value', {
+            images: t('summary.selected_images', { count: imageCount }),
+            folders: t('summary.selected_folders', { count: folderCount }),
+          }) },
           { key: 'images', label: t('summary.estimated_images'), children: <span data-testid="estimated-images">{estimatedImages}</span> },
           { key: 'mode', label: t('summary.mode'), children: t('config.mode_single') },
           { key: 'model', label: t('summary.model'), children: modelLabel ?? '--' },

@@ -48,7 +48,10 @@ describe('images screen (e2e)', () => {
 
   it('uploads several images into a folder with one progress item per file', async () => {
     const { page } = e2e;
-    await uploadThroughUi(page, 'multiple', [png('leaf-002.png', 2), png('leaf-003.png', 3), png('leaf-004.png', 4)], { folder: 'Trial A' });
+    const notes: PickedFile = { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('field notes') };
+    await uploadThroughUi(page, 'multiple', [png('leaf-002.png', 2), notes, png('leaf-003.png', 3), png('leaf-004.png', 4)], { folder: 'Trial A' });
+    // A file that is neither an image nor a ZIP is not sent, and the user is told which.
+    await toast(page, 'Ignored 1 file that is not an image or ZIP archive: notes.txt');
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid="upload-item"][data-status="completed"]').length === 3,
     );

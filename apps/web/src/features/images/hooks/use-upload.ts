@@ -36,6 +36,10 @@ export function isImageFile(file: File): boolean {
   return file.type.startsWith('image/') || /\.(jpe?g|png|webp|tiff?|gif)$/i.test(file.name);
 }
 
+/** Names for a toast: the first few, then "…". */
+const TOAST_NAMES = 5;
+const namesList = (names: string[]) => names.slice(0, TOAST_NAMES).join(', ') + (names.length > TOAST_NAMES ? ', …' : '');
+
 /**
  * The upload state machine: per-file progress items, the duplicate question (driven by the server's 409, and by
  * names already loaded in the target folder), the success/error toasts and the list reloads.
@@ -186,6 +190,9 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     }
     const images = files.filter(isImageFile);
     const zips = files.filter(isZipFile);
+    // Files that are neither are not sent: say which, rather than dropping them silently.
+    const ignored = files.filter((f) => !isImageFile(f) && !isZipFile(f)).map((f) => f.name);
+    if (ignored.length > 0) message.warning(t('ignored_files', { count: ignored.length, names: namesList(ignored) }), 6);
     if (images.length > 0) await uploadImages(mode === 'single' ? images.slice(0, 1) : images, settings);
     for (const zip of mode === 'single' && images.length > 0 ? [] : zips) await uploadArchive(zip, settings);
     if (images.length === 0 && zips.length === 0) message.error(t('no_supported_files'));

@@ -226,6 +226,11 @@ describe('prediction -> tasks -> results', () => {
     await expect.poll(() => rowSub.textContent(), POLL).toBe(
       list[0].sub_ppd_values.length ? list[0].sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / ') : '--',
     );
+    // Column headers name the values, on the same columns as the rows.
+    const head = page.getByTestId('results-list-head');
+    await expect.poll(() => head.locator('[role="columnheader"]').allTextContents(), POLL).toEqual(['Image', 'PPD', 'Sub-image PPD', 'Severity', 'Confidence']);
+    const headLeft = await head.locator('.result-row-sub').evaluate((el) => el.getBoundingClientRect().left);
+    expect(Math.abs((await rowSub.evaluate((el) => el.getBoundingClientRect().left)) - headLeft)).toBeLessThan(1);
     await screenshot(page, 'results-list-en-1440');
     await page.locator('.results-filter-bar .ant-segmented-item').nth(0).click();
     await page.getByTestId('result-card').first().waitFor();

@@ -67,6 +67,16 @@ export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, 
   }
   return (
     <div className="results-list" data-testid="results-list">
+      {/* Column headers on the same grid as the rows (the phone layout hides the same columns). */}
+      <div className="result-row-head" role="row" data-testid="results-list-head">
+        <span />
+        <span role="columnheader">{t('list_head.image')}</span>
+        <span role="columnheader" className="result-row-ppd">{t('list_head.ppd')}</span>
+        <span role="columnheader" className="result-row-sub">{t('list_head.sub')}</span>
+        <span role="columnheader" className="result-row-prediction">{t('list_head.severity')}</span>
+        <span role="columnheader" className="result-row-confidence">{t('list_head.confidence')}</span>
+        <span className="result-actions" />
+      </div>
       <Virtuoso
         key={`list:${key}`}
         className="results-scroller"

@@ -200,9 +200,13 @@ describe('images screen (e2e)', () => {
     expect(await page.locator('.images-search input').inputValue()).toBe('');
     await page.getByTestId('sort-select').click();
     await page.locator('.ant-select-item-option[title="Name"]').click();
-    await page.getByTestId('sort-direction').click();
+    // Name starts A→Z (its natural direction, not the date's newest-first); the toggle flips it.
     await page.waitForFunction(() => document.querySelector('[data-testid="image-card"]')?.getAttribute('data-image-name') === 'leaf-002.png');
     const names = () => page.locator('[data-testid="image-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-name')));
+    await expect.poll(names, POLL).toEqual(['leaf-002.png', 'leaf-003.png', 'leaf-004.png', 'leaf-005.png', 'zip-a.png', 'zip-b.png']);
+    await page.getByTestId('sort-direction').click();
+    await expect.poll(names, POLL).toEqual(['zip-b.png', 'zip-a.png', 'leaf-005.png', 'leaf-004.png', 'leaf-003.png', 'leaf-002.png']);
+    await page.getByTestId('sort-direction').click();
     await expect.poll(names, POLL).toEqual(['leaf-002.png', 'leaf-003.png', 'leaf-004.png', 'leaf-005.png', 'zip-a.png', 'zip-b.png']);
     // Quick-jump index by first letter; a click scrolls (smoothly) until the group's header is at the top.
     await expect.poll(() => page.getByTestId('quick-jump').locator('button').allTextContents(), POLL).toEqual(['L', 'Z']);
@@ -217,11 +221,11 @@ describe('images screen (e2e)', () => {
       return offset > -4 && offset < 60;
     });
     await page.setViewportSize(DESKTOP);
-    // Size sort: the index offers the three size buckets; only the loaded one is enabled.
+    // Size sort (largest first): the index offers the three size buckets; only the loaded one is enabled.
     await page.getByTestId('sort-select').click();
     await page.locator('.ant-select-item-option[title="Size"]').click();
     await page.getByTestId('quick-jump').locator('button[data-key="<1MB"]').waitFor();
-    await expect.poll(() => page.getByTestId('quick-jump').locator('button').allTextContents(), POLL).toEqual(['<1MB', '1-5MB', '>5MB']);
+    await expect.poll(() => page.getByTestId('quick-jump').locator('button').allTextContents(), POLL).toEqual(['>5MB', '1-5MB', '<1MB']);
     await expect.poll(() => page.getByTestId('quick-jump').locator('button:disabled').count(), POLL).toBe(2);
     // Date sort groups by year, month or day.
     await page.getByTestId('sort-select').click();

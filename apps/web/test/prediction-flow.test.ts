@@ -60,6 +60,9 @@ describe('prediction -> tasks -> results', () => {
 
     // The whole folder, plus two uncategorised images picked one by one.
     await page.getByLabel('Select folder Field trial').check();
+    // Uncategorized has its count like every other entry.
+    const uncategorised = (await e2e.server.api('/api/images/?folder=none')).body.count;
+    await expect.poll(() => page.getByTestId('prediction-uncategorized-count').textContent(), POLL).toBe(String(uncategorised));
     await page.locator('.prediction-folder').filter({ hasText: 'Uncategorized' }).click();
     await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').count(), POLL).toBe(3);
     // Select all covers the current filter; a second click clears it again.

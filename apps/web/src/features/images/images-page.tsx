@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Grid, Select } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LIST_PARAMS, prefetchImageList, useImageList, type FolderFilter, type SortDirection, type SortField } from './api/list-images';
+import { DEFAULT_LIST_PARAMS, NATURAL_DIRECTION, prefetchImageList, useImageList, type FolderFilter, type SortDirection, type SortField } from './api/list-images';
 import type { QueryClient } from '@tanstack/react-query';
 import { fetchAllFolders, FOLDERS_KEY, invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
 import { fetchImageRefs } from '../../lib/image-refs';
@@ -178,7 +178,11 @@ export default function ImagesPage() {
           search={searchInput}
           onSearch={setSearchInput}
           sort={sort}
-          onSort={setSort}
+          onSort={(next) => {
+            // A new key starts in its natural direction (names A→Z, not Z→A); the toggle still flips it.
+            setSort(next);
+            setDirection(NATURAL_DIRECTION[next]);
+          }}
           direction={direction}
           onDirection={setDirection}
           dateGrouping={dateGrouping}

@@ -141,6 +141,7 @@ export default function PredictionPage() {
               <FolderSidebar
                 folders={folders.data?.folders ?? []}
                 libraryCount={library.data?.libraryCount ?? null}
+                uncategorizedCount={library.data?.uncategorizedCount ?? null}
                 current={filter.folder}
                 onShow={(folder) => setFilter({ ...filter, folder })}
                 selection={selection}

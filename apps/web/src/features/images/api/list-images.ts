@@ -54,6 +54,9 @@ async function fetchImagePage(params: ImageListParams, page: number, signal: Abo
   return { images, count, facets, hasNext };
 }
 
+/** Each sort key's natural direction, taken whenever the key changes: newest, A→Z, A→Z, largest first. */
+export const NATURAL_DIRECTION: Record<SortField, SortDirection> = { date: 'desc', name: 'asc', folder: 'asc', size: 'desc' };
+
 /** What the screen shows when opened: all images, newest first. */
 export const DEFAULT_LIST_PARAMS: ImageListParams = { folder: 'all', search: '', sort: 'date', direction: 'desc' };
 

@@ -21,6 +21,8 @@ export interface ImagePage {
   count: number;
   /** the whole library (facets.all), whatever the filter */
   libraryCount: number;
+  /** uncategorised images of the whole library (facets.uncategorized), null when the server sends no facets */
+  uncategorizedCount: number | null;
   items: ImageItem[];
 }
 
@@ -36,10 +38,11 @@ function query(filter: ImageFilter, page: number, pageSize: number) {
 
 export async function getPredictionImages(filter: ImageFilter, page: number, signal?: AbortSignal): Promise<ImagePage> {
   const data = await api.get<unknown>('/images/', query(filter, page, IMAGE_PAGE_SIZE), signal);
-  const facets = (data as { facets?: { all?: unknown } } | null)?.facets;
+  const facets = (data as { facets?: { all?: unknown; uncategorized?: unknown } } | null)?.facets;
   return {
     count: listCount(data),
     libraryCount: typeof facets?.all === 'number' ? facets.all : listCount(data),
+    uncategorizedCount: typeof facets?.uncategorized === 'number' ? facets.uncategorized : null,
     items: listResults(data).map(normalizeImage),
   };
 }

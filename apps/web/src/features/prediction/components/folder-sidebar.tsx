@@ -8,6 +8,7 @@ import type { PredictionSelection } from '../hooks/use-prediction-selection';
 interface Props {
   folders: FolderItem[];
   libraryCount: number | null;
+  uncategorizedCount: number | null;
   current: ImageFilter['folder'];
   onShow: (folder: ImageFilter['folder']) => void;
   selection: PredictionSelection;
@@ -17,8 +18,11 @@ interface Props {
  * Folders of the prediction screen: clicking a name shows its images in the checklist; the checkbox picks the
  * whole folder for the task (sent as folder_ids).
  */
-export function FolderSidebar({ folders, libraryCount, current, onShow, selection }: Props) {
+export function FolderSidebar({ folders, libraryCount, uncategorizedCount, current, onShow, selection }: Props) {
   const { t } = useTranslation('prediction');
+  // Without the server's facets: the library less what the folders hold.
+  const uncategorized =
+    uncategorizedCount ?? (libraryCount === null ? null : Math.max(0, libraryCount - folders.reduce((sum, f) => sum + f.imageCount, 0)));
   return (
     <nav className="prediction-folders" aria-label={t('folders.title')}>
       <div className="prediction-folders-title">{t('folders.title')}</div>
@@ -38,6 +42,9 @@ export function FolderSidebar({ folders, libraryCount, current, onShow, selectio
       >
         <FolderOutlined />
         <span className="prediction-folder-name">{t('folders.uncategorized')}</span>
+        <span className="prediction-folder-count" data-testid="prediction-uncategorized-count">
+          {uncategorized ?? ''}
+        </span>
       </button>
       {folders.map((folder) => (
         <div key={folder.id} className={`prediction-folder-row${current === folder.id ? ' is-current' : ''}`}>

@@ -13,6 +13,16 @@ const BG_L_WEIGHT = 0.5;
 const BG_MIN_CUT = 6;
 /** ... plus this share of the most spread background colour (grain, weave). */
 const BG_TEXTURE_MARGIN = 0.4;
+/**
+ * Drop shadows: the background in shadow keeps its chromaticity and only darkens, down to this share of its
+ * L* + 16 (a soft lab shadow takes away at most about two thirds of the light). Modelled only for neutral
+ * backgrounds (chroma up to SHADOW_MAX_CHROMA): on wood or a blue board, darkened background has the hue of
+ * brown or blue-black lesions.
+ */
+const SHADOW_MIN_LIGHT = 0.45;
+const SHADOW_MAX_CHROMA = 12;
+/** Largest lightness change between neighbouring (blurred, half-size) pixels inside a shadow's penumbra. */
+const SHADOW_MAX_STEP = 2.5;
 /** Pixels at least this likely to be specimen (or past the cut before the blur) can outline one. */
 const OUTLINE_PROBABILITY = 0.35;
 /**
@@ -194,6 +204,121 @@ function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, w
 }
 
 
+/** Which background colours may cast a shadow, as flat arrays for the per-pixel loops. */
+interface ShadowModel {
+  /** 1 when colour j's shadow is modelled (a neutral card or tray), else 0. */
+  on: Uint8Array;
+  /** L* + 16 of colour j (the Lab offset that scales with the light). */
+  l16: Float64Array;
+}
+
+function shadowModel(clusters: Cluster[]): ShadowModel {
+  return {
+    on: Uint8Array.from(clusters, (c) => (Math.hypot(c.a, c.b) <= SHADOW_MAX_CHROMA ? 1 : 0)),
+    l16: Float64Array.from(clusters, (c) => c.L / BG_L_WEIGHT + 16),
+  };
+}
+
+/**
+ * Distance of a colour to the background: to the nearest background colour (lightness weighted, minus the
+ * colour's spread), or to that colour in shadow. Less light scales linear RGB, which in CIELAB scales L* + 16,
+ * a* and b* by one factor m: a shadow is the background colour times m, m between SHADOW_MIN_LIGHT and 1
+ * (chromaticity unchanged, only darker), so its distance is how far its a*, b* are from the scaled ones.
+ */
+function backgroundDistance(
+  Lp: number,
+  a: number,
+  b: number,
+  cL: Float64Array,
+  ca: Float64Array,
+  cb: Float64Array,
+  margin: Float64Array,
+  shade: ShadowModel | null,
+): number {
+  const l = Lp * BG_L_WEIGHT;
+  let best = Infinity;
+  for (let j = 0; j < cL.length; j++) {
+    let d = Math.sqrt((l - cL[j]!) ** 2 + (a - ca[j]!) ** 2 + (b - cb[j]!) ** 2) - margin[j]!;
+    if (shade && shade.on[j] && Lp < cL[j]! / BG_L_WEIGHT) {
+      const m = Math.max(SHADOW_MIN_LIGHT, (Lp + 16) / shade.l16[j]!);
+      const dl = BG_L_WEIGHT * (Lp + 16 - m * shade.l16[j]!);
+      const ds = Math.sqrt(dl * dl + (a - m * ca[j]!) ** 2 + (b - m * cb[j]!) ** 2) - margin[j]!;
+      if (ds < d) d = ds;
+    }
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+/**
+ * Drop shadows: pixels past the cut from every background colour but within it of a background colour in
+ * shadow (same chromaticity, darker), that are reached from the background without crossing a sharp step:
+ * a shadow fades into the background over a soft penumbra, while a specimen's edge (peel, a rim lesion) is
+ * a step. Flooded from the background over 4-neighbours whose blurred lightness differs by at most
+ * SHADOW_MAX_STEP. Null when the photo has no shadow-coloured pixels.
+ */
+function castShadow(
+  dist: Float32Array,
+  L: Float32Array,
+  A: Float32Array,
+  B: Float32Array,
+  width: number,
+  height: number,
+  cut: number,
+  cL: Float64Array,
+  ca: Float64Array,
+  cb: Float64Array,
+  margin: Float64Array,
+  shade: ShadowModel,
+): Uint8Array | null {
+  if (!shade.on.some((v) => v)) return null;
+  const n = width * height;
+  // 0 specimen, 1 shadow-coloured (not yet reached), 2 background or reached shadow
+  const state = new Uint8Array(n);
+  let any = false;
+  for (let i = 0; i < n; i++) {
+    if (dist[i]! <= cut) state[i] = 2;
+    else if (backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, shade) <= cut) {
+      state[i] = 1;
+      any = true;
+    }
+  }
+  if (!any) return null;
+  const step = SHADOW_MAX_STEP;
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  const out = new Uint8Array(n);
+  const visit = (j: number, l: number) => {
+    if (state[j] !== 1 || Math.abs(L[j]! - l) > step) return;
+    state[j] = 2;
+    out[j] = 1;
+    queue[tail++] = j;
+  };
+  for (let i = 0; i < n; i++) {
+    if (state[i] !== 1) continue;
+    const x = i % width;
+    const l = L[i]!;
+    // seeds: shadow-coloured pixels next to plain background
+    const nb = (j: number) => state[j] === 2 && !out[j] && Math.abs(L[j]! - l) <= step;
+    if ((x > 0 && nb(i - 1)) || (x < width - 1 && nb(i + 1)) || (i >= width && nb(i - width)) || (i + width < n && nb(i + width))) {
+      state[i] = 2;
+      out[i] = 1;
+      queue[tail++] = i;
+    }
+  }
+  while (head < tail) {
+    const i = queue[head++]!;
+    const x = i % width;
+    const l = L[i]!;
+    if (x > 0) visit(i - 1, l);
+    if (x < width - 1) visit(i + 1, l);
+    if (i >= width) visit(i - width, l);
+    if (i + width < n) visit(i + width, l);
+  }
+  return tail > 0 ? out : null;
+}
+
 /**
  * Healthy flesh is the lightest tissue: the lightest lightness mode that holds at least a few per cent of
  * `where` (so a slice that is 90 % discoloured still finds its healthy 10 %, and a specular glint does not
@@ -366,14 +491,7 @@ class ColourModel implements SegmentationModel {
     const cb = Float64Array.from(clusters, (c) => c.b);
     const margin = Float64Array.from(clusters, (c) => 1.5 * c.spread);
     for (let i = 0; i < n; i++) {
-      const l = L[i]! * BG_L_WEIGHT;
-      const a = A[i]!;
-      const b = B[i]!;
-      let best = Infinity;
-      for (let j = 0; j < k; j++) {
-        const d = Math.sqrt((l - cL[j]!) ** 2 + (a - ca[j]!) ** 2 + (b - cb[j]!) ** 2) - margin[j]!;
-        if (d < best) best = d;
-      }
+      const best = backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, null);
       dist[i] = best > 0 ? best : 0;
     }
     // Plain cards allow a closer cut (white flesh on white paper); textured ones (wood, cloth) need a margin.
@@ -391,6 +509,10 @@ class ColourModel implements SegmentationModel {
     }
     const noiseCut = BG_NOISE_FACTOR * quantile(dist, 0.98, frame, 0, 250) + floor;
     const cut = Math.max(floor, Math.min(otsuCut, noiseCut));
+    const shade = shadowModel(clusters);
+    const shadow = castShadow(dist, L, A, B, width, height, cut, cL, ca, cb, margin, shade);
+    const plain = shadow ? dist.slice() : dist;
+    if (shadow) for (let i = 0; i < n; i++) if (shadow[i]) dist[i] = 0;
     const slope = 0.15 * cut + 1;
     const p = new Float32Array(n);
     let specimen: Uint8Array = new Uint8Array(n);
@@ -410,24 +532,15 @@ class ColourModel implements SegmentationModel {
     // as brown as the table, or as white as the paper, is plain at full resolution even where the blur
     // above washed it out.
     const outline = new Uint8Array(n);
-    // past the cut from every background colour: squared distance above (cut + margin)^2 for each cluster
-    const reach = Float64Array.from(margin, (m) => (cut + m) ** 2);
+    // past the cut from every background colour (and from its shadow)
     for (let i = 0; i < n; i++) {
-      if (p[i]! >= OUTLINE_PROBABILITY) {
+      // a shadow still outlines as before (it can close a thin peel's gaps), though it is not specimen itself
+      if (p[i]! >= OUTLINE_PROBABILITY || (shadow?.[i] && sigmoid((plain[i]! - cut) / slope) >= OUTLINE_PROBABILITY)) {
         outline[i] = 1;
         continue;
       }
-      const l = lab.L[i]! * BG_L_WEIGHT;
-      const a = lab.a[i]!;
-      const b = lab.b[i]!;
-      let far = 1;
-      for (let j = 0; j < k; j++) {
-        if ((l - cL[j]!) ** 2 + (a - ca[j]!) ** 2 + (b - cb[j]!) ** 2 <= reach[j]!) {
-          far = 0;
-          break;
-        }
-      }
-      outline[i] = far;
+      // unblurred, a shadow pixel outlines only where it is not shadow-coloured (a thin peel the blur washed out)
+      outline[i] = backgroundDistance(lab.L[i]!, lab.a[i]!, lab.b[i]!, cL, ca, cb, margin, shadow?.[i] ? shade : null) > cut ? 1 : 0;
     }
     const enclosed = enclosedByOutlines(outline, width, height, 2 * r + 1);
     for (let i = 0; i < n; i++) {

@@ -111,6 +111,20 @@ describe('GET /api/predictions/export/', () => {
     expect(bad.body.fields.task_id).toBeTruthy();
   });
 
+  it('takes the listing filters (search, severity): the file holds exactly the rows the listing counts', async () => {
+    for (const q of ['severity=mild', 'search=COMMA', 'search=%E6%9C%A8%E8%96%AF&severity=severe', 'severity=healthy&search=plain']) {
+      const listed = await server.json(`/api/predictions/?task_id=${taskId}&${q}&page_size=1`);
+      const rows = parseCsv((await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&${q}`))).slice(1));
+      expect(listed.body.count).toBeGreaterThan(0);
+      expect(rows).toHaveLength(listed.body.count + 1);
+      if (q.startsWith('severity=mild')) expect(rows.slice(1).every((r) => r[3] === 'mild')).toBe(true);
+      if (q === 'search=COMMA') expect(rows.slice(1).every((r) => r[0] === 'with,comma.jpg')).toBe(true);
+    }
+    const bad = await server.json('/api/predictions/export/?severity=awful');
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.severity).toBeTruthy();
+  });
+
   it('the summary agrees with the rows', async () => {
     const s = (await server.json(`/api/predictions/summary/?task_id=${taskId}`)).body;
     expect(s.count).toBe(ROWS - ROWS / 10);

@@ -267,6 +267,17 @@ describe('prediction -> tasks -> results', () => {
       const ppd = csvByName.get(result.imageName) ?? '';
       expect(ppd === '' ? null : Number(ppd)).toBe(result.ppd_value);
     }
+
+    // With a severity filter on, the file holds what the screen shows.
+    const severe = (await e2e.server.api(`/api/predictions/?task_id=${taskId}&severity=severe`)).body.count as number;
+    await chooseOption(page, '[data-testid="results-severity"]', 'High (PPD ≥ 7)');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe(`${severe} result${severe === 1 ? '' : 's'}`);
+    const [filtered] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-export').click()]);
+    const filteredRows = (await fs.readFile(await filtered.path())).subarray(3).toString('utf8').trim().split(/\r?\n/).slice(1);
+    expect(filteredRows).toHaveLength(severe);
+    for (const row of filteredRows) expect(row.split(',')[3]).toBe('severe');
+    await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results');
   });
 
   it('says the export failed when the server does not send the file', async () => {

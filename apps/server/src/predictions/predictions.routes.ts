@@ -26,6 +26,8 @@ const listQuerySchema = z.object({
     .default('-created_time'),
 });
 const taskQuerySchema = z.object({ task_id: idParam('task_id').optional() });
+/** The export takes the listing's task, search and severity filters, so the file holds what the screen shows. */
+const exportQuerySchema = listQuerySchema.pick({ task_id: true, search: true, severity: true });
 
 /** The Predictions (results) section of api.md. */
 export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -65,12 +67,16 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
 
   app.get('/predictions/export/', async (req, reply) => {
     const query = flatQuery(req.query);
-    const { task_id } = parseInput(taskQuerySchema, { task_id: query.task_id || undefined }, 'query');
+    const q = parseInput(
+      exportQuerySchema,
+      { task_id: query.task_id || undefined, search: query.search || undefined, severity: query.severity || undefined },
+      'query',
+    );
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${exportFileName(task_id)}"`)
+      .header('Content-Disposition', `attachment; filename="${exportFileName(q.task_id)}"`)
       .header('Cache-Control', 'no-store')
-      .send(predictions.exportCsv(task_id));
+      .send(predictions.exportCsv({ taskId: q.task_id, search: q.search, severity: q.severity }));
   });
 
   app.get<{ Params: { id: string } }>('/predictions/:id/', async (req) => predictions.get(parsePathId(req.params.id)));

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../http/errors.js';
 import { runJob } from '../queue/run-job.js';
 import { TasksService, type CreateTaskInput } from '../tasks/tasks.service.js';
 import { toResult } from './result.mapper.js';
-import { exportCsvStream } from './results-export.js';
+import { exportCsvStream, type ExportFilter } from './results-export.js';
 import { ResultsRepository, type ResultFilter, type ResultOrder } from './results.repository.js';
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -49,8 +49,8 @@ export class PredictionsService {
     };
   }
 
-  exportCsv(taskId: number | undefined): Readable {
-    return exportCsvStream(this.ctx.db, taskId);
+  exportCsv(filter: ExportFilter): Readable {
+    return exportCsvStream(this.ctx.db, filter);
   }
 
   /**

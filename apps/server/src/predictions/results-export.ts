@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { EXPORT_PAGE, ResultsRepository } from './results.repository.js';
+import { EXPORT_PAGE, ResultsRepository, type ResultFilter } from './results.repository.js';
 
 export const EXPORT_COLUMNS = [
   'image_name',
@@ -18,6 +18,9 @@ export const EXPORT_COLUMNS = [
 /** One CSV row's values, in EXPORT_COLUMNS order (sub_ppd_values still as its stored JSON). */
 type ExportRow = [string, number | null, number | null, string | null, number | null, string, number, string | null];
 
+/** What an export holds: a task's results (or all), optionally narrowed as the Results screen shows them. */
+export type ExportFilter = Pick<ResultFilter, 'taskId' | 'search' | 'severity'>;
+
 /** `prediction_results_{taskId or all}_{YYYY-MM-DD}.csv`, the date in UTC. */
 export function exportFileName(taskId: number | undefined, now = new Date()): string {
   return `prediction_results_${taskId ?? 'all'}_${now.toISOString().slice(0, 10)}.csv`;
@@ -27,21 +30,21 @@ export function exportFileName(taskId: number | undefined, now = new Date()): st
  * The CSV as a stream: UTF-8 BOM (Excel then reads Chinese names correctly), a header, then the rows
  * a page at a time, so memory stays flat however many results there are.
  */
-export function exportCsvStream(db: Db, taskId: number | undefined): Readable {
+export function exportCsvStream(db: Db, filter: ExportFilter): Readable {
   async function* chunks(): AsyncGenerator<string> {
     yield `\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`;
-    const pages = db.dialect === 'sqlite' ? sqlitePages(db, taskId) : keysetPages(db, taskId);
+    const pages = db.dialect === 'sqlite' ? sqlitePages(db, filter) : keysetPages(db, filter);
     for await (const rows of pages) yield rows.map(csvLine).join('');
   }
   return Readable.from(chunks(), { objectMode: false });
 }
 
 /** PostgreSQL (and any Kysely database): keyset pages on id through the shared pool. */
-async function* keysetPages(db: Db, taskId: number | undefined): AsyncGenerator<ExportRow[]> {
+async function* keysetPages(db: Db, filter: ExportFilter): AsyncGenerator<ExportRow[]> {
   const repo = new ResultsRepository(db.kysely);
   let afterId = 0;
   for (;;) {
-    const rows = await repo.exportPage(taskId, afterId);
+    const rows = await repo.exportPage(filter, afterId);
     if (rows.length === 0) return;
     yield rows.map((r) => [r.image_name, r.ppd_value, r.confidence, r.prediction, r.processing_time, r.sub_ppd_values, r.task_id, r.error_code]);
     afterId = (rows[rows.length - 1] as { id: number }).id;
@@ -54,22 +57,20 @@ async function* keysetPages(db: Db, taskId: number | undefined): AsyncGenerator<
  * row by row. The shared connection stays free for other requests, and its large page cache is not
  * filled with result rows nobody else needs.
  */
-async function* sqlitePages(db: Db, taskId: number | undefined): AsyncGenerator<ExportRow[]> {
+async function* sqlitePages(db: Db, filter: ExportFilter): AsyncGenerator<ExportRow[]> {
   const list = await sql<{ name: string; file: string }>`pragma database_list`.execute(db.kysely);
   const file = list.rows.find((r) => r.name === 'main')?.file;
   if (!file) {
-    yield* keysetPages(db, taskId);
+    yield* keysetPages(db, filter);
     return;
   }
   const reader = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     reader.pragma('cache_size = -2048');
-    const columns = 'image_name, ppd_value, confidence, prediction, processing_time, sub_ppd_values, task_id, error_code';
-    const stmt =
-      taskId === undefined
-        ? reader.prepare(`select ${columns} from results order by id`)
-        : reader.prepare(`select ${columns} from results where task_id = ? order by id`);
-    const iterator = (taskId === undefined ? stmt.raw(true).iterate() : stmt.raw(true).iterate(taskId)) as IterableIterator<ExportRow>;
+    // The repository's one query (same filters as the listing), compiled and run on the private connection.
+    const query = new ResultsRepository(db.kysely).exportQuery(filter).compile();
+    const stmt = reader.prepare(query.sql);
+    const iterator = stmt.raw(true).iterate(...(query.parameters as unknown[])) as IterableIterator<ExportRow>;
     let page: ExportRow[] = [];
     for (const row of iterator) {
       page.push(row);

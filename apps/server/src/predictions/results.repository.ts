@@ -113,12 +113,24 @@ export class ResultsRepository {
   }
 
   /** One page of the export after `afterId`, in id order, only the CSV's columns. */
-  async exportPage(taskId: number | undefined, afterId: number) {
-    let q = this.db
-      .selectFrom('results')
-      .select(['id', 'image_name', 'ppd_value', 'confidence', 'prediction', 'processing_time', 'sub_ppd_values', 'task_id', 'error_code'])
-      .where('id', '>', afterId);
-    if (taskId !== undefined) q = q.where('task_id', '=', taskId);
-    return q.orderBy('id').limit(EXPORT_PAGE).execute();
+  /** The export's rows in id order, columns in the CSV's order (the SQLite export compiles and streams it). */
+  exportQuery(filter: ResultFilter) {
+    return this.filtered(filter)
+      .select([
+        'results.image_name',
+        'results.ppd_value',
+        'results.confidence',
+        'results.prediction',
+        'results.processing_time',
+        'results.sub_ppd_values',
+        'results.task_id',
+        'results.error_code',
+        'results.id',
+      ])
+      .orderBy('results.id');
+  }
+
+  async exportPage(filter: ResultFilter, afterId: number) {
+    return this.exportQuery(filter).where('results.id', '>', afterId).limit(EXPORT_PAGE).execute();
   }
 }

@@ -74,7 +74,7 @@ export default function ResultsPage() {
   const onExport = async () => {
     setExporting(true);
     try {
-      await exportResults(filter.taskId);
+      await exportResults(filter);
       message.success(t('export.success'));
     } catch {
       message.error(t('export.failed'));

@@ -1,4 +1,5 @@
 import { ApiError, apiUrl, errorFromResponse } from '../../../lib/api-client';
+import { resultFilterQuery, type ResultFilter } from './get-results-page';
 
 /**
  * A big export takes longer than the API's 10 s (the server streams 100 000 rows in about a second, the network
@@ -56,7 +57,8 @@ function saveBlob(blob: Blob, name: string): void {
  * checks the answer, and saves it under the server's file name (else `exportFileName`). Resolves with that name
  * once the file is handed to the browser; rejects with an ApiError (bad status, network error, timeout).
  */
-export async function exportResults(taskId: number | null): Promise<string> {
+export async function exportResults(filter: ResultFilter): Promise<string> {
+  const taskId = filter.taskId;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -67,7 +69,8 @@ export async function exportResults(taskId: number | null): Promise<string> {
     let res: Response;
     let blob: Blob;
     try {
-      res = await fetch(apiUrl('/predictions/export/', { task_id: taskId ?? undefined }), {
+      // The screen's filter (task, search, severity): the file holds the results the researcher is looking at.
+      res = await fetch(apiUrl('/predictions/export/', resultFilterQuery(filter)), {
         headers: { Accept: 'text/csv' },
         signal: controller.signal,
       });

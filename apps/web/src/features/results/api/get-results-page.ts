@@ -17,18 +17,17 @@ export interface ResultPage {
   items: ResultView[];
 }
 
+/** The filter as the API's query parameters (the listing and the CSV export take the same ones). */
+export function resultFilterQuery(filter: ResultFilter) {
+  return {
+    task_id: filter.taskId ?? undefined,
+    search: filter.search.trim() || undefined,
+    severity: filter.severity === 'all' ? undefined : filter.severity,
+  };
+}
+
 export async function getResultsPage(filter: ResultFilter, page: number, signal?: AbortSignal): Promise<ResultPage> {
-  const data = await api.get<unknown>(
-    '/predictions/',
-    {
-      task_id: filter.taskId ?? undefined,
-      search: filter.search.trim() || undefined,
-      severity: filter.severity === 'all' ? undefined : filter.severity,
-      page,
-      page_size: RESULT_PAGE_SIZE,
-    },
-    signal,
-  );
+  const data = await api.get<unknown>('/predictions/', { ...resultFilterQuery(filter), page, page_size: RESULT_PAGE_SIZE }, signal);
   const { count, results } = normalizeResultList(data);
   return { count, items: results };
 }

@@ -15,8 +15,8 @@ export const EXPORT_COLUMNS = [
   'error_code',
 ] as const;
 
-/** One CSV row's values, in EXPORT_COLUMNS order (sub_ppd_values still as its stored JSON). */
-type ExportRow = [string, number | null, number | null, string | null, number | null, string, number, string | null];
+/** One CSV row's values, in EXPORT_COLUMNS order (sub_ppd_values still as its stored JSON), then the row id (not written). */
+type ExportRow = [string, number | null, number | null, string | null, number | null, string, number, string | null, number];
 
 /** What an export holds: a task's results (or all), optionally narrowed as the Results screen shows them. */
 export type ExportFilter = Pick<ResultFilter, 'taskId' | 'search' | 'severity'>;
@@ -46,7 +46,7 @@ async function* keysetPages(db: Db, filter: ExportFilter): AsyncGenerator<Export
   for (;;) {
     const rows = await repo.exportPage(filter, afterId);
     if (rows.length === 0) return;
-    yield rows.map((r) => [r.image_name, r.ppd_value, r.confidence, r.prediction, r.processing_time, r.sub_ppd_values, r.task_id, r.error_code]);
+    yield rows.map((r) => [r.image_name, r.ppd_value, r.confidence, r.prediction, r.processing_time, r.sub_ppd_values, r.task_id, r.error_code, r.id]);
     afterId = (rows[rows.length - 1] as { id: number }).id;
     if (rows.length < EXPORT_PAGE) return;
   }

@@ -19,21 +19,46 @@ export interface Box {
 /** What to compute: `cuts` = first segmentation only (specimens + crops); `full` = cuts + lesions + PPD. */
 export type AnalysisMode = 'cuts' | 'full';
 
+/** What a specimen is: a cut root slice (flesh scored, peel excluded) or a detached leaf on a plain background. */
+export type SpecimenKind = 'root_slice' | 'leaf';
+
+/** One specimen the engine found, in reading order (rows top to bottom, then left to right). */
+export interface SpecimenResult {
+  /** 1-based position in reading order; cut2_<index> / pred_<index> are its images */
+  index: number;
+  kind: SpecimenKind;
+  /** in original-image pixels after EXIF orientation */
+  box: Box;
+  /** discoloured share x 10, 2 decimals; null in `cuts` mode */
+  ppd: number | null;
+  /** 0-1: how far this specimen's reading can be trusted (kind, outline, lesion decisions); null in `cuts` mode */
+  confidence: number | null;
+  /** low confidence or uncertain kind: a person should look */
+  needs_review: boolean;
+}
+
 export interface AnalysisResult {
   /** mean of sub_ppd_values, 2 decimals, 0-10 scale; null when the image could not be scored */
   ppd_value: number | null;
-  /** one per cut (up to 3), 2 decimals, in the order of `cuts` */
+  /** one per specimen, 2 decimals, in the order of `specimens` */
   sub_ppd_values: number[];
-  /** the kept specimens, largest three, in reading order */
+  /** every specimen's box, in the order of `specimens` (kept for callers that only need the boxes) */
   cuts: Box[];
+  /** every specimen found, 1..N in reading order; empty when the image could not be scored */
+  specimens: SpecimenResult[];
+  /** true when any specimen needs review */
+  needs_review: boolean;
   prediction: Severity | null;
-  /** mean certainty of the pixel decisions, 0-1 */
+  /** area-weighted mean of the specimens' confidence, 0-1 */
   confidence: number | null;
   /** seconds spent on this image */
   processing_time: number;
   /** encoded WebP images: cut2[i] = crop of specimen i, pred[i] = crop with lesion overlay, overview = whole photo with numbered boxes */
   images: { cut2: Buffer[]; pred: Buffer[]; overview: Buffer | null };
-  /** e.g. decode_failed, no_specimen_found, invalid_parameters; null on success */
+  /**
+   * e.g. decode_failed, no_specimen_found, not_a_specimen_photo, invalid_parameters; null on success. A refused
+   * photo still has its overview image (what was seen).
+   */
   error_code: string | null;
   error_message: string | null;
   /** per-stage seconds (decode, first, second, render) for benchmarks */

@@ -2,7 +2,7 @@ import { severityOf } from '@cassavascope/contract';
 import { cropRgb, halve, type Rect } from '../imaging/raster.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
 import { drawOverview, encodeWebp, overlayLesions } from '../render/visualise.js';
-import type { AnalysisMode, AnalysisParams, AnalysisResult, Box } from '../types.js';
+import type { AnalysisMode, AnalysisParams, AnalysisResult, Box, SpecimenResult } from '../types.js';
 import { decodeImage } from './decode-image.js';
 import { findSpecimens, upscaleSpecimen } from './first-segmentation.js';
 import { lesionProbability, scoreCut } from './second-segmentation.js';
@@ -18,6 +18,8 @@ export function failedResult(code: string, message: string, startedMs: number, t
     ppd_value: null,
     sub_ppd_values: [],
     cuts: [],
+    specimens: [],
+    needs_review: false,
     prediction: null,
     confidence: null,
     processing_time: Math.round(seconds(startedMs) * 1000) / 1000,
@@ -109,10 +111,20 @@ export async function analyseImage(
   lap('render');
 
   const ppd = mode === 'full' ? round2(sub.reduce((a, b) => a + b, 0) / sub.length) : null;
+  const specimenResults: SpecimenResult[] = cuts.map((box, i) => ({
+    index: i + 1,
+    kind: 'root_slice',
+    box,
+    ppd: mode === 'full' ? sub[i]! : null,
+    confidence: null,
+    needs_review: false,
+  }));
   return {
     ppd_value: ppd,
     sub_ppd_values: sub,
     cuts,
+    specimens: specimenResults,
+    needs_review: specimenResults.some((s) => s.needs_review),
     prediction: ppd === null ? null : severityOf(ppd),
     confidence: mode === 'full' && areaSum > 0 ? round2(certaintySum / areaSum) : null,
     processing_time: Math.round(seconds(started) * 1000) / 1000,

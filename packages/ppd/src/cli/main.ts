@@ -1,8 +1,10 @@
+import { runEvaluate } from './evaluate-cli.js';
 import { runCli } from './score-cli.js';
 
-const code = await runCli(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+const io = {
+  stdout: (s: string) => process.stdout.write(s),
+  stderr: (s: string) => process.stderr.write(s),
   stderrIsTty: process.stderr.isTTY === true,
-});
-process.exitCode = code;
+};
+const argv = process.argv.slice(2);
+process.exitCode = argv[0] === 'evaluate' ? await runEvaluate(argv.slice(1), io) : await runCli(argv, io);

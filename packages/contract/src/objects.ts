@@ -103,8 +103,50 @@ export interface Task {
   error_message: string | null;
 }
 
-export type VisKey = 'cut2_1' | 'cut2_2' | 'cut2_3' | 'pred_1' | 'pred_2' | 'pred_3';
+/**
+ * Keys of a result's `vis_images`: `cut2_<i>` (the crop of specimen i) and `pred_<i>` (that crop with its lesion
+ * overlay), for every specimen i = 1..N. The seed reads keys 1-3; results with more specimens go on past 3.
+ */
+export type VisKey = `cut2_${number}` | `pred_${number}`;
+/** The seed's six keys (specimens 1-3), in the order the seed lists them. */
 export const VIS_KEYS: readonly VisKey[] = ['cut2_1', 'cut2_2', 'cut2_3', 'pred_1', 'pred_2', 'pred_3'];
+/** `cut2_<index>` / `pred_<index>` of specimen `index` (1-based). */
+export const cutKey = (index: number): VisKey => `cut2_${index}`;
+export const predKey = (index: number): VisKey => `pred_${index}`;
+/** The kind and 1-based specimen index of a vis key, or null when the text is not one. */
+export function parseVisKey(key: string): { kind: 'cut2' | 'pred'; index: number } | null {
+  const m = /^(cut2|pred)_([1-9]\d{0,5})$/.exec(key);
+  return m ? { kind: m[1] as 'cut2' | 'pred', index: Number(m[2]) } : null;
+}
+
+/** What a specimen is: a cut root slice (flesh scored, peel excluded) or a detached leaf on a plain background. */
+export type SpecimenKind = 'root_slice' | 'leaf';
+export const SPECIMEN_KINDS: readonly SpecimenKind[] = ['root_slice', 'leaf'];
+/** Who put a specimen on the result: the engine, or a reviewer who added one the engine missed. */
+export type SpecimenSource = 'engine' | 'reviewer';
+
+/** One specimen of a result, 1..N in reading order (rows top to bottom, then left to right). */
+export interface Specimen {
+  index: number;
+  kind: SpecimenKind;
+  /**
+   * [x, y, w, h] in original-image pixels after EXIF orientation; null only on results stored before the
+   * engine reported boxes (their specimens are rebuilt from sub_ppd_values and the stored cuts).
+   */
+  box: [number, number, number, number] | null;
+  /** the value in use (a reviewer's, else the engine's); null when only cuts were made (first segmentation) */
+  ppd: number | null;
+  /** the engine's own value, kept whatever a reviewer changes */
+  engine_ppd: number | null;
+  /** 0-1; null when the engine gave none */
+  confidence: number | null;
+  needs_review: boolean;
+  excluded: boolean;
+  corrected: boolean;
+  source: SpecimenSource;
+  cut_url: string | null;
+  pred_url: string | null;
+}
 
 export interface PredictionResult {
   id: number;
@@ -119,6 +161,14 @@ export interface PredictionResult {
   prediction: 'healthy' | 'mild' | 'severe' | null;
   confidence: number | null;
   vis_images: Partial<Record<VisKey, string>>;
+  /** every specimen found, in index order; [] for a failed image */
+  specimens: Specimen[];
+  /** true when any specimen needs review */
+  needs_review: boolean;
+  /** true once a reviewer changed anything on this result */
+  reviewed: boolean;
+  /** the engine's own mean, kept whatever a reviewer changes */
+  engine_ppd_value: number | null;
   error_code: string | null;
   error_message: string | null;
   processing_time: number | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS, HISTOGRAM_BINS, predictionParametersSchema, severityOf } from '../src/index.js';
+import { cutKey, DEFAULT_PARAMETERS, HISTOGRAM_BINS, parseVisKey, predKey, predictionParametersSchema, severityOf, VIS_KEYS, type VisKey } from '../src/index.js';
 
 describe('severity bands', () => {
   it('puts values on the half-open bands of the spec', () => {
@@ -50,5 +50,21 @@ describe('prediction parameters', () => {
       expect(r.success, `${field}=${value}`).toBe(false);
       expect(r.error?.issues[0]?.path).toEqual([field]);
     }
+  });
+});
+
+describe('vis_images keys', () => {
+  it("the seed's keys 1-3 are still keys, and keys go on past 3", () => {
+    const seed: VisKey[] = [...VIS_KEYS];
+    expect(seed).toEqual(['cut2_1', 'cut2_2', 'cut2_3', 'pred_1', 'pred_2', 'pred_3']);
+    const many: Partial<Record<VisKey, string>> = { cut2_1: 'a', pred_17: 'b' };
+    many[cutKey(24)] = 'c';
+    expect(Object.keys(many)).toEqual(['cut2_1', 'pred_17', 'cut2_24']);
+    expect(predKey(30)).toBe('pred_30');
+  });
+  it('parses a key into its kind and specimen index, and nothing else', () => {
+    expect(parseVisKey('cut2_1')).toEqual({ kind: 'cut2', index: 1 });
+    expect(parseVisKey('pred_27')).toEqual({ kind: 'pred', index: 27 });
+    for (const bad of ['cut2_0', 'cut2_', 'pred_-1', 'pred_1.5', 'cut_1', 'overview', 'cut2_01']) expect(parseVisKey(bad)).toBeNull();
   });
 });

@@ -80,17 +80,21 @@ describe('a prediction task, from creation to export', () => {
     const byImage = new Map(res.body.results.map((r: any) => [r.image_id, r]));
     expect(byImage.size).toBe(5);
     const grey: any = byImage.get(greyId);
-    expect(grey).toMatchObject({ error_code: 'no_specimen_found', ppd_value: null, prediction: null, confidence: null });
+    expect(grey).toMatchObject({ error_code: 'no_specimen_found', ppd_value: null, prediction: null, confidence: null, specimens: [], sub_ppd_values: [] });
     expect(grey.error_message).toBeTruthy();
     for (const id of sliceIds) {
       const r: any = byImage.get(id);
       expect(r.task_id).toBe(taskId);
       expect(r.error_code).toBeNull();
       expect(typeof r.ppd_value).toBe('number');
-      expect(r.sub_ppd_values).toHaveLength(3);
+      // Every specimen the engine found (not a fixed three): one value, one cut and one prediction image each.
+      const n = r.specimens.length;
+      expect(n).toBeGreaterThanOrEqual(1);
+      expect(r.sub_ppd_values).toHaveLength(n);
       expect(r.prediction).toBe(r.ppd_value < 4 ? 'healthy' : r.ppd_value < 7 ? 'mild' : 'severe');
       expect(r.oss_key).toBe(`results/${taskId}/${id}/overlay.webp`);
-      expect(Object.keys(r.vis_images).sort()).toEqual(['cut2_1', 'cut2_2', 'cut2_3', 'pred_1', 'pred_2', 'pred_3']);
+      const expectedKeys = Array.from({ length: n }, (_, i) => [`cut2_${i + 1}`, `pred_${i + 1}`]).flat();
+      expect(Object.keys(r.vis_images).sort()).toEqual(expectedKeys.sort());
       expect(r.original_image_url).toMatch(/^\/media\//);
       for (const key of [r.oss_key, ...Object.values(r.vis_images).map((u: any) => u.replace(/^\/media\//, ''))]) {
         expect(await server.ctx.storage.exists(key)).toBe(true);
@@ -103,6 +107,93 @@ describe('a prediction task, from creation to export', () => {
     expect(one.status).toBe(200);
     expect(one.body).toEqual(grey);
     expect((await server.json('/api/predictions/999999/')).status).toBe(404);
+  });
+
+  it("gives every result its specimens: 1..N in order, kind, box inside the photo, values, images", async () => {
+    const results = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results;
+    for (const r of results.filter((x: any) => x.error_code === null)) {
+      const image = (await server.json(`/api/images/${r.image_id}/`)).body;
+      expect(r.specimens.map((s: any) => s.index)).toEqual(r.specimens.map((_: any, i: number) => i + 1));
+      for (const s of r.specimens) {
+        expect(Object.keys(s).sort()).toEqual(
+          ['index', 'kind', 'box', 'ppd', 'engine_ppd', 'confidence', 'needs_review', 'excluded', 'corrected', 'source', 'cut_url', 'pred_url'].sort(),
+        );
+        expect(['root_slice', 'leaf']).toContain(s.kind);
+        const [x, y, w, h] = s.box;
+        expect(s.box.every((v: number) => Number.isInteger(v))).toBe(true);
+        expect(x).toBeGreaterThanOrEqual(0);
+        expect(y).toBeGreaterThanOrEqual(0);
+        expect(w).toBeGreaterThan(0);
+        expect(h).toBeGreaterThan(0);
+        expect(x + w).toBeLessThanOrEqual(image.width);
+        expect(y + h).toBeLessThanOrEqual(image.height);
+        expect(s).toMatchObject({ excluded: false, corrected: false, source: 'engine', engine_ppd: s.ppd });
+        expect(s.ppd).toBe(r.sub_ppd_values[s.index - 1]);
+        if (s.confidence !== null) expect(s.confidence).toBeGreaterThanOrEqual(0);
+        if (s.confidence !== null) expect(s.confidence).toBeLessThanOrEqual(1);
+        expect(typeof s.needs_review).toBe('boolean');
+        expect(s.cut_url).toBe(r.vis_images[`cut2_${s.index}`]);
+        expect(s.pred_url).toBe(r.vis_images[`pred_${s.index}`]);
+        for (const url of [s.cut_url, s.pred_url]) {
+          const file = await server.request(url);
+          expect(file.status).toBe(200);
+          expect(file.headers.get('content-type')).toBe('image/webp');
+        }
+      }
+      const mean = r.sub_ppd_values.reduce((a: number, b: number) => a + b, 0) / r.sub_ppd_values.length;
+      expect(r.ppd_value).toBeCloseTo(mean, 2);
+      expect(r).toMatchObject({ needs_review: r.specimens.some((s: any) => s.needs_review), reviewed: false, engine_ppd_value: r.ppd_value });
+    }
+  });
+
+  it("keeps a failed image's row: no specimens, its reason, and the overview of what the engine saw when there is one", async () => {
+    const grey = (await server.json(`/api/predictions/?task_id=${taskId}&image_id=${greyId}`)).body.results[0];
+    expect(grey).toMatchObject({
+      ppd_value: null,
+      prediction: null,
+      confidence: null,
+      sub_ppd_values: [],
+      specimens: [],
+      vis_images: {},
+      needs_review: false,
+      reviewed: false,
+      engine_ppd_value: null,
+    });
+    expect(grey.error_message.length).toBeGreaterThan(0);
+    // The same bytes through the same engine: the row has an overview exactly when the engine drew one.
+    const analysis = await server.ctx.engine.analyse(await makeGreyJpeg());
+    expect(analysis.error_code).toBe(grey.error_code);
+    const stored: string[] = [];
+    for await (const key of server.ctx.storage.list(`results/${taskId}/${greyId}/`)) stored.push(key);
+    if (analysis.images.overview) {
+      expect(grey.oss_key).toBe(`results/${taskId}/${greyId}/overlay.webp`);
+      const file = await server.request(grey.result_image_url);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('image/webp');
+      expect(stored).toEqual([grey.oss_key]);
+    } else {
+      expect(grey).toMatchObject({ oss_key: null, result_image_url: null });
+      expect(stored).toEqual([]);
+    }
+  });
+
+  it('filters by needs_review and reviewed (true/false), and refuses other values', async () => {
+    const all = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body;
+    const flagged = await server.json(`/api/predictions/?task_id=${taskId}&needs_review=true&page_size=100`);
+    const clear = await server.json(`/api/predictions/?task_id=${taskId}&needs_review=false&page_size=100`);
+    expect(flagged.status).toBe(200);
+    expect(flagged.body.results.every((r: any) => r.needs_review === true)).toBe(true);
+    expect(clear.body.results.every((r: any) => r.needs_review === false)).toBe(true);
+    expect(flagged.body.count).toBe(all.results.filter((r: any) => r.needs_review).length);
+    expect(flagged.body.count + clear.body.count).toBe(all.count);
+    // Nothing has been reviewed yet.
+    expect((await server.json(`/api/predictions/?task_id=${taskId}&reviewed=true`)).body.count).toBe(0);
+    expect((await server.json(`/api/predictions/?task_id=${taskId}&reviewed=false`)).body.count).toBe(all.count);
+    for (const [bad, field] of [['needs_review=yes', 'needs_review'], ['reviewed=1', 'reviewed']]) {
+      const res = await server.json(`/api/predictions/?${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.fields[field]).toBeTruthy();
+    }
   });
 
   it('filters by severity (never failed rows), image, name search, and orders by PPD', async () => {
@@ -161,11 +252,40 @@ describe('a prediction task, from creation to export', () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
-    expect(lines[0]).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code');
+    expect(lines[0]).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count');
     expect(lines).toHaveLength(6);
-    expect(lines.find((l) => l.startsWith('grey.jpg'))).toMatch(/^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found$/);
+    expect(lines.find((l) => l.startsWith('grey.jpg'))).toMatch(/^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found,,false,0$/);
+    // Each scored image: its engine value (= its value, nothing reviewed) and how many specimens it has.
+    const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results;
+    for (const r of api.filter((x: any) => x.error_code === null)) {
+      const cells = lines.find((l) => l.startsWith(`${r.imageName},`))!.split(',');
+      expect(cells.slice(8)).toEqual([String(r.engine_ppd_value), 'false', String(r.specimens.length)]);
+    }
     const all = await server.request('/api/predictions/export/');
     expect(all.headers.get('content-disposition')).toContain(`prediction_results_all_${day}.csv`);
+  });
+
+  it('exports one row per specimen with format=specimens, matching the API', async () => {
+    const res = await server.request(`/api/predictions/export/?task_id=${taskId}&format=specimens`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
+    expect(header).toBe('image_name,task_id,index,kind,ppd,engine_ppd,confidence,excluded,corrected,needs_review');
+    const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100&ordering=created_time`)).body.results;
+    const expected = api
+      .sort((a: any, b: any) => a.id - b.id)
+      .flatMap((r: any) =>
+        r.specimens.map((s: any) =>
+          [r.imageName, taskId, s.index, s.kind, s.ppd ?? '', s.engine_ppd ?? '', s.confidence ?? '', s.excluded, s.corrected, s.needs_review].join(','),
+        ),
+      );
+    expect(rows).toEqual(expected);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    const bad = await server.json(`/api/predictions/export/?format=xlsx`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.format).toBeTruthy();
   });
 
   it('cannot cancel a finished task', async () => {
@@ -319,7 +439,7 @@ describe('task list', () => {
 describe('segmentation tasks and predict_single', () => {
   let batchTaskId: number;
 
-  it('first segmentation stores the three cuts only; second segmentation scores PPD', async () => {
+  it("first segmentation stores every specimen's cut only; second segmentation scores PPD", async () => {
     const first = await server.json('/api/tasks/first-segmentation/', {
       method: 'POST',
       body: { ...basePayload(), type: undefined, image_ids: [sliceIds[2]] },
@@ -328,8 +448,13 @@ describe('segmentation tasks and predict_single', () => {
     expect(first.body.type).toBe('first_segmentation');
     expect((await waitForTask(server.url, first.body.id)).task.status).toBe('completed');
     const cut = (await server.json(`/api/predictions/?task_id=${first.body.id}`)).body.results[0];
-    expect(cut).toMatchObject({ ppd_value: null, error_code: null, prediction: null });
-    expect(Object.keys(cut.vis_images).sort()).toEqual(['cut2_1', 'cut2_2', 'cut2_3']);
+    expect(cut).toMatchObject({ ppd_value: null, error_code: null, prediction: null, sub_ppd_values: [], engine_ppd_value: null });
+    expect(cut.specimens.length).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(cut.vis_images).sort()).toEqual(cut.specimens.map((s: any) => `cut2_${s.index}`).sort());
+    for (const s of cut.specimens) {
+      expect(s).toMatchObject({ ppd: null, engine_ppd: null, pred_url: null, cut_url: cut.vis_images[`cut2_${s.index}`] });
+      expect(s.box).toHaveLength(4);
+    }
 
     const second = await server.json('/api/tasks/second-segmentation/', {
       method: 'POST',

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table types for Kysely. Times are ISO-8601 UTC strings (sortable as text, identical in SQLite and PostgreSQL).
@@ -74,7 +74,11 @@ export interface TaskJobsTable {
   updated_at: string;
 }
 
-/** One prediction result per (task, image). `vis_keys` is JSON {cut2_1: key, ...}; `sub_ppd_values` a JSON array. */
+/**
+ * One prediction result per (task, image). `vis_keys` is JSON {cut2_1: key, ...} (one cut2_i / pred_i per
+ * specimen); `sub_ppd_values` a JSON array; `specimens` a JSON array of StoredSpecimen (migration 0006,
+ * predictions/stored-specimens.ts).
+ */
 export interface ResultsTable {
   id: Generated<number>;
   task_id: number;
@@ -91,6 +95,16 @@ export interface ResultsTable {
   error_message: string | null;
   processing_time: number | null;
   created_at: string;
+  /** JSON StoredSpecimen[] in index order; '[]' for a failed image */
+  specimens: Generated<string>;
+  /** length of `specimens` */
+  specimen_count: Generated<number>;
+  /** 0/1: any specimen needs review */
+  needs_review: Generated<number>;
+  /** 0/1: a reviewer changed something */
+  reviewed: Generated<number>;
+  /** the engine's own mean, kept whatever a reviewer changes */
+  engine_ppd_value: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Images per folder and format, kept by triggers (migration 0004); folder_key 0 is uncategorised. */

@@ -15,7 +15,7 @@ export async function removeResultsOfImages(trx: Kysely<Database>, imageIds: num
   const keys: string[] = [];
   for (let i = 0; i < imageIds.length; i += CHUNK) {
     const ids = imageIds.slice(i, i + CHUNK);
-    const rows = await trx.selectFrom('results').select(['oss_key', 'vis_keys']).where('image_id', 'in', ids).execute();
+    const rows = await trx.selectFrom('results').select(['oss_key', 'vis_keys', 'specimens']).where('image_id', 'in', ids).execute();
     for (const row of rows) keys.push(...resultFileKeys(row));
     await trx.deleteFrom('results').where('image_id', 'in', ids).execute();
     await trx

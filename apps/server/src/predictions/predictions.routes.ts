@@ -16,18 +16,25 @@ const idParam = (field: string) =>
     .transform(Number)
     .refine((n) => n >= 1 && Number.isSafeInteger(n), `${field} must be a positive integer`);
 
+/** `true` / `false` (api.md's boolean query values); anything else is a 400 naming the field. */
+const boolParam = z.enum(['true', 'false']).transform((v) => v === 'true');
+
 const listQuerySchema = z.object({
   task_id: idParam('task_id').optional(),
   image_id: idParam('image_id').optional(),
   search: z.string().max(200).optional(),
   severity: z.enum(['healthy', 'mild', 'severe']).optional(),
+  needs_review: boolParam.optional(),
+  reviewed: boolParam.optional(),
   ordering: z
     .enum(['ppd_value', '-ppd_value', 'imageName', '-imageName', 'created_time', '-created_time'])
     .default('-created_time'),
 });
 const taskQuerySchema = z.object({ task_id: idParam('task_id').optional() });
-/** The export takes the listing's task, search and severity filters, so the file holds what the screen shows. */
-const exportQuerySchema = listQuerySchema.pick({ task_id: true, search: true, severity: true });
+/** The export takes the listing's filters, so the file holds what the screen shows; `format` picks its rows. */
+const exportQuerySchema = listQuerySchema
+  .pick({ task_id: true, search: true, severity: true, needs_review: true, reviewed: true })
+  .extend({ format: z.enum(['results', 'specimens']).default('results') });
 
 /** The Predictions (results) section of api.md. */
 export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -44,6 +51,8 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
         image_id: query.image_id || undefined,
         search: query.search || undefined,
         severity: query.severity || undefined,
+        needs_review: query.needs_review || undefined,
+        reviewed: query.reviewed || undefined,
         ordering: query.ordering || undefined,
       },
       'query',
@@ -51,7 +60,7 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     const desc = q.ordering.startsWith('-');
     const key = q.ordering.replace(/^-/, '') as 'ppd_value' | 'imageName' | 'created_time';
     const { count, results } = await predictions.list(
-      { taskId: q.task_id, imageId: q.image_id, search: q.search, severity: q.severity },
+      { taskId: q.task_id, imageId: q.image_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed },
       { key, desc },
       paging.pageSize,
       paging.offset,
@@ -69,14 +78,22 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     const query = flatQuery(req.query);
     const q = parseInput(
       exportQuerySchema,
-      { task_id: query.task_id || undefined, search: query.search || undefined, severity: query.severity || undefined },
+      {
+        task_id: query.task_id || undefined,
+        search: query.search || undefined,
+        severity: query.severity || undefined,
+        needs_review: query.needs_review || undefined,
+        reviewed: query.reviewed || undefined,
+        format: query.format || undefined,
+      },
       'query',
     );
+    const filter = { taskId: q.task_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed };
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName(q.task_id)}"`)
       .header('Cache-Control', 'no-store')
-      .send(predictions.exportCsv({ taskId: q.task_id, search: q.search, severity: q.severity }));
+      .send(predictions.exportCsv(filter, q.format));
   });
 
   app.get<{ Params: { id: string } }>('/predictions/:id/', async (req) => predictions.get(parsePathId(req.params.id)));

@@ -6,7 +6,7 @@ import { runJob } from '../queue/run-job.js';
 import { TasksService, type CreateTaskInput } from '../tasks/tasks.service.js';
 import { toResult } from './result.mapper.js';
 import { exportCsvStream, type ExportFilter } from './results-export.js';
-import { ResultsRepository, type ResultFilter, type ResultOrder } from './results.repository.js';
+import { ResultsRepository, type ExportFormat, type ResultFilter, type ResultOrder } from './results.repository.js';
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -49,8 +49,8 @@ export class PredictionsService {
     };
   }
 
-  exportCsv(filter: ExportFilter): Readable {
-    return exportCsvStream(this.ctx.db, filter);
+  exportCsv(filter: ExportFilter, format: ExportFormat = 'results'): Readable {
+    return exportCsvStream(this.ctx.db, filter, format);
   }
 
   /**

@@ -2,14 +2,18 @@ import type { PredictionResult, VisKey } from '@cassavascope/contract';
 import type { Selectable } from 'kysely';
 import type { ResultsTable } from '../db/schema.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
+import { parseStoredSpecimens, specimenVisKeys, toApiSpecimen } from './stored-specimens.js';
 
 export type ResultRowWithImage = Selectable<ResultsTable> & { blob_key: string | null };
 
 /** A result row as the API's Result object; stored keys become URLs through the storage. */
 export function toResult(row: ResultRowWithImage, storage: BlobStorage): PredictionResult {
+  const specimens = parseStoredSpecimens(row.specimens);
   const vis = JSON.parse(row.vis_keys) as Partial<Record<VisKey, string>>;
+  // cut2_i / pred_i for every specimen i: the stored keys, and any specimen's own images not among them.
+  for (const [k, key] of specimenVisKeys(specimens)) vis[k] ??= key;
   const visImages: Partial<Record<VisKey, string>> = {};
-  for (const [k, key] of Object.entries(vis)) visImages[k as VisKey] = storage.url(key);
+  for (const [k, key] of Object.entries(vis)) if (key) visImages[k as VisKey] = storage.url(key);
   return {
     id: row.id,
     task_id: row.task_id,
@@ -23,6 +27,10 @@ export function toResult(row: ResultRowWithImage, storage: BlobStorage): Predict
     prediction: row.prediction as PredictionResult['prediction'],
     confidence: row.confidence,
     vis_images: visImages,
+    specimens: specimens.map((s) => toApiSpecimen(s, storage)),
+    needs_review: Boolean(row.needs_review),
+    reviewed: Boolean(row.reviewed),
+    engine_ppd_value: row.engine_ppd_value ?? null,
     error_code: row.error_code,
     error_message: row.error_message,
     processing_time: row.processing_time,

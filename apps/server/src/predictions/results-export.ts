@@ -2,8 +2,10 @@ import { Readable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { EXPORT_PAGE, ResultsRepository, type ResultFilter } from './results.repository.js';
+import { EXPORT_PAGE, ResultsRepository, type ExportFormat, type ResultFilter } from './results.repository.js';
+import { parseStoredSpecimens } from './stored-specimens.js';
 
+/** The result CSV: the seed's eight columns first (unchanged), then the engine's value, review state and specimen count. */
 export const EXPORT_COLUMNS = [
   'image_name',
   'ppd_value',
@@ -13,13 +15,36 @@ export const EXPORT_COLUMNS = [
   'sub_ppd_values',
   'task_id',
   'error_code',
+  'engine_ppd_value',
+  'reviewed',
+  'specimen_count',
 ] as const;
 
-/** One CSV row's values, in EXPORT_COLUMNS order (sub_ppd_values still as its stored JSON), then the row id (not written). */
-type ExportRow = [string, number | null, number | null, string | null, number | null, string, number, string | null, number];
+/** `format=specimens`: one row per specimen. */
+export const SPECIMEN_EXPORT_COLUMNS = [
+  'image_name',
+  'task_id',
+  'index',
+  'kind',
+  'ppd',
+  'engine_ppd',
+  'confidence',
+  'excluded',
+  'corrected',
+  'needs_review',
+] as const;
 
-/** What an export holds: a task's results (or all), optionally narrowed as the Results screen shows them. */
-export type ExportFilter = Pick<ResultFilter, 'taskId' | 'search' | 'severity'>;
+/** The columns each format's query selects, in order (the last one, the row id, is not written). */
+const QUERY_COLUMNS: Record<ExportFormat, readonly string[]> = {
+  results: [...EXPORT_COLUMNS, 'id'],
+  specimens: ['image_name', 'task_id', 'specimens', 'id'],
+};
+
+/** One row of the export query, values in QUERY_COLUMNS order (sub_ppd_values and specimens still as stored JSON). */
+type ExportRow = unknown[];
+
+/** What an export holds: a task's results (or all), narrowed as the Results screen shows them. */
+export type ExportFilter = Pick<ResultFilter, 'taskId' | 'search' | 'severity' | 'needsReview' | 'reviewed'>;
 
 /** `prediction_results_{taskId or all}_{YYYY-MM-DD}.csv`, the date in UTC. */
 export function exportFileName(taskId: number | undefined, now = new Date()): string {
@@ -30,25 +55,32 @@ export function exportFileName(taskId: number | undefined, now = new Date()): st
  * The CSV as a stream: UTF-8 BOM (Excel then reads Chinese names correctly), a header, then the rows
  * a page at a time, so memory stays flat however many results there are.
  */
-export function exportCsvStream(db: Db, filter: ExportFilter): Readable {
+export function exportCsvStream(db: Db, filter: ExportFilter, format: ExportFormat = 'results'): Readable {
+  const header = format === 'specimens' ? SPECIMEN_EXPORT_COLUMNS : EXPORT_COLUMNS;
+  const line = format === 'specimens' ? specimenLines : resultLine;
   async function* chunks(): AsyncGenerator<string> {
-    yield `\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`;
-    const pages = db.dialect === 'sqlite' ? sqlitePages(db, filter) : keysetPages(db, filter);
-    for await (const rows of pages) yield rows.map(csvLine).join('');
+    yield `\uFEFF${header.join(',')}\r\n`;
+    const pages = db.dialect === 'sqlite' ? sqlitePages(db, filter, format) : keysetPages(db, filter, format);
+    for await (const rows of pages) yield rows.map(line).join('');
   }
   return Readable.from(chunks(), { objectMode: false });
 }
 
+/** Rows per page: a specimens row carries every specimen's JSON, so its pages are smaller. */
+const pageSize = (format: ExportFormat) => (format === 'specimens' ? 500 : EXPORT_PAGE);
+
 /** PostgreSQL (and any Kysely database): keyset pages on id through the shared pool. */
-async function* keysetPages(db: Db, filter: ExportFilter): AsyncGenerator<ExportRow[]> {
+async function* keysetPages(db: Db, filter: ExportFilter, format: ExportFormat): AsyncGenerator<ExportRow[]> {
   const repo = new ResultsRepository(db.kysely);
+  const columns = QUERY_COLUMNS[format];
+  const limit = pageSize(format);
   let afterId = 0;
   for (;;) {
-    const rows = await repo.exportPage(filter, afterId);
+    const rows = await repo.exportPage(filter, afterId, format, limit);
     if (rows.length === 0) return;
-    yield rows.map((r) => [r.image_name, r.ppd_value, r.confidence, r.prediction, r.processing_time, r.sub_ppd_values, r.task_id, r.error_code, r.id]);
-    afterId = (rows[rows.length - 1] as { id: number }).id;
-    if (rows.length < EXPORT_PAGE) return;
+    yield rows.map((r) => columns.map((c) => r[c]));
+    afterId = Number(rows[rows.length - 1]!.id);
+    if (rows.length < limit) return;
   }
 }
 
@@ -57,18 +89,18 @@ async function* keysetPages(db: Db, filter: ExportFilter): AsyncGenerator<Export
  * row by row. The shared connection stays free for other requests, and its large page cache is not
  * filled with result rows nobody else needs.
  */
-async function* sqlitePages(db: Db, filter: ExportFilter): AsyncGenerator<ExportRow[]> {
+async function* sqlitePages(db: Db, filter: ExportFilter, format: ExportFormat): AsyncGenerator<ExportRow[]> {
   const list = await sql<{ name: string; file: string }>`pragma database_list`.execute(db.kysely);
   const file = list.rows.find((r) => r.name === 'main')?.file;
   if (!file) {
-    yield* keysetPages(db, filter);
+    yield* keysetPages(db, filter, format);
     return;
   }
   const reader = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     reader.pragma('cache_size = -2048');
     // The repository's one query (same filters as the listing), compiled and run on the private connection.
-    const query = new ResultsRepository(db.kysely).exportQuery(filter).compile();
+    const query = new ResultsRepository(db.kysely).exportQuery(filter, format).compile();
     const stmt = reader.prepare(query.sql);
     const iterator = stmt.raw(true).iterate(...(query.parameters as unknown[])) as IterableIterator<ExportRow>;
     let page: ExportRow[] = [];
@@ -88,11 +120,24 @@ async function* sqlitePages(db: Db, filter: ExportFilter): AsyncGenerator<Export
 /** Rows read per turn of the event loop: small, so other requests are never held up for long. */
 const SQLITE_PAGE = 500;
 
-const num = (v: number | null) => (v === null ? '' : String(v));
+const num = (v: unknown) => (v === null || v === undefined ? '' : String(Number(v)));
+const bool = (v: unknown) => (v === true || v === 1 || v === '1' ? 'true' : 'false');
 
-function csvLine(r: ExportRow): string {
-  const subs = (JSON.parse(r[5]) as number[]).join(' / ');
-  return `${csvText(r[0])},${num(r[1])},${num(r[2])},${r[3] ?? ''},${num(r[4])},${csvText(subs)},${r[6]},${csvText(r[7] ?? '')}\r\n`;
+/** image_name, ppd_value, confidence, prediction, processing_time, sub_ppd_values, task_id, error_code, engine_ppd_value, reviewed, specimen_count. */
+function resultLine(r: ExportRow): string {
+  const subs = (JSON.parse(r[5] as string) as number[]).join(' / ');
+  const first = `${csvText(r[0] as string)},${num(r[1])},${num(r[2])},${(r[3] as string | null) ?? ''},${num(r[4])},${csvText(subs)},${r[6]},${csvText((r[7] as string | null) ?? '')}`;
+  return `${first},${num(r[8])},${bool(r[9])},${Number(r[10] ?? 0)}\r\n`;
+}
+
+/** One line per specimen of the result: image_name, task_id, index, kind, ppd, engine_ppd, confidence, excluded, corrected, needs_review. */
+function specimenLines(r: ExportRow): string {
+  const name = csvText(r[0] as string);
+  let out = '';
+  for (const s of parseStoredSpecimens(r[2] as string)) {
+    out += `${name},${r[1]},${s.index},${csvText(String(s.kind))},${num(s.ppd)},${num(s.engine_ppd)},${num(s.confidence)},${bool(s.excluded)},${bool(s.corrected)},${bool(s.needs_review)}\r\n`;
+  }
+  return out;
 }
 
 /**

@@ -11,7 +11,14 @@ export interface ResultFilter {
   imageId?: number | undefined;
   search?: string | undefined;
   severity?: 'healthy' | 'mild' | 'severe' | undefined;
+  /** results with (true) or without (false) a specimen that needs review */
+  needsReview?: boolean | undefined;
+  /** results a reviewer changed (true) or not (false) */
+  reviewed?: boolean | undefined;
 }
+
+/** `results`: one CSV row per result; `specimens`: one per specimen. */
+export type ExportFormat = 'results' | 'specimens';
 
 export interface ResultOrder {
   key: ResultOrderKey;
@@ -40,6 +47,8 @@ export class ResultsRepository {
       if (from !== null) q = q.where('results.ppd_value', '>=', from);
       if (to !== null) q = q.where('results.ppd_value', '<', to);
     }
+    if (filter.needsReview !== undefined) q = q.where('results.needs_review', '=', filter.needsReview ? 1 : 0);
+    if (filter.reviewed !== undefined) q = q.where('results.reviewed', '=', filter.reviewed ? 1 : 0);
     return q;
   }
 
@@ -112,9 +121,23 @@ export class ResultsRepository {
     return q.executeTakeFirstOrThrow();
   }
 
-  /** One page of the export after `afterId`, in id order, only the CSV's columns. */
-  /** The export's rows in id order, columns in the CSV's order (the SQLite export compiles and streams it). */
-  exportQuery(filter: ResultFilter) {
+  /**
+   * The export's rows in id order, columns in the CSV's order then the id (the SQLite export compiles this
+   * query and streams it): per result, the CSV's columns; per specimen, the result's name, task and specimens.
+   */
+  exportQuery(filter: ResultFilter, format: ExportFormat = 'results') {
+    return format === 'specimens' ? this.specimenExportQuery(filter) : this.resultExportQuery(filter);
+  }
+
+  /** Results with specimens (a failed image has none): name, task and the specimens' JSON. */
+  private specimenExportQuery(filter: ResultFilter) {
+    return this.filtered(filter)
+      .select(['results.image_name', 'results.task_id', 'results.specimens', 'results.id'])
+      .where('results.specimen_count', '>', 0)
+      .orderBy('results.id');
+  }
+
+  private resultExportQuery(filter: ResultFilter) {
     return this.filtered(filter)
       .select([
         'results.image_name',
@@ -125,12 +148,20 @@ export class ResultsRepository {
         'results.sub_ppd_values',
         'results.task_id',
         'results.error_code',
+        'results.engine_ppd_value',
+        'results.reviewed',
+        'results.specimen_count',
         'results.id',
       ])
       .orderBy('results.id');
   }
 
-  async exportPage(filter: ResultFilter, afterId: number) {
-    return this.exportQuery(filter).where('results.id', '>', afterId).limit(EXPORT_PAGE).execute();
+  /** One page of the export after `afterId`, in id order. */
+  async exportPage(filter: ResultFilter, afterId: number, format: ExportFormat = 'results', limit = EXPORT_PAGE) {
+    const rows =
+      format === 'specimens'
+        ? await this.specimenExportQuery(filter).where('results.id', '>', afterId).limit(limit).execute()
+        : await this.resultExportQuery(filter).where('results.id', '>', afterId).limit(limit).execute();
+    return rows as Record<string, unknown>[];
   }
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, TaskJobsTable } from '../db/schema.js';
+import type { StoredSpecimen } from '../predictions/stored-specimens.js';
 
 export type JobRow = Selectable<TaskJobsTable>;
 type Db = Kysely<Database>;
@@ -15,6 +16,9 @@ export interface ResultRecord {
   confidence: number | null;
   ossKey: string | null;
   visKeys: Record<string, string>;
+  /** every specimen, in index order; [] for a failed image */
+  specimens: StoredSpecimen[];
+  needsReview: boolean;
   errorCode: string | null;
   errorMessage: string | null;
   processingTime: number | null;
@@ -163,6 +167,8 @@ export class JobsRepository {
                 confidence: null,
                 ossKey: null,
                 visKeys: {},
+                specimens: [],
+                needsReview: false,
                 errorCode: 'image_deleted',
                 errorMessage: 'The image was deleted while the task was running',
               };
@@ -201,6 +207,11 @@ export class JobsRepository {
             confidence: r.confidence,
             oss_key: r.ossKey,
             vis_keys: JSON.stringify(r.visKeys),
+            specimens: JSON.stringify(r.specimens),
+            specimen_count: r.specimens.length,
+            needs_review: r.needsReview ? 1 : 0,
+            reviewed: 0,
+            engine_ppd_value: r.ppdValue,
             error_code: r.errorCode,
             error_message: r.errorMessage,
             processing_time: r.processingTime,

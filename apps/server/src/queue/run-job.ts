@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { EngineUnavailableError, engineInfo } from '../engine/app-engine.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
+import { specimensFromAnalysis } from '../predictions/stored-specimens.js';
 import { forEachLimit, type Limit } from '../util/limiter.js';
-import { JobsRepository, type ResultRecord } from './jobs.repository.js';
+import { JobsRepository, type RecordOutcome, type ResultRecord } from './jobs.repository.js';
 
 /** What a job needs; the same in the API process, the embedded queue and a separate worker process. */
 export interface JobDeps {
@@ -124,12 +125,15 @@ async function scoreImage(
     return;
   }
   if (analysis.error_code !== null) {
+    // A refused photo may still come with the overview of what the engine saw: stored as the row's overview.
     const message = analysis.error_message ?? analysis.error_code;
-    await recordFailure(deps, repo, taskId, imageId, name, analysis.error_code, message, started, analysis.processing_time);
+    const seconds = analysis.processing_time;
+    await recordFailure(deps, repo, taskId, imageId, name, analysis.error_code, message, started, seconds, analysis.images?.overview ?? null);
     return;
   }
 
   const written = await storeFiles(deps.storage, taskId, imageId, analysis);
+  const specimens = specimensFromAnalysis(analysis, written.visKeys);
   const outcome = await repo.recordResult({
     taskId,
     imageId,
@@ -140,15 +144,29 @@ async function scoreImage(
     confidence: analysis.confidence,
     ossKey: written.ossKey,
     visKeys: written.visKeys,
+    specimens,
+    needsReview: analysis.needs_review === true || specimens.some((s) => s.needs_review),
     errorCode: null,
     errorMessage: null,
     processingTime: round3(analysis.processing_time),
   });
-  // Files no row points at are removed: the task stopped meanwhile, or the image was deleted.
+  await removeUnusedFiles(deps.storage, repo, outcome, taskId, imageId, written.all);
+}
+
+/** Files no row points at are removed: the task stopped meanwhile, or the image was deleted. */
+async function removeUnusedFiles(
+  storage: BlobStorage,
+  repo: JobsRepository,
+  outcome: RecordOutcome,
+  taskId: number,
+  imageId: number,
+  keys: string[],
+): Promise<void> {
+  if (keys.length === 0) return;
   const unused =
     (outcome.kind === 'stored' && outcome.imageDeleted) ||
     (outcome.kind === 'discarded' && !(await repo.hasResult(taskId, imageId)));
-  if (unused) await deps.storage.delete(written.all);
+  if (unused) await storage.delete(keys);
 }
 
 async function recordFailure(
@@ -161,7 +179,18 @@ async function recordFailure(
   message: string,
   started: number,
   engineSeconds?: number,
+  overview: Buffer | null = null,
 ): Promise<void> {
+  let ossKey: string | null = null;
+  if (overview) {
+    try {
+      await deps.storage.putBuffer(overviewKey(taskId, imageId), overview, 'image/webp');
+      ossKey = overviewKey(taskId, imageId);
+    } catch (err) {
+      // The failure is what must be recorded; its picture is a courtesy (e.g. a full disk): the row goes without.
+      deps.log.warn({ err, taskId, imageId }, 'the overview of a refused image could not be stored');
+    }
+  }
   const rec: ResultRecord = {
     taskId,
     imageId,
@@ -170,15 +199,27 @@ async function recordFailure(
     subPpdValues: [],
     prediction: null,
     confidence: null,
-    ossKey: null,
+    ossKey,
     visKeys: {},
+    specimens: [],
+    needsReview: false,
     errorCode: code,
     errorMessage: message,
     processingTime: round3(engineSeconds ?? (performance.now() - started) / 1000),
   };
   const outcome = await repo.recordResult(rec);
-  // A crash after an earlier attempt wrote files leaves them under this image's prefix: clear it.
-  if (outcome.kind === 'stored') await deleteUnder(deps.storage, resultKeyPrefix(taskId, imageId));
+  // A crash after an earlier attempt wrote files leaves them under this image's prefix: clear all but the
+  // overview this row points at (none when the image was deleted meanwhile: the row then has no overview).
+  if (outcome.kind === 'stored') {
+    await deleteUnder(deps.storage, resultKeyPrefix(taskId, imageId), outcome.imageDeleted ? null : ossKey);
+  } else if (ossKey) {
+    await removeUnusedFiles(deps.storage, repo, outcome, taskId, imageId, [ossKey]);
+  }
+}
+
+/** The overview's key: the same for a scored and a refused image, so a retry overwrites it. */
+function overviewKey(taskId: number, imageId: number): string {
+  return `${resultKeyPrefix(taskId, imageId)}overlay.webp`;
 }
 
 async function storeFiles(storage: BlobStorage, taskId: number, imageId: number, a: AnalysisResult) {
@@ -197,7 +238,7 @@ async function storeFiles(storage: BlobStorage, taskId: number, imageId: number,
   });
   let ossKey: string | null = null;
   if (a.images.overview) {
-    ossKey = `${prefix}overlay.webp`;
+    ossKey = overviewKey(taskId, imageId);
     puts.push(storage.putBuffer(ossKey, a.images.overview, 'image/webp'));
   }
   const all = [...Object.values(visKeys), ...(ossKey ? [ossKey] : [])];
@@ -210,9 +251,9 @@ async function storeFiles(storage: BlobStorage, taskId: number, imageId: number,
   return { ossKey, visKeys, all };
 }
 
-async function deleteUnder(storage: BlobStorage, prefix: string): Promise<void> {
+async function deleteUnder(storage: BlobStorage, prefix: string, keep: string | null = null): Promise<void> {
   const keys: string[] = [];
-  for await (const key of storage.list(prefix)) keys.push(key);
+  for await (const key of storage.list(prefix)) if (key !== keep) keys.push(key);
   if (keys.length > 0) await storage.delete(keys);
 }
 

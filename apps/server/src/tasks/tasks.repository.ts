@@ -162,7 +162,7 @@ export class TasksRepository {
       if (!task) return null;
       const rows = await trx
         .selectFrom('results')
-        .select(['id', 'image_id', 'oss_key', 'vis_keys'])
+        .select(['id', 'image_id', 'oss_key', 'vis_keys', 'specimens'])
         .where('task_id', '=', id)
         .execute();
       // Images whose newest result belongs to this task fall back to their newest scored result elsewhere.

@@ -4,6 +4,7 @@ import * as m0002 from './0002-tasks-results.js';
 import * as m0003 from './0003-postgres-search-index.js';
 import * as m0004 from './0004-image-counts.js';
 import * as m0005 from './0005-task-engine-label.js';
+import * as m0006 from './0006-result-specimens.js';
 
 /**
  * Every migration, in order. Static imports (not a folder scan) so the build output and the tests
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-postgres-search-index': m0003,
   '0004-image-counts': m0004,
   '0005-task-engine-label': m0005,
+  '0006-result-specimens': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,6 +3,8 @@ import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { boundaryDistance, countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
 import { otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
+import { isFoliage } from '../imaging/tissue-colours.js';
+import type { SpecimenKind } from '../types.js';
 import type { SegmentationModel } from './segmentation-model.js';
 
 export const COLOUR_ENGINE_INFO: EngineInfo = { name: 'colour', label: 'Colour segmentation (CIELAB)', kind: 'colour' };
@@ -32,6 +34,8 @@ const OUTLINE_PROBABILITY = 0.35;
 const MIN_ENCLOSED_SHARE = 0.001;
 const MAX_ENCLOSED_SHARE = 0.3;
 const ENCLOSED_PROBABILITY = 0.6;
+/** Hysteresis never reaches closer to the background than this (weighted CIELAB units). */
+const HYSTERESIS_MIN_CUT = 3;
 /** A specimen pixel is at least this many times farther from the background than the frame's own 98th percentile. */
 const BG_NOISE_FACTOR = 2;
 /** Discolouration distance (CIELAB units from the specimen's healthy colour) used when no clear valley exists. */
@@ -123,26 +127,64 @@ interface Cluster {
   share: number;
 }
 
-/** k-means on the border strip: a few colours describe plain, graded, wood-grain or cloth backgrounds. */
-function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, width: number, height: number): Cluster[] {
+/** Perimeter bins for the "how far round the frame does this colour reach" test. */
+const PERIMETER_BINS = 64;
+/** A colour holds a bin when it is at least this share of the bin's strip pixels. */
+const BIN_HOLD_SHARE = 0.25;
+/**
+ * A frame colour is background when it holds at least this share of the perimeter bins. A slice touching the
+ * frame (or pressed into a corner) holds a few contiguous bins; a board, paper, grain or a lighting gradient runs
+ * much further round. The colour holding most bins is background in any case.
+ */
+const BG_MIN_PERIMETER = 0.3;
+/**
+ * Frame colours are one graded background when the darker is the lighter in less light (a*, b* scaled with
+ * L* + 16) within this many units, and their lightness is this close. Cream flesh beside white paper is not
+ * white in shade: its b* is 5-10 where shaded white stays at 0.
+ */
+const GRADE_MAX_CHROMA_STEP = 3.5;
+const GRADE_NEUTRAL_CHROMA = 1.5;
+const GRADE_MAX_L_STEP = 15;
+
+/**
+ * k-means on the border strip: a few colours describe plain, graded, wood-grain or cloth backgrounds. The frame
+ * is not assumed to be background: a colour is background only when it reaches far enough round the frame
+ * (specimens touching the frame, or cropped tight, hold only the stretch they touch).
+ */
+export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, width: number, height: number): { background: Cluster[]; specimen: Cluster[] } {
   const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
   const idx: number[] = [];
+  const binOf: number[] = [];
+  const perimeter = 2 * (width + height);
   for (let y = 0; y < height; y++) {
     const edgeRow = y < strip || y >= height - strip;
-    for (let x = 0; x < width; x++) if (edgeRow || x < strip || x >= width - strip) idx.push(y * width + x);
+    for (let x = 0; x < width; x++) {
+      if (!(edgeRow || x < strip || x >= width - strip)) continue;
+      idx.push(y * width + x);
+      // position along the perimeter of the nearest frame edge, clockwise from the top-left corner
+      const dTop = y;
+      const dBottom = height - 1 - y;
+      const dLeft = x;
+      const dRight = width - 1 - x;
+      const m = Math.min(dTop, dBottom, dLeft, dRight);
+      const pos = m === dTop ? x : m === dRight ? width + y : m === dBottom ? width + height + (width - 1 - x) : 2 * width + height + (height - 1 - y);
+      binOf.push(Math.min(PERIMETER_BINS - 1, Math.floor((pos / perimeter) * PERIMETER_BINS)));
+    }
   }
-  const step = Math.max(1, Math.floor(idx.length / 4000));
+  const step = Math.max(1, Math.floor(idx.length / 6000));
   const sL: number[] = [];
   const sa: number[] = [];
   const sb: number[] = [];
+  const sBin: number[] = [];
   for (let i = 0; i < idx.length; i += step) {
     const p = idx[i]!;
     sL.push(L[p]! * BG_L_WEIGHT);
     sa.push(A[p]!);
     sb.push(B[p]!);
+    sBin.push(binOf[i]!);
   }
   const n = sL.length;
-  const k = Math.min(4, n);
+  const k = Math.min(5, n);
   // Seeds spread over the lightness order, so dark and light grain both get a centre.
   const order = sL.map((v, i) => [v, i] as const).sort((p, q) => p[0] - q[0]);
   const cL: number[] = [];
@@ -187,22 +229,64 @@ function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, w
       }
     }
   }
-  const clusters: Cluster[] = [];
+  const binTotal = new Float64Array(PERIMETER_BINS);
+  for (let i = 0; i < n; i++) binTotal[sBin[i]!]!++;
+  const all: Cluster[] = [];
+  const perBin: Float64Array[] = [];
   for (let j = 0; j < k; j++) {
     let m = 0;
     let sq = 0;
+    const inBin = new Float64Array(PERIMETER_BINS);
     for (let i = 0; i < n; i++) {
       if (assign[i] !== j) continue;
       m++;
       sq += (sL[i]! - cL[j]!) ** 2 + (sa[i]! - ca[j]!) ** 2 + (sb[i]! - cb[j]!) ** 2;
+      inBin[sBin[i]!]!++;
     }
-    if (m > 0) clusters.push({ L: cL[j]!, a: ca[j]!, b: cb[j]!, spread: Math.sqrt(sq / m), share: m / n });
+    if (m === 0) continue;
+    all.push({ L: cL[j]!, a: ca[j]!, b: cb[j]!, spread: Math.sqrt(sq / m), share: m / n });
+    perBin.push(inBin);
   }
-  // A specimen touching the frame adds a small cluster of its own colour: ignore minor clusters.
-  const major = clusters.filter((c) => c.share >= 0.08);
-  return major.length > 0 ? major : clusters;
+  // A lighting gradient splits one board into several colours of one chromaticity, each reaching only part
+  // of the way round: colours of nearly the same chromaticity and neighbouring lightness reach round together.
+  const group = all.map((_, j) => j);
+  const root = (j: number): number => (group[j] === j ? j : (group[j] = root(group[j]!)));
+  for (let i = 0; i < all.length; i++) {
+    for (let j = i + 1; j < all.length; j++) {
+      const p = all[i]!;
+      const q = all[j]!;
+      if (Math.abs(p.L - q.L) / BG_L_WEIGHT > GRADE_MAX_L_STEP) continue;
+      // less light scales L* + 16, a* and b* by one factor: the darker colour is the lighter one shaded
+      const [light, dark] = p.L >= q.L ? [p, q] : [q, p];
+      const m = (dark.L / BG_L_WEIGHT + 16) / (light.L / BG_L_WEIGHT + 16);
+      // a neutral card shades to neutral: near-white flesh (b* 3-10) is never white paper in shade
+      const neutral = Math.hypot(light.a, light.b) < 8;
+      const step = Math.hypot(dark.a - m * light.a, dark.b - m * light.b);
+      if (neutral ? Math.hypot(dark.a, dark.b) <= GRADE_NEUTRAL_CHROMA : step <= GRADE_MAX_CHROMA_STEP) group[root(j)] = root(i);
+    }
+  }
+  const reachOf = new Map<number, number>();
+  for (let g = 0; g < all.length; g++) {
+    if (root(g) !== g) continue;
+    let held = 0;
+    let bins = 0;
+    for (let b = 0; b < PERIMETER_BINS; b++) {
+      if (binTotal[b]! === 0) continue;
+      bins++;
+      let c = 0;
+      for (let j = 0; j < all.length; j++) if (root(j) === g) c += perBin[j]![b]!;
+      if (c >= BIN_HOLD_SHARE * binTotal[b]!) held++;
+    }
+    reachOf.set(g, bins ? held / bins : 0);
+  }
+  const clusters = all.map((c, j) => ({ ...c, reach: reachOf.get(root(j))! }));
+  const widest = Math.max(...clusters.map((c) => c.reach));
+  const isBackground = (c: { reach: number }) => c.reach >= BG_MIN_PERIMETER || c.reach === widest;
+  return {
+    background: clusters.filter(isBackground).map(({ reach: _r, ...c }) => c),
+    specimen: clusters.filter((c) => !isBackground(c)).map(({ reach: _r, ...c }) => c),
+  };
 }
-
 
 /** Which background colours may cast a shadow, as flat arrays for the per-pixel loops. */
 interface ShadowModel {
@@ -357,6 +441,23 @@ function healthyReference(lab: LabPlanes, where: Uint8Array): Reference {
   };
 }
 
+/** A leaf's healthy colour: the median of its green pixels; null when too few are green. */
+function leafReference(lab: LabPlanes, mask: Uint8Array): Reference | null {
+  const sel = new Uint8Array(mask.length);
+  let n = 0;
+  let total = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    total++;
+    if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) {
+      sel[i] = 1;
+      n++;
+    }
+  }
+  if (n < 0.1 * total) return null;
+  return { L: quantile(lab.L, 0.5, sel), a: quantile(lab.a, 0.5, sel, -128, 128), b: quantile(lab.b, 0.5, sel, -128, 128) };
+}
+
 /**
  * Peel: many slices keep a brown rind that is not discolouration. Around the rim, in angular sectors, the
  * boundary bands (1 px each, outside in) are compared: peel is an outer run of peel-coloured bands (brown to
@@ -481,7 +582,7 @@ class ColourModel implements SegmentationModel {
     const L = boxBlur(lab.L, width, height, r);
     const A = boxBlur(lab.a, width, height, r);
     const B = boxBlur(lab.b, width, height, r);
-    const clusters = backgroundClusters(L, A, B, width, height);
+    const { background: clusters, specimen: frameSpecimen } = backgroundClusters(L, A, B, width, height);
     const n = width * height;
     const dist = new Float32Array(n);
     // cluster fields in flat arrays: this loop visits every pixel once per cluster
@@ -507,8 +608,24 @@ class ColourModel implements SegmentationModel {
         if (y < strip || y >= height - strip || x < strip || x >= width - strip) frame[y * width + x] = 1;
       }
     }
-    const noiseCut = BG_NOISE_FACTOR * quantile(dist, 0.98, frame, 0, 250) + floor;
+    // the frame's own noise, over its background pixels only: a specimen touching the frame is not noise
+    for (let i = 0; i < n; i++) {
+      if (!frame[i]) continue;
+      const l = L[i]! * BG_L_WEIGHT;
+      for (const c of frameSpecimen) {
+        const d = Math.sqrt((l - c.L) ** 2 + (A[i]! - c.a) ** 2 + (B[i]! - c.b) ** 2);
+        if (d < dist[i]!) {
+          frame[i] = 0;
+          break;
+        }
+      }
+    }
+    const frameNoise = quantile(dist, 0.98, frame, 0, 250);
+    const noiseCut = BG_NOISE_FACTOR * frameNoise + floor;
     const cut = Math.max(floor, Math.min(otsuCut, noiseCut));
+    // Hysteresis: pixels past the background's own noise that hang together with clear specimen pixels are
+    // specimen too (flesh nearly as white as the paper, inside a slice the cut found by its peel and lesions).
+    const lowCut = Math.min(cut, Math.max(HYSTERESIS_MIN_CUT, BG_NOISE_FACTOR * frameNoise + 1));
     const shade = shadowModel(clusters);
     const shadow = castShadow(dist, L, A, B, width, height, cut, cL, ca, cb, margin, shade);
     const plain = shadow ? dist.slice() : dist;
@@ -527,6 +644,31 @@ class ColourModel implements SegmentationModel {
       const kept = erode(specimen, width, height, 2 * halo + 1);
       for (let i = 0; i < n; i++) if (specimen[i] && !kept[i]) p[i] = Math.min(p[i]!, 0.49);
       specimen = kept;
+    }
+    if (lowCut < cut) {
+      const weak = new Uint8Array(n);
+      for (let i = 0; i < n; i++) weak[i] = dist[i]! > lowCut ? 1 : 0;
+      // off the blur's edge ramp: a weak pixel must lie a blur radius inside the weak region
+      const inner = erode(weak, width, height, 2 * r + 1);
+      const runs = labelRuns(inner, width, height, 1, 8);
+      const strong = new Uint8Array(runs.count);
+      for (let k = 0; k < runs.count; k++) {
+        const o = runs.row[k]! * width;
+        for (let i = o + runs.x0[k]!; i < o + runs.x1[k]!; i++) {
+          if (specimen[i]) {
+            strong[runs.rootOf(k)] = 1;
+            break;
+          }
+        }
+      }
+      for (let k = 0; k < runs.count; k++) {
+        if (!strong[runs.rootOf(k)]) continue;
+        const o = runs.row[k]! * width;
+        for (let i = o + runs.x0[k]!; i < o + runs.x1[k]!; i++) {
+          specimen[i] = 1;
+          p[i] = Math.max(p[i]!, 0.5);
+        }
+      }
     }
     // A faint outline closed all round still encloses a specimen: the thin peel around a slice whose rim is
     // as brown as the table, or as white as the paper, is plain at full resolution even where the blur
@@ -552,7 +694,7 @@ class ColourModel implements SegmentationModel {
     return p;
   }
 
-  async lesionProbability(cut: RgbImage, mask: Uint8Array): Promise<Float32Array> {
+  async lesionProbability(cut: RgbImage, mask: Uint8Array, kind: SpecimenKind = 'root_slice'): Promise<Float32Array> {
     const { width, height } = cut;
     const lab = rgbToLab(cut.data, width, height);
     const area = countOnes(mask);
@@ -565,11 +707,17 @@ class ColourModel implements SegmentationModel {
     for (let i = 0; i < inner.length; i++) inner[i] = edgeDist[i]! > ring ? 1 : 0;
     if (countOnes(inner) < 0.3 * area) inner = mask;
 
-    const own = healthyReference(lab, inner);
-    // A slice that is mostly discoloured has no healthy majority: borrow the photo's healthiest tissue.
-    let ref = this.photoReference && own.L < this.photoReference.L - 10 ? this.photoReference : own;
-    // No healthy flesh is this dark: the slice is discoloured through; compare with typical flesh instead.
-    if (ref.L < HEALTHY_MIN_L) ref = TYPICAL_FLESH;
+    let ref: Reference;
+    if (kind === 'leaf') {
+      // a leaf's healthy tissue is its green, not its lightest part (chlorosis is lighter than healthy leaf)
+      ref = leafReference(lab, mask) ?? healthyReference(lab, inner);
+    } else {
+      const own = healthyReference(lab, inner);
+      // A slice that is mostly discoloured has no healthy majority: borrow the photo's healthiest tissue.
+      ref = this.photoReference && own.L < this.photoReference.L - 10 ? this.photoReference : own;
+      // No healthy flesh is this dark: the slice is discoloured through; compare with typical flesh instead.
+      if (ref.L < HEALTHY_MIN_L) ref = TYPICAL_FLESH;
+    }
 
     const dist = new Float32Array(width * height);
     for (let i = 0; i < dist.length; i++) {
@@ -583,7 +731,7 @@ class ColourModel implements SegmentationModel {
     const slope = 0.2 * cutAt;
     for (let i = 0; i < p.length; i++) if (mask[i]) p[i] = sigmoid((dist[i]! - cutAt) / slope);
 
-    stripPeel(p, lab, mask, edgeDist, width, area);
+    if (kind === 'root_slice') stripPeel(p, lab, mask, edgeDist, width, area);
     return p;
   }
 

@@ -1,5 +1,6 @@
 import type { EngineInfo } from '@cassavascope/contract';
 import type { RgbImage } from '../imaging/raster.js';
+import type { SpecimenKind } from '../types.js';
 
 /**
  * What an engine contributes: per-pixel probabilities. Everything else (thresholds, post-processing, TTA,
@@ -9,7 +10,10 @@ export interface SegmentationModel {
   readonly info: EngineInfo;
   /** P(specimen) for every pixel of the working image. */
   specimenProbability(image: RgbImage): Promise<Float32Array>;
-  /** P(discoloured) for every pixel of one cut; `mask` marks the specimen's own pixels (the rest is ignored). */
-  lesionProbability(cut: RgbImage, mask: Uint8Array): Promise<Float32Array>;
+  /**
+   * P(discoloured) for every pixel of one cut; `mask` marks the specimen's own pixels (the rest is ignored).
+   * `kind` says what the specimen is: a root slice's peel is not discolouration; a leaf has none.
+   */
+  lesionProbability(cut: RgbImage, mask: Uint8Array, kind: SpecimenKind): Promise<Float32Array>;
   close(): Promise<void>;
 }

@@ -5,10 +5,31 @@ import { drawOverview, encodeWebp, overlayLesions } from '../render/visualise.js
 import type { AnalysisMode, AnalysisParams, AnalysisResult, Box, SpecimenResult } from '../types.js';
 import { decodeImage } from './decode-image.js';
 import { findSpecimens, upscaleSpecimen } from './first-segmentation.js';
+import { checkScene, type SpecimenVerdict } from './scene-check.js';
 import { lesionProbability, scoreCut } from './second-segmentation.js';
 
 /** Working images longer than this run the first segmentation at half size. */
 const HALVE_ABOVE = 600;
+
+/** A specimen this much less confident than that is flagged for a person to look at. */
+export const REVIEW_BELOW = 0.6;
+/** A specimen of no recognisable kind is kept (flagged) only when at least this share of the median specimen. */
+const UNKNOWN_KIND_MIN_SHARE = 0.5;
+const WHAT_WORKS = 'Photograph cut root slices (or detached leaves) laid flat on a plain board, tray or paper, from above.';
+const NO_SPECIMEN_MESSAGE = `No specimen stands out from the background. ${WHAT_WORKS}`;
+
+/**
+ * How far a specimen's reading can be trusted, 0-1: the lesion decisions' own certainty (mean |2p - 1|), times
+ * how plainly its tissue says what it is (cream flesh, green leaf), times how whole its outline is (a specimen
+ * cut off by the frame has an unknown area), times how typical its size is among the photo's specimens (a
+ * fragment or two slices taken as one stand out).
+ */
+function specimenConfidence(lesionCertainty: number, v: SpecimenVerdict, sizeRatio: number): number {
+  const kind = v.kind === null ? 0.3 : 0.5 + 0.5 * v.kindCertainty;
+  const outline = 1 - 0.6 * v.frameShare;
+  const size = sizeRatio < 0.4 ? 0.6 + sizeRatio : sizeRatio > 2.2 ? 0.8 : 1;
+  return Math.max(0, Math.min(1, lesionCertainty * kind * outline * size));
+}
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const seconds = (fromMs: number) => (performance.now() - fromMs) / 1000;
@@ -70,28 +91,45 @@ export async function analyseImage(
   const found = findSpecimens(specimenProb, small.width, small.height, halved ? params.min_size / 4 : params.min_size);
   const specimens = halved ? found.map((s) => upscaleSpecimen(s, image.width, image.height)) : found;
   lap('first');
-  if (specimens.length === 0) {
-    return failedResult('no_specimen_found', 'no specimen stands out from the background', started, timings);
+  if (found.length === 0) {
+    return failedResult('no_specimen_found', NO_SPECIMEN_MESSAGE, started, timings);
   }
+  const scene = checkScene(small, found);
+  if (scene.refusal) {
+    // the overview still shows what was seen, so a person can tell why
+    const overview = await encodeWebp(drawOverview(image, specimens.map((s) => s.rect), specimens.map(() => null)));
+    lap('render');
+    const refused = failedResult('not_a_specimen_photo', `Not a specimen photo: ${scene.refusal}. ${WHAT_WORKS}`, started, timings);
+    return { ...refused, images: { ...refused.images, overview } };
+  }
+  // What is neither slice nor leaf (a hand, bark, a crumb) is dropped, unless it is the size of the slices
+  // beside it: then it is most likely a slice discoloured through, kept and flagged for review.
+  const sizes = specimens.map((s) => s.area).sort((a, b) => a - b);
+  const medianArea = sizes[Math.floor(sizes.length / 2)]!;
+  const keep = specimens.map((s, i) => scene.specimens[i]!.kind !== null || s.area >= UNKNOWN_KIND_MIN_SHARE * medianArea);
+  const kept = specimens.filter((_, i) => keep[i]);
+  const verdicts = scene.specimens.filter((_, i) => keep[i]);
+  if (kept.length === 0) return failedResult('no_specimen_found', NO_SPECIMEN_MESSAGE, started, timings);
   const sx = originalWidth / image.width;
   const sy = originalHeight / image.height;
-  const cuts = specimens.map((s) => toOriginal(s.rect, sx, sy, originalWidth, originalHeight));
-  const crops = specimens.map((s) => cropRgb(image, s.rect));
+  const cuts = kept.map((s) => toOriginal(s.rect, sx, sy, originalWidth, originalHeight));
+  const crops = kept.map((s) => cropRgb(image, s.rect));
+  const keptSizes = kept.map((s) => s.area).sort((a, b) => a - b);
+  const typicalArea = keptSizes[Math.floor(keptSizes.length / 2)]!;
 
   const sub: number[] = [];
   const lesions: Uint8Array[] = [];
-  let certaintySum = 0;
-  let areaSum = 0;
+  const confidences: number[] = [];
   if (mode === 'full') {
-    for (let i = 0; i < specimens.length; i++) {
-      const s = specimens[i]!;
+    for (let i = 0; i < kept.length; i++) {
+      const s = kept[i]!;
+      const v = verdicts[i]!;
       const crop = crops[i]!;
-      const prob = await lesionProbability(model, crop, s.mask, params.use_tta);
+      const prob = await lesionProbability(model, crop, s.mask, params.use_tta, v.kind ?? 'root_slice');
       const score = scoreCut(prob, s.mask, crop.width, crop.height, params);
       sub.push(round2(10 * score.share));
       lesions.push(score.lesion);
-      certaintySum += score.certainty * s.area;
-      areaSum += s.area;
+      confidences.push(round2(specimenConfidence(score.certainty, v, s.area / typicalArea)));
     }
   }
   lap('second');
@@ -99,26 +137,36 @@ export async function analyseImage(
   const cut2 = await Promise.all(crops.map((c) => encodeWebp(c)));
   const pred =
     mode === 'full'
-      ? await Promise.all(crops.map((c, i) => encodeWebp(overlayLesions(c, specimens[i]!.mask, lesions[i]!, params.overlay_opacity))))
+      ? await Promise.all(crops.map((c, i) => encodeWebp(overlayLesions(c, kept[i]!.mask, lesions[i]!, params.overlay_opacity))))
       : [];
   const overview = await encodeWebp(
     drawOverview(
       image,
-      specimens.map((s) => s.rect),
-      mode === 'full' ? sub : specimens.map(() => null),
+      kept.map((s) => s.rect),
+      mode === 'full' ? sub : kept.map(() => null),
     ),
   );
   lap('render');
 
   const ppd = mode === 'full' ? round2(sub.reduce((a, b) => a + b, 0) / sub.length) : null;
-  const specimenResults: SpecimenResult[] = cuts.map((box, i) => ({
-    index: i + 1,
-    kind: 'root_slice',
-    box,
-    ppd: mode === 'full' ? sub[i]! : null,
-    confidence: null,
-    needs_review: false,
-  }));
+  const specimenResults: SpecimenResult[] = cuts.map((box, i) => {
+    const v = verdicts[i]!;
+    const confidence = mode === 'full' ? confidences[i]! : null;
+    return {
+      index: i + 1,
+      kind: v.kind ?? 'root_slice',
+      box,
+      ppd: mode === 'full' ? sub[i]! : null,
+      confidence,
+      needs_review: v.kind === null || (confidence !== null && confidence < REVIEW_BELOW),
+    };
+  });
+  let weighted = 0;
+  let areaSum = 0;
+  kept.forEach((s, i) => {
+    weighted += (confidences[i] ?? 0) * s.area;
+    areaSum += s.area;
+  });
   return {
     ppd_value: ppd,
     sub_ppd_values: sub,
@@ -126,7 +174,7 @@ export async function analyseImage(
     specimens: specimenResults,
     needs_review: specimenResults.some((s) => s.needs_review),
     prediction: ppd === null ? null : severityOf(ppd),
-    confidence: mode === 'full' && areaSum > 0 ? round2(certaintySum / areaSum) : null,
+    confidence: mode === 'full' && areaSum > 0 ? round2(weighted / areaSum) : null,
     processing_time: Math.round(seconds(started) * 1000) / 1000,
     images: { cut2, pred, overview },
     error_code: null,

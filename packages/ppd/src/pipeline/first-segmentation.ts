@@ -10,7 +10,8 @@ export interface Specimen {
   area: number;
 }
 
-export const MAX_CUTS = 3;
+/** More specimens than this in one photo are not scored individually (a tray holds 15-30). */
+export const MAX_SPECIMENS = 60;
 /** Specimens far smaller than the largest are labels, crumbs or shadows, not slices. */
 const MIN_SHARE_OF_LARGEST = 0.1;
 /** Fragments below this share of the largest are noise and join no specimen. */
@@ -104,7 +105,7 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
   const kept = shaped
     .filter((s) => s.area >= Math.max(minSize, MIN_SHARE_OF_LARGEST * biggest))
     .sort((p, q) => q.area - p.area)
-    .slice(0, MAX_CUTS);
+    .slice(0, MAX_SPECIMENS);
 
   // Reading order: a specimen joins the current row when its centre lies within the row's first specimen's height.
   const byY = [...kept].sort((p, q) => p.cy - q.cy);

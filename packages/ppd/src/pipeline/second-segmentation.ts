@@ -1,7 +1,7 @@
 import { countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
 import { flip, type Flip, type RgbImage } from '../imaging/raster.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
-import type { AnalysisParams } from '../types.js';
+import type { AnalysisParams, SpecimenKind } from '../types.js';
 
 export interface CutScore {
   lesion: Uint8Array;
@@ -15,13 +15,13 @@ export interface CutScore {
 const TTA_FLIPS: Flip[] = ['none', 'h', 'v'];
 
 /** P(discoloured) of a cut, averaged over flipped copies when `tta` is on. */
-export async function lesionProbability(model: SegmentationModel, cut: RgbImage, mask: Uint8Array, tta: boolean): Promise<Float32Array> {
-  if (!tta) return model.lesionProbability(cut, mask);
+export async function lesionProbability(model: SegmentationModel, cut: RgbImage, mask: Uint8Array, tta: boolean, kind: SpecimenKind = 'root_slice'): Promise<Float32Array> {
+  if (!tta) return model.lesionProbability(cut, mask, kind);
   const { width, height } = cut;
   const sum = new Float32Array(width * height);
   for (const how of TTA_FLIPS) {
     const img = { width, height, data: flip(cut.data, width, height, 3, how) };
-    const p = await model.lesionProbability(img, flip(mask, width, height, 1, how));
+    const p = await model.lesionProbability(img, flip(mask, width, height, 1, how), kind);
     const back = flip(p, width, height, 1, how);
     for (let i = 0; i < sum.length; i++) sum[i] = sum[i]! + back[i]!;
   }

@@ -1,0 +1,167 @@
+import { rgbToLab, type LabPlanes } from '../imaging/lab.js';
+import { components } from '../imaging/mask-ops.js';
+import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
+import type { RgbImage } from '../imaging/raster.js';
+import type { SpecimenKind } from '../types.js';
+import type { Specimen } from './first-segmentation.js';
+
+/**
+ * What kind of thing each found specimen is, and whether the photo is a specimen photo at all. The engine
+ * scores cut root slices and detached leaves lying on a plain background; a field photo (leaves on the plant,
+ * foliage or soil all round), a basket of whole roots or a document has no specimen to score honestly, and a
+ * number for it would be a confident lie. Decided from colour classes of the tissue (cream flesh, green leaf)
+ * and from the background around the specimens (plain, or foliage / heavy texture).
+ */
+
+export interface SpecimenVerdict {
+  kind: SpecimenKind | null;
+  /** 0-1: how clearly the specimen's tissue says what kind it is */
+  kindCertainty: number;
+  fleshShare: number;
+  foliageShare: number;
+  /** share of the specimen's outline on the photo's frame */
+  frameShare: number;
+  /** mean |gradient| of L* inside the specimen, per working pixel */
+  texture: number;
+  /** share of the flesh pixels in the largest connected body of flesh */
+  fleshCohesion: number;
+}
+
+export interface SceneVerdict {
+  specimens: SpecimenVerdict[];
+  /** null when the photo can be scored; else why not */
+  refusal: string | null;
+  features: Record<string, number>;
+}
+
+/** Shares of flesh- and foliage-coloured pixels of a specimen, and how much of its outline is the frame. */
+function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: number): SpecimenVerdict {
+  const rw = s.rect.x1 - s.rect.x0;
+  const rh = s.rect.y1 - s.rect.y0;
+  let n = 0;
+  let flesh = 0;
+  let foliage = 0;
+  let edge = 0;
+  let onFrame = 0;
+  let grad = 0;
+  for (let y = 0; y < rh; y++) {
+    for (let x = 0; x < rw; x++) {
+      if (!s.mask[y * rw + x]) continue;
+      const gx = s.rect.x0 + x;
+      const gy = s.rect.y0 + y;
+      const i = gy * width + gx;
+      n++;
+      if (isFlesh(lab.L[i]!, lab.a[i]!, lab.b[i]!)) flesh++;
+      if (gx > 0 && gy > 0 && gx < width - 1 && gy < height - 1) {
+        grad += Math.abs(lab.L[i + 1]! - lab.L[i - 1]!) / 2 + Math.abs(lab.L[i + width]! - lab.L[i - width]!) / 2;
+      }
+      else if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) foliage++;
+      const border = x === 0 || y === 0 || x === rw - 1 || y === rh - 1 || !s.mask[y * rw + x - 1] || !s.mask[y * rw + x + 1] || !s.mask[(y - 1) * rw + x] || !s.mask[(y + 1) * rw + x];
+      if (border) {
+        edge++;
+        if (gx <= 0 || gy <= 0 || gx >= width - 1 || gy >= height - 1) onFrame++;
+      }
+    }
+  }
+  const fleshShare = n ? flesh / n : 0;
+  // how the flesh hangs together: one slice has one main body of flesh; a heap of roots shows several cut ends
+  const fleshMask = new Uint8Array(rw * rh);
+  for (let y = 0; y < rh; y++) {
+    for (let x = 0; x < rw; x++) {
+      const i = (s.rect.y0 + y) * width + s.rect.x0 + x;
+      if (s.mask[y * rw + x] && isFlesh(lab.L[i]!, lab.a[i]!, lab.b[i]!)) fleshMask[y * rw + x] = 1;
+    }
+  }
+  const comp = components(fleshMask, rw, rh, 8);
+  let largest = 0;
+  for (let id = 1; id <= comp.count; id++) largest = Math.max(largest, comp.areas[id]!);
+  const fleshCohesion = flesh ? largest / flesh : 0;
+  const foliageShare = n ? foliage / n : 0;
+  return { kind: null, kindCertainty: 0, fleshShare, foliageShare, frameShare: edge ? onFrame / edge : 0, texture: n ? grad / n : 0, fleshCohesion };
+}
+
+/** A root slice shows cream flesh somewhere (all but the most rotten); a leaf is mostly green. */
+const SLICE_MIN_FLESH = 0.12;
+const LEAF_MIN_FOLIAGE = 0.35;
+/**
+ * One slice's flesh is one body (streaks and wedges notch it, they rarely cut it apart: 0.6-1.0 on the real
+ * slices); the cut ends of a heap or basket of whole roots are several separate bodies (0.16 measured).
+ */
+const SLICE_MIN_COHESION = 0.35;
+/** Background this textured (mean |gradient| of L*, per working pixel) is no plain board: foliage, soil, a basket. */
+const MAX_BACKGROUND_TEXTURE = 6;
+/**
+ * A plain background (board, paper, tray, cloth) keeps its lightness within a few CIELAB units (gradients and
+ * weave: 3-6 measured); a field, canopy or heap runs from shadow to sunlit (12-21 measured on field photos).
+ */
+const PLAIN_MAX_SPREAD = 9;
+/** A background this much foliage, and not plain, is a field or canopy (a plain green cloth is fine). */
+const MAX_BACKGROUND_FOLIAGE = 0.25;
+/** A leaf cut off by the frame this much is a leaf on the plant, photographed in the field. */
+const LEAF_MAX_FRAME_SHARE = 0.15;
+
+export function checkScene(image: RgbImage, specimens: Specimen[]): SceneVerdict {
+  const { width, height } = image;
+  const lab = rgbToLab(image.data, width, height);
+  const n = width * height;
+  const inSpecimen = new Uint8Array(n);
+  for (const s of specimens) {
+    const rw = s.rect.x1 - s.rect.x0;
+    for (let y = s.rect.y0; y < s.rect.y1; y++) {
+      for (let x = s.rect.x0; x < s.rect.x1; x++) if (s.mask[(y - s.rect.y0) * rw + (x - s.rect.x0)]) inSpecimen[y * width + x] = 1;
+    }
+  }
+  // background texture and foliage: over pixels that are not specimen, away from specimens' edges
+  let bg = 0;
+  let bgFoliage = 0;
+  let grad = 0;
+  let gradN = 0;
+  let sumL = 0;
+  let sumL2 = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      if (inSpecimen[i] || inSpecimen[i + 1] || inSpecimen[i - 1] || inSpecimen[i + width] || inSpecimen[i - width]) continue;
+      bg++;
+      sumL += lab.L[i]!;
+      sumL2 += lab.L[i]! ** 2;
+      if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) bgFoliage++;
+      grad += Math.abs(lab.L[i + 1]! - lab.L[i - 1]!) / 2 + Math.abs(lab.L[i + width]! - lab.L[i - width]!) / 2;
+      gradN++;
+    }
+  }
+  const texture = gradN ? grad / gradN : 0;
+  const foliageBg = bg ? bgFoliage / bg : 0;
+  const verdicts = specimens.map((s) => {
+    const v = specimenColours(lab, s, width, height);
+    if (v.foliageShare >= LEAF_MIN_FOLIAGE && v.foliageShare > v.fleshShare) {
+      v.kind = 'leaf';
+      v.kindCertainty = Math.min(1, v.foliageShare / 0.7);
+    } else if (v.fleshShare >= SLICE_MIN_FLESH && v.fleshCohesion >= SLICE_MIN_COHESION) {
+      v.kind = 'root_slice';
+      v.kindCertainty = Math.min(1, v.fleshShare / 0.4) * Math.min(1, v.fleshCohesion / 0.8);
+    }
+    return v;
+  });
+  const spreadL = bg ? Math.sqrt(Math.max(0, sumL2 / bg - (sumL / bg) ** 2)) : 0;
+  const features = { texture, foliageBg, backgroundShare: bg / n, spreadL };
+  let refusal: string | null = null;
+  const leaves = verdicts.filter((v) => v.kind === 'leaf');
+  const plain = spreadL < PLAIN_MAX_SPREAD && texture <= MAX_BACKGROUND_TEXTURE;
+  if (foliageBg >= MAX_BACKGROUND_FOLIAGE && spreadL >= PLAIN_MAX_SPREAD) {
+    refusal = 'foliage all round: a field or canopy photo, not specimens on a plain background';
+  } else if (leaves.length > 0 && leaves.every((v) => v.frameShare > LEAF_MAX_FRAME_SHARE)) {
+    refusal = 'leaves cut off by the frame: leaves on the plant, not detached leaves on a plain background';
+  } else if (texture > MAX_BACKGROUND_TEXTURE && verdicts.every((v) => v.kind !== 'root_slice' || v.frameShare > 0.2)) {
+    refusal = 'a busy, textured background (soil, a basket, foliage), not specimens on a plain background';
+  } else if (verdicts.every((v) => v.kind === null)) {
+    // on a plain background a specimen of no clear kind is most likely a slice discoloured through: scored
+    // and flagged for review; elsewhere, or when its flesh shows as several cut ends, it is no specimen
+    if (verdicts.some((v) => v.fleshShare >= SLICE_MIN_FLESH && v.fleshCohesion < SLICE_MIN_COHESION)) {
+      refusal = 'whole roots with cut ends showing (a heap or a basket), not slices laid flat';
+    } else if (!plain) {
+      refusal = 'no cut root slice (cream flesh) and no leaf (green tissue) on a plain background';
+    }
+  }
+  return { specimens: verdicts, refusal, features };
+}

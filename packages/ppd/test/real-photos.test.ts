@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../src/index.js';
+import { comparePhoto, summarise, type PhotoOutcome } from '../src/evaluate/compare.js';
+import { readLabelledFolder } from '../src/evaluate/labelled-folder.js';
+
+/**
+ * The engine on real photos taken by people (../shared/real-photos beside the project: never copied into the
+ * repository, the sources state no licence). Labelled slice crops with a person's pixel labels, a tray of 15
+ * slices with outlines and by-eye scores, a basket of whole roots and field photos of leaves on the plant.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const REAL = process.env.REAL_PHOTOS_DIR ?? path.resolve(here, '../../../../shared/real-photos');
+const present = fs.existsSync(path.join(REAL, 'truth.json'));
+if (!present && process.env.CI) throw new Error(`real photos missing at ${REAL}: CI must have ../shared/real-photos`);
+
+let engine: Engine;
+let outcomes: PhotoOutcome[] = [];
+const byName = (name: string) => outcomes.find((o) => path.basename(o.name) === name)!;
+
+describe.skipIf(!present)('real photos', () => {
+  beforeAll(async () => {
+    engine = await createEngine({ workers: 2 });
+    const photos = await readLabelledFolder(REAL, ['field-leaves']);
+    outcomes = await Promise.all(photos.map(async (p) => comparePhoto(p, await engine.analyse(p.file))));
+  }, 300_000);
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('finds each labelled slice crop whole (box IoU >= 0.8 with the person\'s outline)', () => {
+    const crops = outcomes.filter((o) => /cbsd_test_\d+\.png$/.test(o.name));
+    expect(crops).toHaveLength(12);
+    for (const o of crops) expect(o.matched, o.name).toBe(1);
+    // 11 of 12 whole today: cbsd_test_35 is split in three (see docs/model.md, known limits)
+    expect(crops.filter((o) => o.whole === 1).length).toBeGreaterThanOrEqual(11);
+  });
+
+  it('scores the labelled crops within 0.8 PPD of the person\'s labels on average', () => {
+    const s = summarise(outcomes.filter((o) => /cbsd_test_\d+\.png$/.test(o.name)));
+    expect(s.scoredSlices).toBe(12);
+    expect(s.mae).toBeLessThanOrEqual(0.8);
+    expect(s.r).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('finds all 15 slices of the tray whole, and not the label card', () => {
+    const tray = byName('cbsd_tray_cassava1.jpg');
+    expect(tray.error_code).toBeNull();
+    expect(tray.whole).toBe(15);
+    expect(tray.extra).toBe(0);
+    const s = summarise([tray]);
+    expect(s.mae).toBeLessThanOrEqual(0.8);
+  });
+
+  it('refuses the basket of whole roots and every field photo of leaves on the plant, with a reason', () => {
+    const refusals = outcomes.filter((o) => o.expect === 'refuse');
+    expect(refusals.length).toBeGreaterThanOrEqual(15);
+    for (const o of refusals) {
+      expect(['not_a_specimen_photo', 'no_specimen_found'], o.name).toContain(o.error_code);
+      expect(o.error_message, o.name).toMatch(/Photograph cut root slices/);
+    }
+  });
+
+  it('scores the single slices on white and on paper', () => {
+    for (const name of ['cbsd_cutout_2_whitebg.png', 'cbsd_paper_cropped.jpg']) {
+      const o = byName(name);
+      expect(o.error_code, name).toBeNull();
+      expect(o.found, name).toBe(1);
+    }
+  });
+});

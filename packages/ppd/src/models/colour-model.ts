@@ -3,7 +3,7 @@ import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { boundaryDistance, countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
 import { otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
-import { isFoliage } from '../imaging/tissue-colours.js';
+import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
 import type { SpecimenKind } from '../types.js';
 import type { SegmentationModel } from './segmentation-model.js';
 
@@ -36,6 +36,8 @@ const MAX_ENCLOSED_SHARE = 0.3;
 const ENCLOSED_PROBABILITY = 0.6;
 /** Hysteresis never reaches closer to the background than this (weighted CIELAB units). */
 const HYSTERESIS_MIN_CUT = 3;
+/** ... and grows only through cream flesh (chroma at least this), never through grey shadow. */
+const HYSTERESIS_MIN_CHROMA = 3;
 /** A specimen pixel is at least this many times farther from the background than the frame's own 98th percentile. */
 const BG_NOISE_FACTOR = 2;
 /** Discolouration distance (CIELAB units from the specimen's healthy colour) used when no clear valley exists. */
@@ -625,7 +627,7 @@ class ColourModel implements SegmentationModel {
     const cut = Math.max(floor, Math.min(otsuCut, noiseCut));
     // Hysteresis: pixels past the background's own noise that hang together with clear specimen pixels are
     // specimen too (flesh nearly as white as the paper, inside a slice the cut found by its peel and lesions).
-    const lowCut = Math.min(cut, Math.max(HYSTERESIS_MIN_CUT, BG_NOISE_FACTOR * frameNoise + 1));
+    const lowCut = Math.min(cut, Math.max(HYSTERESIS_MIN_CUT, BG_NOISE_FACTOR * frameNoise + 1, 0.5 * cut));
     const shade = shadowModel(clusters);
     const shadow = castShadow(dist, L, A, B, width, height, cut, cL, ca, cb, margin, shade);
     const plain = shadow ? dist.slice() : dist;
@@ -647,7 +649,8 @@ class ColourModel implements SegmentationModel {
     }
     if (lowCut < cut) {
       const weak = new Uint8Array(n);
-      for (let i = 0; i < n; i++) weak[i] = dist[i]! > lowCut ? 1 : 0;
+      // only cream flesh grows this way: a grey shadow or a lighting gradient on the card never does
+      for (let i = 0; i < n; i++) weak[i] = dist[i]! > lowCut && Math.hypot(A[i]!, B[i]!) >= HYSTERESIS_MIN_CHROMA && isFlesh(L[i]!, A[i]!, B[i]!) ? 1 : 0;
       // off the blur's edge ramp: a weak pixel must lie a blur radius inside the weak region
       const inner = erode(weak, width, height, 2 * r + 1);
       const runs = labelRuns(inner, width, height, 1, 8);

@@ -34,10 +34,55 @@ describe('result normaliser (spec section 3)', () => {
       confidence: 0.91,
       taskId: 7,
       visImages: { cut2_1: '/media/c1.webp', pred_3: 'https://oss.example/p3.webp' },
+      // An older server sends no specimens: one per value or stored image, with what is known.
+      specimens: [
+        { index: 1, kind: 'root_slice', box: null, ppd: 4.9, enginePpd: 4.9, confidence: null, needsReview: false, excluded: false, corrected: false, source: 'engine', cutUrl: '/media/c1.webp', predUrl: null },
+        { index: 2, kind: 'root_slice', box: null, ppd: 6.1, enginePpd: 6.1, confidence: null, needsReview: false, excluded: false, corrected: false, source: 'engine', cutUrl: null, predUrl: null },
+        { index: 3, kind: 'root_slice', box: null, ppd: 5.26, enginePpd: 5.26, confidence: null, needsReview: false, excluded: false, corrected: false, source: 'engine', cutUrl: null, predUrl: 'https://oss.example/p3.webp' },
+      ],
+      needsReview: false,
+      reviewed: false,
+      enginePpdValue: 5.42,
       errorCode: null,
       errorMessage: null,
       processingTime: 0.21,
     });
+  });
+
+  it('reads every specimen, vis_images keys past 3, and the review fields', () => {
+    const specimens = Array.from({ length: 24 }, (_, i) => ({
+      index: i + 1,
+      kind: i === 23 ? 'leaf' : 'root_slice',
+      box: [10 * i, 20, 30, 40],
+      ppd: i / 3,
+      engine_ppd: i === 5 ? 9 : i / 3,
+      confidence: 0.8,
+      needs_review: i === 7,
+      excluded: i === 2,
+      corrected: i === 5,
+      source: i === 23 ? 'reviewer' : 'engine',
+      cut_url: `/media/r/cut2_${i + 1}.webp`,
+      pred_url: `results/r/pred_${i + 1}.webp`,
+    }));
+    const vis = Object.fromEntries(specimens.flatMap((s) => [[`cut2_${s.index}`, s.cut_url], [`pred_${s.index}`, s.pred_url]]));
+    const r = normalizeResult({ id: 1, ppd_value: 4, specimens, vis_images: vis, needs_review: true, reviewed: true, engine_ppd_value: 4.2 });
+    expect(r.specimens).toHaveLength(24);
+    expect(Object.keys(r.visImages)).toHaveLength(48);
+    expect(r.visImages.pred_24).toBe('/media/results/r/pred_24.webp');
+    expect(r.specimens[23]).toEqual({
+      index: 24, kind: 'leaf', box: [230, 20, 30, 40], ppd: 23 / 3, enginePpd: 23 / 3, confidence: 0.8, needsReview: false,
+      excluded: false, corrected: false, source: 'reviewer', cutUrl: '/media/r/cut2_24.webp', predUrl: '/media/results/r/pred_24.webp',
+    });
+    expect(r.specimens[5]).toMatchObject({ corrected: true, enginePpd: 9 });
+    expect(r.specimens[7]!.needsReview).toBe(true);
+    expect(r.specimens[2]!.excluded).toBe(true);
+    expect(r).toMatchObject({ needsReview: true, reviewed: true, enginePpdValue: 4.2 });
+    // A failed result: no specimens, its overview kept.
+    const failed = normalizeResult({ ppd_value: null, specimens: [], error_code: 'not_a_specimen_photo', result_image_url: '/media/o.webp' });
+    expect(failed).toMatchObject({ specimens: [], needsReview: false, enginePpdValue: null, overlayImageUrl: '/media/o.webp' });
+    // Box as an object, and an older server with only keys past 3.
+    expect(normalizeResult({ specimens: [{ box: { x: 1, y: 2, w: 3, h: 4 } }] }).specimens[0]!.box).toEqual([1, 2, 3, 4]);
+    expect(normalizeResult({ vis_images: { cut2_5: '/m/c5.webp' } }).specimens.map((s) => s.cutUrl)).toEqual([null, null, null, null, '/m/c5.webp']);
   });
 
   it('accepts every alternative field name, and confidence defaults to 1', () => {

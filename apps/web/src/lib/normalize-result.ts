@@ -1,6 +1,25 @@
-import { VIS_KEYS, type VisKey } from '@cassavascope/contract';
+import { cutKey, parseVisKey, predKey, type SpecimenKind, type SpecimenSource, type VisKey } from '@cassavascope/contract';
 import { listCount, listResults } from './api-client';
-import { pickNumber, pickString } from './normalize-fields';
+import { pickBoolean, pickNumber, pickString } from './normalize-fields';
+
+/** One specimen of a result (api.md `specimens`), 1..N in reading order. */
+export interface SpecimenView {
+  index: number;
+  kind: SpecimenKind;
+  /** [x, y, w, h] in original pixels; null when the server did not say */
+  box: [number, number, number, number] | null;
+  /** the value in use; null when only cuts were made */
+  ppd: number | null;
+  enginePpd: number | null;
+  /** 0-1, null when not given */
+  confidence: number | null;
+  needsReview: boolean;
+  excluded: boolean;
+  corrected: boolean;
+  source: SpecimenSource;
+  cutUrl: string | null;
+  predUrl: string | null;
+}
 
 /** A prediction result as the Results screen uses it (spec section 3, "Prediction result"). */
 export interface ResultView {
@@ -19,7 +38,15 @@ export interface ResultView {
   /** 0-1; 1 when the server gives no number (spec section 5) */
   confidence: number;
   taskId: number | null;
+  /** cut2_i / pred_i of every specimen i (the seed's 1-3 and on past 3) */
   visImages: Partial<Record<VisKey, string>>;
+  /** every specimen; from sub_ppd_values and vis_images when the server sends none (an older server) */
+  specimens: SpecimenView[];
+  /** any specimen needs review */
+  needsReview: boolean;
+  reviewed: boolean;
+  /** the engine's own mean; the PPD value when the server does not say */
+  enginePpdValue: number | null;
   errorCode: string | null;
   errorMessage: string | null;
   /** seconds */
@@ -50,15 +77,65 @@ function numbers(v: unknown): number[] {
   return v.map((x) => (typeof x === 'number' ? x : Number(x))).filter((x) => Number.isFinite(x));
 }
 
+const finite = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+  return Number.isFinite(n) ? n : null;
+};
+
+function box(v: unknown): SpecimenView['box'] {
+  if (Array.isArray(v) && v.length === 4) {
+    const n = v.map(finite);
+    if (n.every((x) => x !== null)) return n as [number, number, number, number];
+  }
+  if (isObject(v)) {
+    const n = [v.x, v.y, v.w, v.h].map(finite);
+    if (n.every((x) => x !== null)) return n as [number, number, number, number];
+  }
+  return null;
+}
+
+function normalizeSpecimen(raw: Raw, position: number, vis: Partial<Record<VisKey, string>>): SpecimenView {
+  const index = pickNumber(raw, 'index') ?? position + 1;
+  const ppd = finite(raw.ppd);
+  const url = (...keys: string[]) => resolveMediaUrl(pickString(raw, ...keys));
+  return {
+    index,
+    kind: raw.kind === 'leaf' ? 'leaf' : 'root_slice',
+    box: box(raw.box),
+    ppd,
+    enginePpd: finite(raw.engine_ppd ?? raw.enginePpd) ?? ppd,
+    confidence: finite(raw.confidence),
+    needsReview: pickBoolean(raw, 'needs_review', 'needsReview') ?? false,
+    excluded: pickBoolean(raw, 'excluded') ?? false,
+    corrected: pickBoolean(raw, 'corrected') ?? false,
+    source: raw.source === 'reviewer' ? 'reviewer' : 'engine',
+    cutUrl: url('cut_url', 'cutUrl') ?? vis[cutKey(index)] ?? null,
+    predUrl: url('pred_url', 'predUrl') ?? vis[predKey(index)] ?? null,
+  };
+}
+
+/** An older server sends no specimens: one per sub-PPD value or stored cut, with what is known. */
+function specimensFromVis(sub: number[], vis: Partial<Record<VisKey, string>>): SpecimenView[] {
+  let n = sub.length;
+  for (const key of Object.keys(vis)) n = Math.max(n, parseVisKey(key)?.index ?? 0);
+  return Array.from({ length: n }, (_, i) => normalizeSpecimen({ ppd: sub[i] ?? null }, i, vis));
+}
+
 export function normalizeResult(input: unknown): ResultView {
   const raw: Raw = isObject(input) ? input : {};
   const ossKey = pickString(raw, 'oss_key', 'ossKey');
   const vis: Partial<Record<VisKey, string>> = {};
   const rawVis = isObject(raw.vis_images) ? raw.vis_images : isObject(raw.visImages) ? raw.visImages : {};
-  for (const key of VIS_KEYS) {
-    const url = typeof rawVis[key] === 'string' ? resolveMediaUrl(rawVis[key]) : null;
-    if (url !== null) vis[key] = url;
+  for (const [key, value] of Object.entries(rawVis)) {
+    if (parseVisKey(key) === null || typeof value !== 'string') continue;
+    const url = resolveMediaUrl(value);
+    if (url !== null) vis[key as VisKey] = url;
   }
+  const subPpdValues = numbers(raw.sub_ppd_values ?? raw.subPpdValues);
+  const rawSpecimens = Array.isArray(raw.specimens) ? raw.specimens.filter(isObject) : null;
+  const specimens = rawSpecimens ? rawSpecimens.map((s, i) => normalizeSpecimen(s, i, vis)) : specimensFromVis(subPpdValues, vis);
+  const ppdValue = pickNumber(raw, 'ppd_value', 'ppdValue');
+  const needsReview = pickBoolean(raw, 'needs_review', 'needsReview');
   return {
     id: pickNumber(raw, 'id') ?? 0,
     imageId: pickNumber(raw, 'image_id', 'imageId'),
@@ -66,12 +143,16 @@ export function normalizeResult(input: unknown): ResultView {
     originalImageUrl: resolveMediaUrl(pickString(raw, 'original_image_url', 'originalImageUrl', 'image_url')),
     ossKey,
     overlayImageUrl: resolveMediaUrl(pickString(raw, 'overlayImageUrl', 'result_image_url') ?? ossKey),
-    ppdValue: pickNumber(raw, 'ppd_value', 'ppdValue'),
-    subPpdValues: numbers(raw.sub_ppd_values ?? raw.subPpdValues),
+    ppdValue,
+    subPpdValues,
     prediction: pickString(raw, 'prediction'),
     confidence: pickNumber(raw, 'confidence') ?? 1,
     taskId: pickNumber(raw, 'taskId', 'task_id', 'processing_task_id', 'processingTaskId'),
     visImages: vis,
+    specimens,
+    needsReview: needsReview ?? specimens.some((s) => s.needsReview),
+    reviewed: pickBoolean(raw, 'reviewed') ?? false,
+    enginePpdValue: pickNumber(raw, 'engine_ppd_value', 'enginePpdValue') ?? ppdValue,
     errorCode: pickString(raw, 'error_code', 'errorCode'),
     errorMessage: pickString(raw, 'error_message', 'errorMessage'),
     processingTime: pickNumber(raw, 'processingTime', 'processing_time'),

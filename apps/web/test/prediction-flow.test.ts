@@ -192,7 +192,9 @@ describe('prediction -> tasks -> results', () => {
       await expect.poll(() => detail.getByTestId('detail-ppd').textContent(), POLL).toBe(first.ppd_value.toFixed(2));
       await expect.poll(() => detail.getByTestId('detail-sub-values').textContent(), POLL).toBe(first.sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / '));
       await expect.poll(() => detail.getByTestId('health-assessment').textContent(), POLL).toMatch(/Severe infection|Mild infection|Healthy/);
-      await expect.poll(() => detail.locator('[data-testid="vis-pred_1"] img').count(), POLL).toBe(1);
+      // One card per specimen, each with its cut and its lesion image.
+      await expect.poll(() => detail.getByTestId('specimen-card').count(), POLL).toBe(first.specimens.length);
+      await expect.poll(() => detail.getByTestId('specimen-card').first().locator('img').count(), POLL).toBe(2);
     }
     await screenshot(page, 'results-detail-en-1440', false);
 
@@ -255,7 +257,7 @@ describe('prediction -> tasks -> results', () => {
     const bytes = await fs.readFile(file);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = bytes.subarray(3).toString('utf8').trim().split(/\r?\n/);
-    expect(header).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code');
+    expect(header).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count');
     const api = (await e2e.server.api(`/api/predictions/?task_id=${taskId}&page_size=1000`)).body.results as {
       imageName: string;
       ppd_value: number | null;

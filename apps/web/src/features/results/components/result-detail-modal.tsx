@@ -1,10 +1,10 @@
-import { ExpandOutlined, QuestionCircleFilled } from '@ant-design/icons';
-import { Alert, Descriptions, Modal, Spin } from 'antd';
-import { VIS_KEYS } from '@cassavascope/contract';
+import { ExpandOutlined, EyeOutlined, QuestionCircleFilled } from '@ant-design/icons';
+import { Alert, Descriptions, Modal, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf, SeverityIcon } from './severity';
+import { SpecimenGrid } from './specimen-grid';
 
 interface Props {
   open: boolean;
@@ -13,22 +13,60 @@ interface Props {
   onPreview: () => void;
 }
 
-function Figure({ src, caption, testId }: { src: string | undefined | null; caption: string; testId: string }) {
+/** Up to this many sub-image values are listed inline; more are summarised (each is on its specimen below). */
+const SUB_VALUES_LISTED = 8;
+
+/** Failure codes with their own explanation (results.json `failure.<code>`); others get the generic one. */
+const EXPLAINED_FAILURES = new Set([
+  'not_a_specimen_photo',
+  'no_specimen_found',
+  'decode_failed',
+  'image_deleted',
+  'image_unreadable',
+  'engine_error',
+  'engine_timeout',
+  'storage_full',
+]);
+
+/** Why an image was not scored: the translated reason and what photo would work, then the engine's own words. */
+function FailureExplanation({ result }: { result: ResultView }) {
   const { t } = useTranslation('results');
+  const code = result.errorCode;
+  const key = code && EXPLAINED_FAILURES.has(code) ? code : 'other';
   return (
-    <figure className="result-figure" data-testid={testId}>
-      {src ? <img src={src} alt={caption} loading="lazy" /> : <div className="result-figure-missing">{t('detail.no_image')}</div>}
-      <figcaption>{caption}</figcaption>
-    </figure>
+    <Alert
+      type="error"
+      showIcon
+      className="result-detail-error"
+      data-testid="detail-error"
+      title={
+        <span className="result-failure-title">
+          <span data-testid="detail-error-title">{t(`failure.${key}.title`)}</span>
+          {code && <code className="result-failure-code">{code}</code>}
+        </span>
+      }
+      description={
+        <div className="result-failure-body">
+          <p data-testid="detail-error-hint">{t(`failure.${key}.hint`)}</p>
+          {result.errorMessage && (
+            <p className="result-failure-message" data-testid="detail-error-message">
+              <span>{t('detail.engine_message')}:</span> {result.errorMessage}
+            </p>
+          )}
+        </div>
+      }
+    />
   );
 }
 
-/** Original, the three cuts, the three prediction images, values, errors and the health assessment. */
+/**
+ * Original, values, the health assessment, then every specimen (its cut and lesion images, number, kind, PPD,
+ * confidence, review state); a failed image instead says why, what photo would work, and what the engine saw.
+ */
 export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
   const { t } = useTranslation('results');
   const band = result ? bandOf(result.ppdValue) : null;
-  const cuts = VIS_KEYS.filter((k) => k.startsWith('cut2_'));
-  const preds = VIS_KEYS.filter((k) => k.startsWith('pred_'));
+  const failed = result !== null && (result.errorCode !== null || result.errorMessage !== null);
   return (
     <Modal
       open={open}
@@ -69,7 +107,15 @@ export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
                   label: t('detail.sub_values'),
                   children: (
                     <span data-testid="detail-sub-values">
-                      {result.subPpdValues.length > 0 ? result.subPpdValues.map((v) => v.toFixed(2)).join(' / ') : '--'}
+                      {result.subPpdValues.length === 0
+                        ? '--'
+                        : result.subPpdValues.length <= SUB_VALUES_LISTED
+                          ? result.subPpdValues.map((v) => v.toFixed(2)).join(' / ')
+                          : t('detail.sub_values_summary', {
+                              count: result.subPpdValues.length,
+                              min: Math.min(...result.subPpdValues).toFixed(2),
+                              max: Math.max(...result.subPpdValues).toFixed(2),
+                            })}
                     </span>
                   ),
                 },
@@ -85,16 +131,12 @@ export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
                 },
               ]}
             />
-            {(result.errorCode || result.errorMessage) && (
-              <Alert
-                type="error"
-                showIcon
-                className="result-detail-error"
-                data-testid="detail-error"
-                title={result.errorCode ?? t('detail.error')}
-                description={result.errorMessage}
-              />
+            {result.needsReview && (
+              <Tag color="orange" icon={<EyeOutlined />} className="result-detail-review" data-testid="detail-needs-review">
+                {t('card.needs_review')}
+              </Tag>
             )}
+            {failed && <FailureExplanation result={result} />}
             <div className={`result-health band-${band ?? 'failed'}`} data-testid="health-assessment">
               <span className="result-health-icon">{band ? <SeverityIcon severity={band} /> : <QuestionCircleFilled />}</span>
               <span>
@@ -104,18 +146,16 @@ export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
             </div>
           </div>
           <div className="result-detail-strip">
-            <h4>{t('detail.cuts')}</h4>
-            <div className="result-detail-figures">
-              {cuts.map((key, i) => (
-                <Figure key={key} testId={`vis-${key}`} src={result.visImages[key]} caption={t('detail.cut', { n: i + 1 })} />
-              ))}
-            </div>
-            <h4>{t('detail.predictions')}</h4>
-            <div className="result-detail-figures">
-              {preds.map((key, i) => (
-                <Figure key={key} testId={`vis-${key}`} src={result.visImages[key]} caption={t('detail.pred', { n: i + 1 })} />
-              ))}
-            </div>
+            {failed ? (
+              result.overlayImageUrl && (
+                <figure className="result-detail-overview" data-testid="detail-overview">
+                  <h4>{t('detail.overview')}</h4>
+                  <img src={result.overlayImageUrl} alt={t('detail.overview')} loading="lazy" />
+                </figure>
+              )
+            ) : (
+              <SpecimenGrid key={result.id} specimens={result.specimens} />
+            )}
           </div>
         </div>
       )}

@@ -12,6 +12,7 @@ export interface ResultItemLabels {
   preview: string;
   download: string;
   failed: string;
+  needsReview: string;
   health: Record<string, string>;
 }
 
@@ -28,6 +29,15 @@ export interface ResultItemProps {
 export const cardImageOf = (r: ResultView) => r.overlayImageUrl ?? r.originalImageUrl;
 
 const stop = (e: MouseEvent) => e.stopPropagation();
+
+/** The small "needs review" marker of a card or row whose result has a specimen a person should look at. */
+function ReviewMark({ label }: { label: string }) {
+  return (
+    <span className="result-review-mark" title={label} data-testid="result-needs-review">
+      <EyeOutlined /> {label}
+    </span>
+  );
+}
 
 function HoverActions({ result, index, labels, onPreview }: Pick<ResultItemProps, 'index' | 'labels' | 'onPreview'> & { result: ResultView }) {
   const href = result.originalImageUrl ?? cardImageOf(result);
@@ -87,8 +97,11 @@ export function ResultCard({ result, index, selected, labels, onOpen, onPreview 
         <HoverActions result={result} index={index} labels={labels} onPreview={onPreview} />
       </div>
       <div className="result-card-body">
-        <span className="result-card-ppd" data-testid="result-ppd">
-          {result.ppdValue === null ? labels.failed : `PPD ${formatPpd(result.ppdValue)}`}
+        <span className="result-card-ppd-line">
+          <span className="result-card-ppd" data-testid="result-ppd">
+            {result.ppdValue === null ? labels.failed : `PPD ${formatPpd(result.ppdValue)}`}
+          </span>
+          {result.needsReview && <ReviewMark label={labels.needsReview} />}
         </span>
         <span className="result-card-name" title={result.imageName}>
           {result.imageName}
@@ -107,6 +120,7 @@ export function ResultRow({ result, index, selected, labels, onOpen, onPreview }
       <div className="result-row-thumb">{image && <img src={image} alt="" loading="lazy" decoding="async" />}</div>
       <div className="result-row-name" title={result.imageName}>
         {result.imageName}
+        {result.needsReview && <ReviewMark label={labels.needsReview} />}
       </div>
       <div className="result-row-ppd">{result.ppdValue === null ? labels.failed : formatPpd(result.ppdValue)}</div>
       <div className="result-row-sub" data-testid="result-sub-values">

@@ -7,6 +7,7 @@ import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { predictionsRoutes } from './predictions/predictions.routes.js';
+import { registerRequestGuard } from './security/request-guard.js';
 import { statusRoutes } from './status/status.routes.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { webRoutes } from './web/web.routes.js';
@@ -51,6 +52,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   registerErrorHandler(app);
+  // Before anything reads a body: unknown Host names and cross-site writes are refused untouched.
+  registerRequestGuard(app, ctx.config);
   // A JSON Content-Type with no body (DELETE, cancel from clients that always send the header) is no body,
   // as in Django REST Framework; anything else goes through Fastify's own safe JSON parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -62,6 +65,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
     return payload;
   });
   await app.register(multipart, {

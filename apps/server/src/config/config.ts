@@ -32,6 +32,14 @@ const envSchema = z.object({
   API_WORKS_JOBS: boolFromEnv.optional(),
   WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(0),
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
+  // Host names (or addresses) the server answers to, comma-separated; `*` answers any (only behind a proxy
+  // that checks Host itself). Unset: the loopback names and HOST (see allowedHostsOf).
+  ALLOWED_HOSTS: z
+    .string()
+    .regex(/^\s*(\*|[A-Za-z0-9.:\[\]_-]+)(\s*,\s*[A-Za-z0-9.:\[\]_-]+)*\s*$/, 'must be a comma-separated list of host names (or *)')
+    .optional(),
+  // An upload that sends no byte for this long is aborted and its temp files removed.
+  UPLOAD_IDLE_SECONDS: z.coerce.number().positive().max(86_400).default(60),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -56,6 +64,10 @@ export interface AppConfig {
   workers: number;
   maxUploadBytes: number;
   logLevel: Env['LOG_LEVEL'];
+  /** lower-case host names the server answers to (no port); null = any (ALLOWED_HOSTS=*) */
+  allowedHosts: ReadonlySet<string> | null;
+  /** an upload idle this long (ms) is aborted */
+  uploadIdleMs: number;
   /** pg-boss settings (used only with DATABASE_URL) */
   scaleOut: {
     /** the API process also works jobs (else only `npm run worker` processes do) */
@@ -103,6 +115,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers: e.WORKERS,
     maxUploadBytes: Math.floor(e.MAX_UPLOAD_MB * 1024 * 1024),
     logLevel: e.LOG_LEVEL,
+    allowedHosts: allowedHostsOf(e.ALLOWED_HOSTS, e.HOST),
+    uploadIdleMs: Math.round(e.UPLOAD_IDLE_SECONDS * 1000),
     scaleOut: { apiWorksJobs: e.API_WORKS_JOBS ?? e.WORKER_PROCESSES === 0, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
   };
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]']);
+
+/** A host name as it is compared: lower case, IPv6 without brackets. */
+export function normaliseHostName(name: string): string {
+  return name.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * The Host names the server answers to (api.md, "Security"): ALLOWED_HOSTS when set, else the loopback
+ * names and HOST. With HOST a wildcard (0.0.0.0, ::) the machine's own addresses and name are added: a page
+ * can only be served from those by someone who already controls this machine, while a DNS-rebinding page
+ * always arrives under its own (foreign) name.
+ */
+export function allowedHostsOf(list: string | undefined, host: string): ReadonlySet<string> | null {
+  if (list !== undefined) {
+    const names = list.split(',').map(normaliseHostName).filter(Boolean);
+    return names.includes('*') ? null : new Set(names);
+  }
+  const names = new Set([...LOOPBACK_NAMES, normaliseHostName(host)]);
+  if (WILDCARD_ADDRESSES.has(host.trim())) {
+    names.add(os.hostname().toLowerCase());
+    for (const addresses of Object.values(os.networkInterfaces())) {
+      for (const a of addresses ?? []) names.add(normaliseHostName(a.address));
+    }
+  }
+  return names;
 }

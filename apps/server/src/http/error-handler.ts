@@ -58,6 +58,7 @@ function clientWentAway(error: { code?: string; message?: string }, socketGone: 
 export function frameworkError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   // Sent before routing: the app's onSend hook does not run for these.
   void reply.header('X-Content-Type-Options', 'nosniff');
+  void reply.header('Referrer-Policy', 'same-origin');
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     void reply.status(414).send({ code: 'too_large', detail: 'A part of the URL is too long' });
     return;
@@ -80,7 +81,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   const body = JSON.stringify({ code, detail });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: same-origin\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

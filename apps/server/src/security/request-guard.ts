@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { normaliseHostName, type AppConfig } from '../config/config.js';
+
+/** Methods that change the library: a foreign page must not be able to send them (api.md, "Security"). */
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The host name of a `Host` header (`name`, `name:port`, `[v6]:port`), or null when it is not one. */
+export function hostNameOf(hostHeader: string | undefined): string | null {
+  if (!hostHeader) return null;
+  try {
+    const url = new URL(`http://${hostHeader}`);
+    // Anything beyond host[:port] (a path, credentials) makes it no Host at all.
+    if (url.host.toLowerCase() !== hostHeader.toLowerCase() && `${url.host}:80` !== hostHeader.toLowerCase()) return null;
+    return normaliseHostName(url.hostname);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when a browser sent this request on behalf of a page of another site. `Origin` decides when present
+ * (browsers send it on every cross-origin request and on same-origin POSTs): it must be this server's own
+ * origin (same host and port as `Host`) or a page on one of the host names the server answers to (the Vite
+ * dev server on another port of localhost). `Origin: null` (sandboxed frames, file: pages) is foreign.
+ * Without `Origin`, `Sec-Fetch-Site: cross-site` is. Requests with neither (curl, scripts) are not from a page.
+ */
+export function isCrossSite(req: FastifyRequest, allowedHosts: ReadonlySet<string> | null): boolean {
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return true;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return true;
+    if (url.host.toLowerCase() === (req.headers.host ?? '').toLowerCase()) return false;
+    return allowedHosts === null || !allowedHosts.has(normaliseHostName(url.hostname));
+  }
+  return req.headers['sec-fetch-site'] === 'cross-site';
+}
+
+/**
+ * First hook of every request, before routing and body parsing: an unknown `Host` is a 421 (defeats DNS
+ * rebinding: the attacker's page arrives under its own name); a state-changing request from another site is
+ * a 403 (defeats cross-site form and fetch POSTs). Neither reads the body, so nothing is staged or changed.
+ */
+export function registerRequestGuard(app: FastifyInstance, config: Pick<AppConfig, 'allowedHosts'>): void {
+  const { allowedHosts } = config;
+  app.addHook('onRequest', async (req, reply) => {
+    if (allowedHosts !== null) {
+      const host = hostNameOf(req.headers.host);
+      if (host === null || !allowedHosts.has(host)) {
+        return reply.status(421).send({
+          code: 'unknown_host',
+          detail: 'This server does not answer to that host name (set ALLOWED_HOSTS to add it)',
+        });
+      }
+    }
+    if (STATE_CHANGING.has(req.method) && isCrossSite(req, allowedHosts)) {
+      return reply.status(403).send({ code: 'cross_origin', detail: 'A request from another site may not change anything here' });
+    }
+  });
+}

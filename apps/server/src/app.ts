@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { clientErrorHandler, frameworkError, registerErrorHandler } from './http/error-handler.js';
+import { registerUnreadBodyHandling } from './http/unread-body.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerErrorHandler(app);
   // Before anything reads a body: unknown Host names and cross-site writes are refused untouched.
   registerRequestGuard(app, ctx.config);
+  registerUnreadBodyHandling(app);
   // A JSON Content-Type with no body (DELETE, cancel from clients that always send the header) is no body,
   // as in Django REST Framework; anything else goes through Fastify's own safe JSON parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');

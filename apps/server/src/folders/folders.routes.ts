@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
 import { isPlainName, parseInput, PLAIN_NAME_MESSAGE } from '../http/validation.js';
+import { nfc } from '../names/names.js';
 import { listImages } from '../images/images.routes.js';
 import { ImagesService } from '../images/images.service.js';
 import { FoldersService, type FolderDeleteMode } from './folders.service.js';
@@ -17,7 +18,8 @@ const folderBody = z.object({
     .trim()
     .min(1, 'This field may not be blank')
     .max(FOLDER_NAME_MAX, `Ensure this field has no more than ${FOLDER_NAME_MAX} characters`)
-    .refine(isPlainName, `name ${PLAIN_NAME_MESSAGE}`),
+    .refine(isPlainName, `name ${PLAIN_NAME_MESSAGE}`)
+    .transform(nfc),
   description: z
     .string({ error: 'description must be a string' })
     .max(2000, 'Ensure this field has no more than 2000 characters')

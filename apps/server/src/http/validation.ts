@@ -19,15 +19,5 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what 
   throw new ApiError(400, 'invalid', `Invalid ${what}: ${summary}`, { fields });
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * A name people read (folder, task): no control characters (NUL, line breaks, escapes) and no broken UTF-16
- * (a lone surrogate would be stored as U+FFFD).
- */
-export function isPlainName(name: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return !/[\u0000-\u001f\u007f]/.test(name) && !LONE_SURROGATE.test(name);
-}
-
-export const PLAIN_NAME_MESSAGE = 'must not contain control characters or broken characters';
+// Names have their own rules (src/names): re-exported for the schemas that validate them.
+export { isPlainName, NAME_PROBLEM as PLAIN_NAME_MESSAGE } from '../names/names.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseInput } from '../http/validation.js';
 import type { ImageFilter, ImageOrder, ImageOrderKey } from './images.repository.js';
+import { nfc } from '../names/names.js';
 
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'tiff', 'gif'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -24,7 +25,8 @@ export const folderFilter = z.union([
 
 const listQuerySchema = z.object({
   folder: folderFilter.optional(),
-  search: z.string().max(500, 'must be at most 500 characters').optional(),
+  // NFC, as names are stored: either spelling of a name finds it.
+  search: z.string().max(500, 'must be at most 500 characters').transform(nfc).optional(),
   ordering: z
     .string()
     .refine((s) => (ORDERINGS as readonly string[]).includes(s.replace(/^-/, '')), {

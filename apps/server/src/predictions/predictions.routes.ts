@@ -8,6 +8,7 @@ import { batchCreateSchema, singlePredictSchema } from '../tasks/task-payload.sc
 import { TasksService } from '../tasks/tasks.service.js';
 import { PredictionsService } from './predictions.service.js';
 import { exportFileName } from './results-export.js';
+import { nfc } from '../names/names.js';
 
 const idParam = (field: string) =>
   z
@@ -22,7 +23,8 @@ const boolParam = z.enum(['true', 'false']).transform((v) => v === 'true');
 const listQuerySchema = z.object({
   task_id: idParam('task_id').optional(),
   image_id: idParam('image_id').optional(),
-  search: z.string().max(200).optional(),
+  // NFC, as names are stored: either spelling of a name finds it.
+  search: z.string().max(200).transform(nfc).optional(),
   severity: z.enum(['healthy', 'mild', 'severe']).optional(),
   needs_review: boolParam.optional(),
   reviewed: boolParam.optional(),

@@ -1,6 +1,7 @@
 import { predictionParametersSchema, TASK_NAME_MAX } from '@cassavascope/contract';
 import { z } from 'zod';
 import { isPlainName, PLAIN_NAME_MESSAGE } from '../http/validation.js';
+import { nfc } from '../names/names.js';
 
 /** The task types of api.md and the engine mode each runs. */
 export const TASK_TYPES = ['prediction', 'first_segmentation', 'second_segmentation'] as const;
@@ -11,7 +12,8 @@ export const taskNameSchema = z
   .trim()
   .min(1, 'name must not be blank')
   .max(TASK_NAME_MAX, `name must be at most ${TASK_NAME_MAX} characters`)
-  .refine(isPlainName, `name ${PLAIN_NAME_MESSAGE}`);
+  .refine(isPlainName, `name ${PLAIN_NAME_MESSAGE}`)
+  .transform(nfc);
 
 const idList = z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).max(1_000_000).nullish();
 
@@ -44,5 +46,5 @@ export const taskRenameSchema = z.object({ name: taskNameSchema });
 
 export const taskListQuerySchema = z.object({
   status: z.enum(['running', 'completed', 'failed', 'cancelled']).optional(),
-  search: z.string().max(200).optional(),
+  search: z.string().max(200).transform(nfc).optional(),
 });

@@ -1,15 +1,17 @@
+import { nfc } from '../names/names.js';
+
 /** The longest stored image name (characters). */
 const MAX_NAME_LENGTH = 255;
 
 /**
  * The name an uploaded file or ZIP entry is stored under: its base name only (any folder part,
- * `..`, drive letter or backslash path is dropped), without control characters, trimmed and
- * capped. Names never become file paths (files are stored by content hash); this keeps them tidy.
+ * `..`, drive letter or backslash path is dropped), in NFC, trimmed and capped. Names never become
+ * file paths (files are stored by content hash). Control and bidirectional-override characters are
+ * not removed here: callers refuse such a name (`isPlainName`) rather than store a silently altered one.
  */
 export function baseName(raw: string): string {
   const last = raw.replace(/\\/g, '/').split('/').pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  let name = last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  let name = nfc(last).trim();
   if (name === '.' || name === '..') name = '';
   return Array.from(name).slice(0, MAX_NAME_LENGTH).join('');
 }

@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../http/errors.js';
+import { isPlainName, NAME_PROBLEM } from '../names/names.js';
+import { baseName } from './file-names.js';
+import { MultipartHeaderCheck } from './multipart-header-check.js';
 import { discard, stageStream, type StagedFile, type StageOptions } from './staged-file.js';
 
 export interface ReceivedFile {
@@ -34,9 +37,27 @@ export async function receiveMultipart(
   }
   const files: ReceivedFile[] = [];
   const fields: Record<string, string> = {};
+  // Watches the raw part headers for what the parser would accept mangled (a CR or LF in a file name).
+  const boundary = MultipartHeaderCheck.boundaryOf(req.headers['content-type']);
+  const check = boundary ? new MultipartHeaderCheck(boundary) : undefined;
+  const watch = (chunk: Buffer) => check?.push(chunk);
+  req.raw.on('data', watch);
+  const malformed = () => {
+    const problem = check?.problem;
+    return problem
+      ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${problem.detail}`, { fields: { [problem.field]: problem.detail } })
+      : undefined;
+  };
   try {
     for await (const part of req.parts({ limits: { files: maxFiles } })) {
+      const bad = malformed();
+      if (bad) throw bad;
       if (part.type === 'file') {
+        // A name that would show as something else (control or bidirectional-override characters) is
+        // refused before a byte of the file is stored.
+        if (!isPlainName(baseName(part.filename ?? ''))) {
+          throw new ApiError(400, 'invalid_name', `The file name ${NAME_PROBLEM}`, { fields: { [part.fieldname]: `file name ${NAME_PROBLEM}` } });
+        }
         const staged = await stageStream(part.file as Readable, tempDir, Number.POSITIVE_INFINITY, options);
         // @fastify/multipart marks a part cut at fileSize instead of failing when so configured.
         if ((part.file as { truncated?: boolean }).truncated) {
@@ -50,9 +71,13 @@ export async function receiveMultipart(
         fields[part.fieldname] = part.value;
       }
     }
+    const bad = malformed();
+    if (bad) throw bad;
   } catch (err) {
     await discard(files.map((f) => f.staged));
-    throw isMalformedBody(err) ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${(err as Error).message}`) : err;
+    throw malformed() ?? (isMalformedBody(err) ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${(err as Error).message}`) : err);
+  } finally {
+    req.raw.off('data', watch);
   }
   return { files, fields };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '../http/validation.js';
+import { isPlainName, NAME_PROBLEM } from '../names/names.js';
 import type { UploadOptions } from './upload.service.js';
 
 const uploadFields = z.object({
@@ -11,7 +12,7 @@ const uploadFields = z.object({
     .optional(),
   check_duplicate: z.enum(['1', '0', 'true', 'false'], { message: "must be '1' or '0'" }).optional(),
   duplicate_action: z.enum(['', 'skip', 'overwrite'], { message: 'must be skip or overwrite' }).optional(),
-  name: z.string().max(1000, 'must be at most 1000 characters').optional(),
+  name: z.string().max(1000, 'must be at most 1000 characters').refine(isPlainName, NAME_PROBLEM).optional(),
 });
 
 /** The text fields of an upload request (multipart values are strings). */

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type yauzl from 'yauzl';
 import { ApiError } from '../http/errors.js';
+import { displayName, isPlainName, NAME_PROBLEM } from '../names/names.js';
 import { baseName, decodeZipName, UNNAMED } from './file-names.js';
 import { discard, stageStream, TooLargeError, type StagedFile } from './staged-file.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
@@ -114,7 +115,9 @@ export async function readZip(
       items.push(item);
       onItem?.(item);
     };
-    const fail = (code: string, detail: string) => add({ name, error: { code, detail } });
+    const fail = (code: string, detail: string) => add({ name: displayName(name), error: { code, detail } });
+    // Refused, not cleaned: the entry is reported and the rest of the archive goes in.
+    if (!isPlainName(name)) return fail('invalid_name', `The entry's name ${NAME_PROBLEM}`);
     const size = entry.uncompressedSize;
     if (size > limits.maxEntryBytes) return fail('too_large', `The entry is larger than MAX_UPLOAD_MB (${size} bytes)`);
     total += size;

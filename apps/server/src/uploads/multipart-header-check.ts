@@ -1,0 +1,115 @@
+/** Longest header block of one part we wait for (busboy's own limit is of the same order). */
+const MAX_HEADER_BYTES = 16 * 1024;
+const TOKEN_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/;
+const CRLF = Buffer.from('\r\n');
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+export interface MultipartProblem {
+  /** the form field of the part (its `name`), or `files` when it cannot be read */
+  field: string;
+  detail: string;
+}
+
+/**
+ * Reads the part headers of a multipart body as its bytes pass by, for what the parser (busboy) accepts in a
+ * mangled form instead of refusing: a CR or LF inside a quoted file name ends the header line there, so busboy
+ * silently stores `a` for `a\r\nb.jpg` and drops the rest as a header line without a colon. Such a body is
+ * malformed and gets a 400 naming the field. Only delimiters and header blocks are looked at; part bodies
+ * are skipped with Buffer.indexOf.
+ */
+export class MultipartHeaderCheck {
+  problem: MultipartProblem | null = null;
+  private readonly delimiter: Buffer;
+  private state: 'body' | 'after-delimiter' | 'headers' | 'done' = 'body';
+  private carry: Buffer;
+
+  constructor(boundary: string) {
+    this.delimiter = Buffer.from(`\r\n--${boundary}`);
+    // The first delimiter has no CRLF before it: pretend there was one.
+    this.carry = Buffer.from(CRLF);
+  }
+
+  /** The boundary of a multipart Content-Type, or null. */
+  static boundaryOf(contentType: string | undefined): string | null {
+    const match = /;\s*boundary=(?:"([^"]{1,200})"|([^\s;]{1,200}))/i.exec(contentType ?? '');
+    return match ? (match[1] ?? match[2] ?? null) : null;
+  }
+
+  push(chunk: Buffer): void {
+    if (this.problem || this.state === 'done') return;
+    let buf = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+    for (;;) {
+      if (this.state === 'body') {
+        const at = buf.indexOf(this.delimiter);
+        if (at === -1) {
+          this.carry = Buffer.from(buf.subarray(Math.max(0, buf.length - this.delimiter.length + 1)));
+          return;
+        }
+        buf = buf.subarray(at + this.delimiter.length);
+        this.state = 'after-delimiter';
+      } else if (this.state === 'after-delimiter') {
+        if (buf.length < 2) break;
+        if (buf[0] === 0x2d && buf[1] === 0x2d) {
+          this.state = 'done';
+          return;
+        }
+        const eol = buf.indexOf(CRLF);
+        if (eol === -1) {
+          if (buf.length > 1024) return this.fail('files', 'A multipart boundary line is malformed');
+          break;
+        }
+        // Only transport padding (spaces, tabs) may follow a delimiter.
+        if (!/^[ \t]*$/.test(buf.subarray(0, eol).toString('latin1'))) return this.fail('files', 'A multipart boundary line is malformed');
+        buf = buf.subarray(eol + 2);
+        this.state = 'headers';
+      } else {
+        if (buf.length >= 2 && buf[0] === 0x0d && buf[1] === 0x0a) {
+          // No headers at all: the part is refused by the parser itself.
+          buf = buf.subarray(2);
+          this.state = 'body';
+          continue;
+        }
+        const end = buf.indexOf(HEADER_END);
+        if (end === -1) {
+          if (buf.length > MAX_HEADER_BYTES) return this.fail('files', 'The headers of a multipart part are too long');
+          break;
+        }
+        this.checkHeaders(buf.subarray(0, end).toString('latin1'));
+        if (this.problem) return;
+        // The part body starts right after the blank line (an empty part: the delimiter's CRLF is next).
+        buf = buf.subarray(end + 4);
+        this.state = 'body';
+      }
+    }
+    this.carry = Buffer.from(buf);
+  }
+
+  private checkHeaders(block: string): void {
+    const lines = block.split('\r\n');
+    const disposition = lines.find((l) => /^content-disposition:/i.test(l));
+    const field = (disposition && /[;\s]name="([^"\r\n]*)"/i.exec(disposition)?.[1]) || 'files';
+    for (const line of lines) {
+      if (/[\r\n]/.test(line)) return this.fail(field, 'A part header holds a line break (a CR or LF inside a file name?)');
+      if (!TOKEN_LINE.test(line)) return this.fail(field, 'A part header line is malformed (a CR or LF inside a file name?)');
+    }
+    if (disposition && !quotesBalanced(disposition)) {
+      return this.fail(field, 'A quoted value of Content-Disposition is not closed (a CR or LF inside a file name?)');
+    }
+  }
+
+  private fail(field: string, detail: string): void {
+    this.problem = { field, detail };
+    this.carry = Buffer.alloc(0);
+  }
+}
+
+/** Quoted strings (with backslash escapes) all closed. */
+function quotesBalanced(line: string): boolean {
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+  }
+  return !quoted;
+}

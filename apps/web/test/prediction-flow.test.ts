@@ -336,8 +336,21 @@ describe('prediction -> tasks -> results', () => {
     await expect.poll(() => page.getByTestId('confidence').locator('.prediction-field-value').textContent(), POLL).toBe('0.55');
     await expect.poll(() => page.getByTestId('confidence').getByRole('slider').getAttribute('aria-valuenow'), POLL).toBe('0.6');
     await screenshot(page, 'prediction-advanced-zh-1440');
+    // ...and says why its handle is not on 0.55 (issue 15 item 7).
+    await expect.poll(() => page.getByTestId('confidence-note').textContent(), POLL).toBe('0.55 介于此滑块的步长 0.10 之间，滑块停在 0.60。');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => page.getByTestId('confidence').locator('.prediction-field-value').textContent(), POLL).toBe('0.50');
+    expect(await page.getByTestId('confidence-note').count()).toBe(0);
+    // The main slider at 1.0: the fine slider (0.1-0.9) rests at its end and says the value is above its range.
+    await page.getByTestId('confidence').getByRole('slider').focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => page.getByTestId('advanced-confidence').locator('.prediction-field-value').textContent(), POLL).toBe('1.00');
+    await expect.poll(() => page.getByTestId('advanced-confidence').getByRole('slider').getAttribute('aria-valuenow'), POLL).toBe('0.9');
+    await expect.poll(() => page.getByTestId('advanced-confidence-note').textContent(), POLL).toBe('1.00 高于此滑块的范围（0.10-0.90），滑块停在 0.90。');
+    await screenshot(page, 'prediction-sliders-above-zh-1440');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.getByTestId('confidence').locator('.prediction-field-value').textContent(), POLL).toBe('0.50');
+    expect(await page.getByTestId('advanced-confidence-note').count()).toBe(0);
     await page.getByText('高级参数').click();
     await screenshot(page, 'prediction-zh-1440');
 

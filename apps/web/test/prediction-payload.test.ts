@@ -4,7 +4,7 @@ import { buildPredictionPayload } from '../src/features/prediction/api/create-pr
 import { estimatedSeconds } from '../src/features/prediction/estimate';
 import { DEFAULT_PARAMETER_VALUES } from '../src/features/prediction/default-parameters';
 import { defaultTaskName } from '../src/features/prediction/default-task-name';
-import { cleanValue, snapToStep } from '../src/features/prediction/slider-value';
+import { cleanValue, sliderReading, snapToStep } from '../src/features/prediction/slider-value';
 
 describe('prediction task payload (spec section 7)', () => {
   it('has exactly the listed fields with the spec defaults', () => {
@@ -81,5 +81,17 @@ describe('confidence sliders', () => {
     expect(snapToStep(150, PARAMETER_RANGES.minArea)).toBe(150);
     expect(snapToStep(7, PARAMETER_RANGES.morphKernel)).toBe(7);
     expect(cleanValue(0.1 + 0.2)).toBe(0.3);
+  });
+});
+
+describe('both confidence sliders tell the truth about the one value (issue 15 item 7)', () => {
+  const main = PARAMETER_RANGES.confidence;
+  const fine = PARAMETER_RANGES.advancedConfidence;
+  it('says when a handle cannot sit on the value', () => {
+    expect(sliderReading(1, fine)).toEqual({ position: 0.9, note: 'above' });
+    expect(sliderReading(1, main)).toEqual({ position: 1, note: null });
+    expect(sliderReading(0.55, main)).toEqual({ position: 0.6, note: 'between' });
+    expect(sliderReading(0.55, fine)).toEqual({ position: 0.55, note: null });
+    expect(sliderReading(0.05, fine)).toEqual({ position: 0.1, note: 'below' });
   });
 });

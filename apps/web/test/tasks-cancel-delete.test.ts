@@ -3,6 +3,7 @@ import type { Page, Request } from 'playwright-core';
 import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
 import { POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
+import { englishSentences } from './helpers/english-sentences';
 
 /** Tasks screen against a real server: live progress, cancel, delete (results go, images stay), empty states. */
 let e2e: E2e;
@@ -98,7 +99,7 @@ describe('tasks screen', () => {
     await running.getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
-    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toMatch(/^About \d+ minutes? remaining$/);
+    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toMatch(/^About \d+ (minute|second)s? remaining$/);
     await expect.poll(() => details.getByTestId('processed-count').textContent(), POLL).toMatch(new RegExp(`^\\d+ / ${IMAGES} images processed$`));
     await screenshot(page, 'tasks-details-running-en-1440', false);
     await page.keyboard.press('Escape');
@@ -109,13 +110,23 @@ describe('tasks screen', () => {
     expect(taskRequests.length).toBeGreaterThan(1);
     expect(taskRequests.every((r) => r === 'GET /api/tasks/')).toBe(true);
 
+    // Cancelling is confirmed first (issue 15 item 13): "Keep running" leaves the task running.
     await running.getByTestId('task-cancel').click();
+    await page.getByRole('button', { name: 'Keep running' }).click();
+    expect((await e2e.server.api(`/api/tasks/${long}/`)).body.status).toBe('running');
+    await running.getByTestId('task-cancel').click();
+    await page.getByTestId('task-cancel-confirm').click();
     await toast(page, 'Task cancelled successfully').waitFor();
     await expect.poll(() => running.getAttribute('data-status'), POLL).toBe('cancelled');
     const cancelled = (await e2e.server.api(`/api/tasks/${long}/`)).body;
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.processed_count).toBeLessThan(IMAGES);
     await expect.poll(() => running.getByTestId('task-cancel').count(), POLL).toBe(0);
+    // Issue 15 item 5: a cancelled task says so under its bar, not "Completed".
+    await running.getByTestId('task-details').click();
+    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('Cancelled');
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
 
     // With nothing running, polling stops: once the last answer is in, no task request is made over more than
     // two poll intervals. (The wait is the observation window of this negative check, not synchronisation.)
@@ -236,11 +247,46 @@ describe('tasks screen', () => {
     await expect.poll(() => row(failed).getByTestId('task-status').textContent(), POLL).toBe('Failed');
     await expect.poll(() => page.getByTestId('task-summary-failed').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
     await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('0');
+    // Issue 15 item 17: one percent sign (no % icon before the number as well as the % after it).
+    expect(await page.getByTestId('task-summary-rate').locator('[data-icon="percentage"]').count()).toBe(0);
     await row(failed).getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
     await expect.poll(() => details.getByTestId('status-text').textContent(), POLL).toBe('The task failed.');
-    if (task.error_message) await expect.poll(() => details.textContent(), POLL).toContain(task.error_message);
+    // Issue 15 item 5: a failed task says what happened, never "Completed" or a 0.0 % confidence of nothing.
+    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('Failed');
+    await expect.poll(() => details.getByTestId('average-confidence').textContent(), POLL).toBe('--');
+    await expect.poll(() => details.getByTestId('nothing-scored').textContent(), POLL).toContain('No image was scored');
+    await expect.poll(() => details.getByTestId('task-error').textContent(), POLL).toBe('The image could not be scored. Its result on the Results screen says why.');
+    expect(task.error_message).toBeTruthy();
+    // The server's English sentence is not what the screen shows (item 16).
+    expect(await details.textContent()).not.toContain(task.error_message);
+    // Item 14: parameter values, and the TTA switch says it does nothing with the colour engine.
+    await expect.poll(() => details.getByTestId('param-threshold').textContent(), POLL).toBe('0.5');
+    await expect.poll(() => details.getByTestId('param-min-area').textContent(), POLL).toBe('100');
+    await expect.poll(() => details.getByTestId('param-morph-kernel').textContent(), POLL).toBe('5');
+    await expect.poll(() => details.getByTestId('param-morph-iterations').textContent(), POLL).toBe('1');
+    await details.getByTestId('tta-no-effect').waitFor();
+    // Item 2: wall time beside the summed worker time, each named.
+    await expect.poll(() => details.textContent(), POLL).toContain('Wall time');
+    await expect.poll(() => details.textContent(), POLL).toContain('Worker time (summed over workers)');
     await screenshot(page, 'tasks-details-failed-en-1440', false);
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
+    await e2e.setLanguage('zh');
+    await row(failed).getByTestId('task-details').click();
+    await details.waitFor();
+    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('已失败');
+    await expect.poll(() => details.getByTestId('task-error').textContent(), POLL).toBe('图像均未能评分（共 1 张），结果页中每条结果都说明了原因。');
+    await expect.poll(() => details.getByTestId('nothing-scored').textContent(), POLL).toContain('没有图像完成评分');
+    expect(englishSentences(await details.innerText())).toEqual([]);
+    await screenshot(page, 'tasks-details-failed-zh-1440', false);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'tasks-details-failed-zh-390', false);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
+    await e2e.setLanguage('en');
   });
+
 });

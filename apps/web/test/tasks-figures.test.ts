@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { modelTypeLabel, taskModelLabel } from '../src/lib/model-label';
 import { normalizeTask, normalizeTaskList, UNKNOWN_TASK_STATUS } from '../src/lib/normalize-task';
 import { anyTaskRunning, isFilteredList } from '../src/features/tasks/api/get-tasks';
-import { countStatuses, processedImages, remainingMinutes, summarizeTasks, summaryCounts, taskDuration } from '../src/features/tasks/task-figures';
+import { countStatuses, measuredSecondsPerImage, processedImages, remainingEstimate, remainingMinutes, scoredImages, summarizeTasks, summaryCounts, taskDuration, wallSeconds } from '../src/features/tasks/task-figures';
+import { estimatedSeconds } from '../src/features/prediction/estimate';
 
 const task = (over: Record<string, unknown>) => normalizeTask({ id: 1, name: 'T', status: 'completed', image_count: 10, ...over });
 
@@ -149,5 +150,46 @@ describe('summary counts', () => {
     expect(isFilteredList({ search: '  ', status: 'all' })).toBe(false);
     expect(isFilteredList({ search: 'plot', status: 'all' })).toBe(true);
     expect(isFilteredList({ search: '', status: 'failed' })).toBe(true);
+  });
+});
+
+describe('issue 15: estimates a researcher can trust', () => {
+  const base = { image_count: 349, created_time: '2026-11-25T10:00:00Z' };
+  it('remaining time comes from the task\'s own measured rate once an image is done (item 1)', () => {
+    // 71 % after 36.75 s: 248 of 349 images at 6.75 images/s leaves 101 images, about 15 s (not "3 minutes").
+    const running = normalizeTask({ ...base, id: 1, name: 'r', status: 'running', progress: 71, processed_count: 248 });
+    const now = Date.parse('2026-11-25T10:00:36.750Z');
+    expect(remainingEstimate(running, now)).toEqual({ kind: 'measured', seconds: 15 });
+    // The seed's formula holds until there is a measurement: ceil((100 - progress) / 10) minutes.
+    const fresh = normalizeTask({ ...base, id: 2, name: 'f', status: 'running', progress: 0, processed_count: 0 });
+    expect(remainingEstimate(fresh, now)).toEqual({ kind: 'seed', minutes: 10 });
+  });
+
+  it('wall time runs from creation to completion, not the summed worker time (item 2)', () => {
+    const done = normalizeTask({
+      ...base,
+      id: 3,
+      name: 'd',
+      status: 'completed',
+      completed_time: '2026-11-25T10:00:26Z',
+      statistics: { healthyCount: 300, diseaseCount: 49, averageConfidence: 0.9, processingTime: 50.2, totalProcessed: 349 },
+    });
+    expect(wallSeconds(done, Date.parse('2026-11-25T12:00:00Z'))).toBe(26);
+    expect(done.statistics?.processingTime).toBe(50.2);
+  });
+
+  it('the Prediction estimate uses this server\'s measured seconds per image (item 1)', () => {
+    const done = (id: number, images: number, seconds: number, status = 'completed') =>
+      normalizeTask({ id, name: 'x', status, image_count: images, processed_count: images, created_time: '2026-11-25T10:00:00Z', completed_time: new Date(Date.parse('2026-11-25T10:00:00Z') + seconds * 1000).toISOString() });
+    expect(measuredSecondsPerImage([])).toBeNull();
+    // 349 images in 27 s and 1 in 1 s: 28 s over 350 images; the failed task does not count.
+    expect(measuredSecondsPerImage([done(1, 349, 27), done(2, 1, 1), done(3, 10, 100, 'failed')])).toBeCloseTo(0.08, 5);
+    expect(estimatedSeconds(349)).toBe(105);
+    expect(estimatedSeconds(349, 0.08)).toBe(28);
+  });
+
+  it('a task with nothing scored has no confidence to show (item 5)', () => {
+    const failed = normalizeTask({ ...base, id: 4, name: 'f', status: 'failed', failed_count: 349, processed_count: 349, statistics: { healthyCount: 0, diseaseCount: 0, averageConfidence: 0, processingTime: 3, totalProcessed: 349 } });
+    expect(scoredImages(failed)).toBe(0);
   });
 });

@@ -28,6 +28,8 @@ export interface ResultView {
   imageName: string;
   /** resolved address of the original photo, or null */
   originalImageUrl: string | null;
+  /** the original's small thumbnail (`thumbnail_url`, an addition of this server), or null */
+  thumbnailUrl: string | null;
   ossKey: string | null;
   /** resolved address of the overview/overlay image, or null */
   overlayImageUrl: string | null;
@@ -141,6 +143,7 @@ export function normalizeResult(input: unknown): ResultView {
     imageId: pickNumber(raw, 'image_id', 'imageId'),
     imageName: pickString(raw, 'imageName', 'image_name', 'name') ?? '',
     originalImageUrl: resolveMediaUrl(pickString(raw, 'original_image_url', 'originalImageUrl', 'image_url')),
+    thumbnailUrl: resolveMediaUrl(pickString(raw, 'thumbnail_url', 'thumbnailUrl')),
     ossKey,
     overlayImageUrl: resolveMediaUrl(pickString(raw, 'overlayImageUrl', 'result_image_url') ?? ossKey),
     ppdValue,

@@ -1,5 +1,5 @@
 import { EditOutlined, PictureOutlined } from '@ant-design/icons';
-import { App, Button, Card, Col, Input, Row, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Input, Row, Typography } from 'antd';
 import { TASK_NAME_MAX } from '@cassavascope/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,8 @@ import { useCreatePredictionTask, type PredictionParameterValues } from './api/c
 import { useEngine } from './api/get-engine-status';
 import { engineLabelText } from '../../lib/model-label';
 import { usePredictionFolders } from './api/get-prediction-folders';
+import { useMeasuredRate } from './api/get-measured-rate';
+import { clearRerunParameters, peekRerunParameters, type RerunParameters } from '../../lib/rerun-parameters';
 import { usePredictionImages, type ImageFilter } from './api/get-prediction-images';
 import { ConfigurationPanel } from './components/configuration-panel';
 import { ConfirmTaskDialog } from './components/confirm-task-dialog';
@@ -21,6 +23,20 @@ import { defaultTaskName } from './default-task-name';
 import { usePredictionSelection } from './hooks/use-prediction-selection';
 import './prediction.css';
 
+/** A task's parameters as the configuration's values; a value the task did not record keeps its default. */
+function rerunValues(p: RerunParameters): PredictionParameterValues {
+  const d = DEFAULT_PARAMETER_VALUES;
+  return {
+    confidenceThreshold: p.confidenceThreshold ?? d.confidenceThreshold,
+    usePostProcessing: p.usePostProcessing,
+    useTTA: p.useTTA,
+    minArea: p.minArea ?? d.minArea,
+    morphKernelSize: p.morphKernelSize ?? d.morphKernelSize,
+    morphIterations: p.morphIterations ?? d.morphIterations,
+    overlayOpacity: p.overlayOpacity ?? d.overlayOpacity,
+  };
+}
+
 const ALL_IMAGES: ImageFilter = { folder: null, search: '', sort: 'date' };
 
 /** Prediction: pick images or folders, set the parameters, and create a task (spec section 2). */
@@ -32,9 +48,13 @@ export default function PredictionPage() {
   const engine = useEngine();
   const library = usePredictionImages(ALL_IMAGES, 1, true);
   const [filter, setFilter] = useState<ImageFilter>(ALL_IMAGES);
-  const [parameters, setParameters] = useState<PredictionParameterValues>(DEFAULT_PARAMETER_VALUES);
+  // "Run again with these parameters" (task details) hands over a task's parameters: the screen starts from them.
+  const [rerun] = useState(peekRerunParameters);
+  useEffect(clearRerunParameters, []);
+  const [parameters, setParameters] = useState<PredictionParameterValues>(() => (rerun ? rerunValues(rerun) : DEFAULT_PARAMETER_VALUES));
   const [taskName, setTaskName] = useState(() => defaultTaskName(t('task_name.label')));
   const [nameEdited, setNameEdited] = useState(false);
+  const measured = useMeasuredRate();
   const [confirming, setConfirming] = useState(false);
   const selection = usePredictionSelection(folders.data?.folders ?? []);
   const create = useCreatePredictionTask();
@@ -152,12 +172,16 @@ export default function PredictionPage() {
         </Col>
         <Col xs={24} lg={8}>
           <div className="prediction-side">
-            <ConfigurationPanel values={parameters} onChange={setParameters} modelLabel={modelLabel} />
+            {rerun && (
+              <Alert type="info" showIcon data-testid="rerun-notice" title={t('rerun_notice', { name: rerun.taskName })} />
+            )}
+            <ConfigurationPanel values={parameters} onChange={setParameters} modelLabel={modelLabel} engineKind={engine.data?.kind ?? null} />
             <SummaryPanel
               imageCount={selection.imageCount}
               folderCount={selection.folderCount}
               estimatedImages={selection.estimatedImages}
               modelLabel={modelLabel}
+              secondsPerImage={measured.data ?? null}
               creating={create.isPending}
               onCreate={onCreate}
             />

@@ -1,4 +1,7 @@
 import type { TaskView } from '../../lib/normalize-task';
+import { wallSeconds } from '../../lib/task-rate';
+
+export { measuredSecondsPerImage, wallSeconds } from '../../lib/task-rate';
 
 export interface TaskSummary {
   total: number;
@@ -68,3 +71,31 @@ export const processedImages = (task: Pick<TaskView, 'progress' | 'imageCount'>)
 
 /** Remaining time while running: one minute per 10 % left, rounded up. */
 export const remainingMinutes = (progress: number) => Math.ceil((100 - progress) / 10);
+
+export type RemainingEstimate =
+  /** from the task's own measured rate: seconds left */
+  | { kind: 'measured'; seconds: number }
+  /** the seed's stand-in while nothing has been measured yet: one minute per 10 % left */
+  | { kind: 'seed'; minutes: number };
+
+/**
+ * Remaining time of a running task: the images left at the task's own measured rate (images processed so far
+ * over the wall time since it was created); the seed's one minute per 10 % only until one image is done.
+ */
+export function remainingEstimate(
+  task: Pick<TaskView, 'status' | 'createdDate' | 'completedDate' | 'progress' | 'imageCount' | 'processedCount'>,
+  now: number,
+): RemainingEstimate {
+  const elapsed = wallSeconds(task, now);
+  const processed = task.processedCount;
+  if (elapsed !== null && elapsed > 0 && processed > 0 && task.imageCount > 0) {
+    const left = Math.max(0, task.imageCount - processed);
+    return { kind: 'measured', seconds: Math.ceil((left * elapsed) / processed) };
+  }
+  return { kind: 'seed', minutes: remainingMinutes(task.progress) };
+}
+
+/** Whether a task scored at least one image (a task with none has no confidence or health split to show). */
+export const scoredImages = (task: Pick<TaskView, 'statistics'>) =>
+  task.statistics ? task.statistics.healthyCount + task.statistics.diseaseCount : 0;
+

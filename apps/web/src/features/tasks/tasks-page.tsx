@@ -7,6 +7,7 @@ import { useNavigateSection } from '../../app/section-context';
 import { LoadErrorState } from '../../lib/load-error-state';
 import type { TaskView } from '../../lib/normalize-task';
 import { focusResultsOnTask } from '../../lib/results-focus';
+import { rerunWithParameters } from '../../lib/rerun-parameters';
 import { useCancelTask } from './api/cancel-task';
 import { useDeleteTask } from './api/delete-task';
 import { anyTaskRunning, isFilteredList, TASKS_PAGE, useTasks } from './api/get-tasks';
@@ -90,6 +91,11 @@ export default function TasksPage() {
   const onViewResults = (task: TaskView) => {
     focusResultsOnTask(task.id);
     navigate('results');
+  };
+
+  const onRerun = (task: TaskView) => {
+    rerunWithParameters({ taskName: task.name, ...task.parameters });
+    navigate('prediction');
   };
 
   // An empty list under a search or status filter is "no matches", whatever the totals say.
@@ -188,7 +194,7 @@ export default function TasksPage() {
           ) : null}
         </div>
       )}
-      <TaskDetailsModal task={details} onClose={() => setDetailsId(null)} onViewResults={onViewResults} />
+      <TaskDetailsModal task={details} now={now} onClose={() => setDetailsId(null)} onViewResults={onViewResults} onRerun={onRerun} />
       <DeleteTaskDialog task={deleting} deleting={remove.isPending} onConfirm={onDelete} onCancel={() => setDeleting(null)} />
     </div>
   );

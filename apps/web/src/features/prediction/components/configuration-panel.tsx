@@ -4,13 +4,15 @@ import { PARAMETER_RANGES as R } from '@cassavascope/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionParameterValues } from '../api/create-prediction-task';
-import { cleanValue, snapToStep } from '../slider-value';
+import { cleanValue, sliderReading } from '../slider-value';
 
 interface Props {
   values: PredictionParameterValues;
   onChange: (values: PredictionParameterValues) => void;
   /** the server's engine label (`/api/status/` engine.label), null while unknown */
   modelLabel: string | null;
+  /** the server's engine kind (`colour` or `onnx`), null while unknown */
+  engineKind: string | null;
 }
 
 function Field({ label, value, children, testId }: { label: string; value?: ReactNode; children: ReactNode; testId?: string }) {
@@ -53,7 +55,7 @@ const ADVANCED_SLIDERS: SliderSpec[] = [
  * Configuration: the single prediction mode, the one model (disabled, named by the server), the confidence
  * slider and the collapsible advanced section with every slider and switch of spec section 5.
  */
-export function ConfigurationPanel({ values, onChange, modelLabel }: Props) {
+export function ConfigurationPanel({ values, onChange, modelLabel, engineKind }: Props) {
   const { t } = useTranslation('prediction');
   const set = <K extends keyof PredictionParameterValues>(key: K, value: PredictionParameterValues[K]) =>
     onChange({ ...values, [key]: value });
@@ -61,18 +63,31 @@ export function ConfigurationPanel({ values, onChange, modelLabel }: Props) {
   const slider = (spec: SliderSpec) => {
     const range = R[spec.range];
     const value = values[spec.key];
-    const shown = spec.decimals ? value.toFixed(2) : String(value);
+    const format = (v: number) => (spec.decimals ? v.toFixed(2) : String(v));
+    const reading = sliderReading(value, range);
     return (
-      <Field key={spec.testId} label={t(spec.label)} value={shown} testId={spec.testId}>
+      <Field key={spec.testId} label={t(spec.label)} value={format(value)} testId={spec.testId}>
         <Slider
           min={range.min}
           max={range.max}
           step={range.step}
-          value={snapToStep(value, range)}
+          value={reading.position}
           onChange={(v) => set(spec.key, cleanValue(v))}
-          tooltip={{ formatter: () => shown }}
+          // The handle's tooltip names where the handle is; the field's value (above) is the one threshold.
+          tooltip={{ formatter: (v) => (v === undefined ? '' : format(v)) }}
           aria-label={t(spec.label)}
         />
+        {reading.note && (
+          <small className="prediction-slider-note" data-testid={`${spec.testId}-note`}>
+            {t(`config.slider_note.${reading.note}`, {
+              value: format(value),
+              min: format(range.min),
+              max: format(range.max),
+              step: format(range.step),
+              position: format(reading.position),
+            })}
+          </small>
+        )}
       </Field>
     );
   };
@@ -96,6 +111,11 @@ export function ConfigurationPanel({ values, onChange, modelLabel }: Props) {
         <span>
           {t('config.tta')}
           <small>{t('config.tta_hint')}</small>
+          {engineKind === 'colour' && (
+            <small className="prediction-tta-idle" data-testid="tta-no-effect">
+              {t('config.tta_no_effect')}
+            </small>
+          )}
         </span>
         <Switch checked={values.useTTA} onChange={(v) => set('useTTA', v)} aria-label={t('config.tta')} data-testid="switch-tta" />
       </div>

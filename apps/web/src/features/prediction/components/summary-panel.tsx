@@ -8,12 +8,14 @@ interface Props {
   folderCount: number;
   estimatedImages: number;
   modelLabel: string | null;
+  /** this server's measured seconds per image; null until it has finished a task (the seed's 0.3 s then) */
+  secondsPerImage: number | null;
   creating: boolean;
   onCreate: () => void;
 }
 
 /** Summary: selected, estimated images, mode, model, estimated time, and the create-task button. */
-export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLabel, creating, onCreate }: Props) {
+export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLabel, secondsPerImage, creating, onCreate }: Props) {
   const { t } = useTranslation('prediction');
   return (
     <Card className="prediction-card prediction-summary" title={t('summary.title')} data-testid="prediction-summary">
@@ -33,7 +35,10 @@ export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLa
             label: t('summary.estimated_time'),
             children: (
               <span data-testid="estimated-time">
-                <ClockCircleOutlined /> {t('summary.seconds', { count: estimatedSeconds(estimatedImages) })}
+                <ClockCircleOutlined /> {t('summary.seconds', { count: estimatedSeconds(estimatedImages, secondsPerImage) })}
+                <small className="prediction-estimate-basis" data-testid="estimate-basis">
+                  {secondsPerImage === null ? t('summary.estimate_default') : t('summary.estimate_measured', { value: secondsPerImage.toFixed(2) })}
+                </small>
               </span>
             ),
           },

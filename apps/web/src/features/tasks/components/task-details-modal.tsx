@@ -1,17 +1,23 @@
-import { BarChartOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
-import { Alert, Button, Descriptions, Modal, Progress, Tag, Tooltip } from 'antd';
+import { BarChartOutlined, CheckOutlined, CloseOutlined, InfoCircleOutlined, RedoOutlined } from '@ant-design/icons';
+import { Alert, Button, Descriptions, Modal, Progress, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import { taskModelLabel } from '../../../lib/model-label';
 import { UNKNOWN_TASK_STATUS, type TaskView } from '../../../lib/normalize-task';
-import { processedImages, remainingMinutes } from '../task-figures';
+import { ttaActsOn } from '../../../lib/engine-status';
+import { taskErrorText } from '../../../lib/task-error';
+import { processedImages, remainingEstimate, scoredImages, wallSeconds } from '../task-figures';
 import { TaskStatusBadge } from './task-status';
 
 interface Props {
   task: TaskView | null;
   onClose: () => void;
   onViewResults: (task: TaskView) => void;
+  /** "Run again with these parameters" */
+  onRerun: (task: TaskView) => void;
+  /** the clock of the screen (ms), for the live estimate of a running task */
+  now: number;
 }
 
 function Block({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
@@ -37,20 +43,26 @@ function YesNo({ value }: { value: boolean }) {
 const percentOf = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 
 /** Every block the spec lists: basic info, parameters, statistics, progress, remaining time, status text. */
-export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
+export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }: Props) {
   const { t } = useTranslation('tasks');
   if (!task) return <Modal open={false} footer={null} />;
   const running = task.status === 'running';
   const p = task.parameters;
   const stats = task.statistics;
   const processed = processedImages(task);
-  // The spec shows these four as labels only; the value is available on hover.
-  const labelled: [string, number | null][] = [
-    [t('details.confidence_threshold'), p.confidenceThreshold],
-    [t('details.min_area'), p.minArea],
-    [t('details.morph_kernel'), p.morphKernelSize],
-    [t('details.morph_iterations'), p.morphIterations],
+  const scored = scoredImages(task);
+  const wall = wallSeconds(task, now);
+  const estimate = running ? remainingEstimate(task, now) : null;
+  // The spec's four labels, each with its value: what the task ran with, to read and to reuse.
+  const labelled: [string, string, number | null][] = [
+    ['threshold', t('details.confidence_threshold'), p.confidenceThreshold],
+    ['min-area', t('details.min_area'), p.minArea],
+    ['morph-kernel', t('details.morph_kernel'), p.morphKernelSize],
+    ['morph-iterations', t('details.morph_iterations'), p.morphIterations],
+    ['overlay-opacity', t('details.overlay_opacity'), p.overlayOpacity],
   ];
+  const ttaIdle = !ttaActsOn({ label: task.engineLabel });
+  const errorText = taskErrorText(t, task);
   const statusText =
     task.status === 'running' || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled' || task.status === UNKNOWN_TASK_STATUS
       ? t(`details.status_text.${task.status}`)
@@ -63,6 +75,9 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
       title={t('details.title')}
       onCancel={onClose}
       footer={[
+        <Button key="rerun" icon={<RedoOutlined />} onClick={() => onRerun(task)} data-testid="task-rerun">
+          {t('details.rerun')}
+        </Button>,
         <Button key="results" icon={<BarChartOutlined />} onClick={() => onViewResults(task)} data-testid="task-view-results">
           {t('details.view_results')}
         </Button>,
@@ -93,15 +108,18 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
             items={[
               { key: 'post', label: t('details.post_processing'), children: <YesNo value={p.usePostProcessing} /> },
               { key: 'tta', label: t('details.tta'), children: <YesNo value={p.useTTA} /> },
+              ...labelled.map(([key, label, value]) => ({
+                key,
+                label,
+                children: <span data-testid={`param-${key}`}>{value ?? '--'}</span>,
+              })),
             ]}
           />
-          <div className="task-details-labels">
-            {labelled.map(([label, value]) => (
-              <Tooltip key={label} title={value ?? '--'}>
-                <Tag>{label}</Tag>
-              </Tooltip>
-            ))}
-          </div>
+          {ttaIdle && (
+            <p className="task-details-note" data-testid="tta-no-effect">
+              <InfoCircleOutlined /> {t('details.tta_no_effect')}
+            </p>
+          )}
         </Block>
         {stats && (
           <Block title={t('details.statistics')} testId="details-statistics">
@@ -111,42 +129,68 @@ export function TaskDetailsModal({ task, onClose, onViewResults }: Props) {
               items={[
                 { key: 'healthy', label: t('details.healthy_count'), children: stats.healthyCount },
                 { key: 'disease', label: t('details.disease_count'), children: stats.diseaseCount },
+                { key: 'failed', label: t('details.failed_count'), children: <span data-testid="failed-count">{task.failedCount}</span> },
                 {
                   key: 'confidence',
                   label: t('details.average_confidence'),
-                  children: <span data-testid="average-confidence">{(stats.averageConfidence * 100).toFixed(1)}%</span>,
+                  children: (
+                    <span data-testid="average-confidence">{scored > 0 ? `${(stats.averageConfidence * 100).toFixed(1)}%` : '--'}</span>
+                  ),
                 },
-                { key: 'time', label: t('details.processing_time'), children: t('details.seconds', { value: stats.processingTime.toFixed(1) }) },
+                {
+                  key: 'time',
+                  label: t('details.wall_time'),
+                  children: <span data-testid="wall-time">{wall === null ? '--' : t('details.seconds', { value: wall.toFixed(1) })}</span>,
+                },
+                {
+                  key: 'worker-time',
+                  label: t('details.worker_time'),
+                  children: <span data-testid="worker-time">{t('details.seconds', { value: stats.processingTime.toFixed(1) })}</span>,
+                },
               ]}
             />
-            <div className="task-details-health">
-              <div className="task-details-health-row">
-                <span>{t('details.healthy')}</span>
-                <Progress percent={percentOf(stats.healthyCount, stats.totalProcessed)} strokeColor="#389e0d" size="small" />
+            {scored > 0 ? (
+              <div className="task-details-health">
+                <div className="task-details-health-row">
+                  <span>{t('details.healthy')}</span>
+                  <Progress percent={percentOf(stats.healthyCount, stats.totalProcessed)} strokeColor="#389e0d" size="small" />
+                </div>
+                <div className="task-details-health-row">
+                  <span>{t('details.disease')}</span>
+                  <Progress percent={percentOf(stats.diseaseCount, stats.totalProcessed)} strokeColor="#cf1322" size="small" />
+                </div>
               </div>
-              <div className="task-details-health-row">
-                <span>{t('details.disease')}</span>
-                <Progress percent={percentOf(stats.diseaseCount, stats.totalProcessed)} strokeColor="#cf1322" size="small" />
-              </div>
-            </div>
+            ) : (
+              <p className="task-details-note" data-testid="nothing-scored">
+                <InfoCircleOutlined /> {t('details.nothing_scored', { count: task.failedCount })}
+              </p>
+            )}
           </Block>
         )}
         <Block title={t('details.overall_progress')} testId="details-progress">
-          <Progress percent={Math.round(task.progress)} status={running ? 'active' : task.status === 'failed' ? 'exception' : undefined} />
+          <Progress
+            percent={Math.round(task.progress)}
+            status={running ? 'active' : task.status === 'failed' ? 'exception' : task.status === 'completed' ? 'success' : 'normal'}
+            strokeColor={task.status === 'cancelled' ? '#d48806' : undefined}
+          />
           <div className="task-details-progress-meta">
             <span data-testid="processed-count">{t('details.processed', { processed, total: task.imageCount })}</span>
             <span data-testid="remaining-time">
-              {running
-                ? t('details.remaining', { count: remainingMinutes(task.progress) })
-                : task.status === UNKNOWN_TASK_STATUS
-                  ? '--'
-                  : t('details.completed_label')}
+              {estimate
+                ? estimate.kind === 'measured'
+                  ? estimate.seconds < 60
+                    ? t('details.remaining_seconds', { count: Math.max(1, estimate.seconds) })
+                    : t('details.remaining', { count: Math.ceil(estimate.seconds / 60) })
+                  : t('details.remaining', { count: estimate.minutes })
+                : task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled'
+                  ? t(`details.ended.${task.status}`)
+                  : '--'}
             </span>
           </div>
           <p className="task-details-status-text" data-testid="status-text">
             {statusText}
           </p>
-          {task.errorMessage && <Alert type="error" showIcon title={task.errorMessage} />}
+          {errorText && <Alert type="error" showIcon title={<span title={task.errorMessage ?? undefined}>{errorText}</span>} data-testid="task-error" />}
         </Block>
       </div>
     </Modal>

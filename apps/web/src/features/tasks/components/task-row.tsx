@@ -1,5 +1,5 @@
 import { DeleteOutlined, EyeOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Progress } from 'antd';
+import { Button, Popconfirm, Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import { taskModelLabel } from '../../../lib/model-label';
@@ -57,9 +57,19 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }
       </div>
       <div className="task-row-actions">
         {running && (
-          <Button danger icon={<StopOutlined />} loading={cancelling} onClick={() => onCancel(task)} data-testid="task-cancel">
-            {t('actions.cancel')}
-          </Button>
+          // Cancelling stops a long task for good: it is confirmed first.
+          <Popconfirm
+            title={t('cancel_confirm.title')}
+            description={<span className="task-cancel-confirm-text">{t('cancel_confirm.text')}</span>}
+            okText={t('cancel_confirm.ok')}
+            cancelText={t('cancel_confirm.keep')}
+            okButtonProps={{ danger: true, ...{ 'data-testid': 'task-cancel-confirm' } }}
+            onConfirm={() => onCancel(task)}
+          >
+            <Button danger icon={<StopOutlined />} loading={cancelling} data-testid="task-cancel">
+              {t('actions.cancel')}
+            </Button>
+          </Popconfirm>
         )}
         <Button icon={<EyeOutlined />} onClick={() => onDetails(task)} data-testid="task-details">
           {t('actions.details')}

@@ -1,4 +1,4 @@
-import { CheckCircleOutlined, CloseCircleOutlined, PercentageOutlined, SyncOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, CloseCircleOutlined, RiseOutlined, SyncOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { Card, Statistic } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +23,7 @@ export function TaskSummaryCards({ summary: known }: { summary: TaskSummary | nu
       <SummaryCard tone="completed" title={t('summary.completed')} value={summary.completed} icon={<CheckCircleOutlined />} />
       <SummaryCard tone="running" title={t('summary.running')} value={summary.running} icon={<SyncOutlined />} />
       <SummaryCard tone="failed" title={t('summary.failed')} value={summary.failed} icon={<CloseCircleOutlined />} />
-      <SummaryCard tone="rate" title={t('summary.success_rate')} value={summary.successRate} suffix={known ? '%' : undefined} icon={<PercentageOutlined />} />
+      <SummaryCard tone="rate" title={t('summary.success_rate')} value={summary.successRate} suffix={known ? '%' : undefined} icon={<RiseOutlined />} />
     </div>
   );
 }

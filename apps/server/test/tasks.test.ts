@@ -96,6 +96,8 @@ describe('a prediction task, from creation to export', () => {
       const expectedKeys = Array.from({ length: n }, (_, i) => [`cut2_${i + 1}`, `pred_${i + 1}`]).flat();
       expect(Object.keys(r.vis_images).sort()).toEqual(expectedKeys.sort());
       expect(r.original_image_url).toMatch(/^\/media\//);
+      // The original's thumbnail, for result cards (an addition: the overview's labels are unreadable at card size).
+      expect(r.thumbnail_url).toMatch(/^\/media\/thumbs\/.+\.webp$/);
       for (const key of [r.oss_key, ...Object.values(r.vis_images).map((u: any) => u.replace(/^\/media\//, ''))]) {
         expect(await server.ctx.storage.exists(key)).toBe(true);
       }

@@ -158,10 +158,26 @@ describe('prediction -> tasks -> results', () => {
     expect(summary.count).toBe(5); // the grey image cannot be scored
     await expect.poll(() => page.getByTestId('summary-total').locator('.ant-statistic-content').textContent(), POLL).toContain('5');
     await expect.poll(() => page.getByTestId('summary-average').locator('.ant-statistic-content').textContent(), POLL).toContain(summary.average.toFixed(2));
-    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results');
+    // Issue 15 item 6: the counts name what they count (5 scored results, 6 results of which 1 was not scored).
+    await expect.poll(() => page.getByTestId('summary-total').textContent(), POLL).toContain('Images scored');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results · 1 not scored');
     await page.locator('[data-testid="result-card"]').first().waitFor();
     await expect.poll(() => page.locator('.result-card.is-selected').count(), POLL).toBe(1);
+    // Item 4: an empty band draws no bar; a small one still gets the 5 % minimum.
+    for (const [bin, n] of Object.entries(summary.histogram as Record<string, number>)) {
+      const width = await page.locator(`[data-bin="${bin}"] .results-bar`).evaluate((el) => (el as HTMLElement).style.width);
+      expect(width).toBe(n === 0 ? '0%' : `${Math.max(5, (n / summary.count) * 100)}%`);
+    }
+    // Item 17: cards show the original's thumbnail (the overview's labels are unreadable at card size).
+    await expect.poll(() => page.getByTestId('result-card').first().locator('img').getAttribute('src'), POLL).toMatch(/^\/media\/thumbs\//);
+    // One task selected: cards do not repeat its name.
+    expect(await page.getByTestId('result-task-label').count()).toBe(0);
     await screenshot(page, 'results-en-1440');
+    // Item 10: the search is live (no Enter), debounced.
+    await page.getByPlaceholder('Search by image name').fill('no-such-name');
+    await expect.poll(() => page.getByTestId('results-empty').textContent(), POLL).toContain('No results match the current filter');
+    await page.getByPlaceholder('Search by image name').fill('');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results · 1 not scored');
 
     // Severity filter: the server's bands decide what each filter must show.
     const severe = summary.bands.severe as number;
@@ -171,7 +187,7 @@ describe('prediction -> tasks -> results', () => {
     await expect.poll(() => page.getByTestId('result-card').count(), POLL).toBe(severe);
     for (const text of await page.getByTestId('result-ppd').allTextContents()) expect(Number(text.replace('PPD ', ''))).toBeGreaterThanOrEqual(7);
     await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
-    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results · 1 not scored');
 
     // Hover actions on a card: preview opens the full-screen view at that result.
     await page.getByTestId('result-card').nth(2).hover();
@@ -216,6 +232,8 @@ describe('prediction -> tasks -> results', () => {
     await preview.getByRole('button', { name: 'Previous' }).click();
     await expect.poll(() => preview.getByTestId('preview-position').textContent(), POLL).toBe('2 / 6');
     await expect.poll(() => preview.getByTestId('preview-download').getAttribute('download'), POLL).toBe(list[1].imageName);
+    // Item 17: the preview is opaque: the page does not show through.
+    expect(await preview.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(10, 14, 11)');
     await screenshot(page, 'results-preview-en-1440', false);
     await page.keyboard.press('Escape');
     await preview.waitFor({ state: 'detached' });
@@ -246,6 +264,15 @@ describe('prediction -> tasks -> results', () => {
     await page.getByTestId('result-card').nth(failed).click();
     await expect.poll(() => page.getByTestId('detail-error').textContent(), POLL).toContain(list[failed].error_code);
     await page.keyboard.press('Escape');
+    await page.getByTestId('result-detail').waitFor({ state: 'hidden' });
+
+    // Item 6: on "All tasks" a photo appears once per task, so each card names its task, and the total says results.
+    await page.getByTestId('results-all-tasks').click();
+    await expect.poll(() => page.getByTestId('summary-total').textContent(), POLL).toContain('Results scored (all tasks)');
+    await expect.poll(() => page.getByTestId('result-task-label').first().textContent(), POLL).toBe('E2E trial');
+    await screenshot(page, 'results-all-tasks-en-1440');
+    await page.locator(`[data-testid="results-task"][data-task-id="${taskId}"]`).click();
+    await expect.poll(() => page.getByTestId('results-banner').textContent(), POLL).toContain('E2E trial');
   });
 
   it('exports the CSV of the task and its rows match the API', async () => {
@@ -279,7 +306,7 @@ describe('prediction -> tasks -> results', () => {
     expect(filteredRows).toHaveLength(severe);
     for (const row of filteredRows) expect(row.split(',')[3]).toBe('severe');
     await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
-    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results · 1 not scored');
   });
 
   it('says the export failed when the server does not send the file', async () => {

@@ -10,6 +10,7 @@ describe('result normaliser (spec section 3)', () => {
       image_id: 12,
       imageName: 'plot3.jpg',
       original_image_url: '/media/o.jpg',
+      thumbnail_url: '/media/thumbs/ab/o.webp',
       oss_key: 'results/7/12/overlay.webp',
       result_image_url: '/media/results/7/12/overlay.webp',
       ppd_value: 5.42,
@@ -26,6 +27,7 @@ describe('result normaliser (spec section 3)', () => {
       imageId: 12,
       imageName: 'plot3.jpg',
       originalImageUrl: '/media/o.jpg',
+      thumbnailUrl: '/media/thumbs/ab/o.webp',
       ossKey: 'results/7/12/overlay.webp',
       overlayImageUrl: '/media/results/7/12/overlay.webp',
       ppdValue: 5.42,
@@ -124,5 +126,16 @@ describe('result normaliser (spec section 3)', () => {
     expect(fileNameFromDisposition('attachment; filename="../../etc/a.csv"')).toBe('a.csv');
     expect(fileNameFromDisposition('attachment')).toBeNull();
     expect(fileNameFromDisposition(null)).toBeNull();
+  });
+});
+
+describe('PPD distribution bars (issue 15 item 4)', () => {
+  it('an empty band draws no bar; a non-empty one is at least 5 % wide', async () => {
+    const { barWidth, MIN_BAR_PERCENT } = await import('../src/features/results/bar-width');
+    expect(MIN_BAR_PERCENT).toBe(5);
+    expect(barWidth(0, 0)).toBe(0);
+    expect(barWidth(0, 10)).toBe(0);
+    expect(barWidth(1, 100)).toBe(5);
+    expect(barWidth(30, 100)).toBe(30);
   });
 });

@@ -8,6 +8,7 @@ import enResults from '../src/locales/en/results.json';
 import zhResults from '../src/locales/zh/results.json';
 import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
 import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { REPO_DIR } from './helpers/paths';
 
@@ -230,8 +231,18 @@ describe('result detail: every specimen', () => {
     await openDetail(failed.id);
     const known = failed.error_code in zhResults.failure ? (failed.error_code as keyof typeof zhResults.failure) : 'other';
     await expect.poll(() => detail().getByTestId('detail-error-title').textContent(), POLL).toBe(zhResults.failure[known].title);
+    // Issue 15 item 16: the engine's English message is not shown on a Chinese screen.
+    expect(englishSentences(await detail().innerText())).toEqual([]);
     await shot('detail-failed-zh-1440');
     await closeDetail();
+    // ...nor anywhere else: every section in Chinese, with a finished task and a refused photo in the library.
+    for (const section of ['home', 'images', 'folders', 'prediction', 'tasks', 'results', 'connection']) {
+      await e2e.goto(section);
+      await page.waitForLoadState('networkidle');
+      expect({ section, english: englishSentences(await page.locator('body').innerText()) }).toEqual({ section, english: [] });
+    }
+    expect(await page.title()).not.toMatch(/[A-Za-z]{4}/);
+    await e2e.goto('results');
 
     await page.setViewportSize(PHONE);
     await openDetail(ids.many);

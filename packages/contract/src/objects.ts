@@ -154,6 +154,8 @@ export interface PredictionResult {
   image_id: number | null;
   imageName: string;
   original_image_url: string | null;
+  /** the original photo's 400 px thumbnail (an addition: result cards show it); null when the image is gone */
+  thumbnail_url?: string | null;
   oss_key: string | null;
   result_image_url: string | null;
   ppd_value: number | null;

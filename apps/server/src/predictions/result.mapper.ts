@@ -4,7 +4,7 @@ import type { ResultsTable } from '../db/schema.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { parseStoredSpecimens, specimenVisKeys, toApiSpecimen } from './stored-specimens.js';
 
-export type ResultRowWithImage = Selectable<ResultsTable> & { blob_key: string | null };
+export type ResultRowWithImage = Selectable<ResultsTable> & { blob_key: string | null; thumb_key?: string | null };
 
 /** A result row as the API's Result object; stored keys become URLs through the storage. */
 export function toResult(row: ResultRowWithImage, storage: BlobStorage): PredictionResult {
@@ -20,6 +20,7 @@ export function toResult(row: ResultRowWithImage, storage: BlobStorage): Predict
     image_id: row.image_id,
     imageName: row.image_name,
     original_image_url: row.blob_key ? storage.url(row.blob_key) : null,
+    thumbnail_url: row.thumb_key ? storage.url(row.thumb_key) : null,
     oss_key: row.oss_key,
     result_image_url: row.oss_key ? storage.url(row.oss_key) : null,
     ppd_value: row.ppd_value,

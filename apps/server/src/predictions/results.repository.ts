@@ -64,7 +64,7 @@ export class ResultsRepository {
     let q = this.filtered(filter)
       .leftJoin('images', 'images.id', 'results.image_id')
       .selectAll('results')
-      .select('images.blob_key');
+      .select(['images.blob_key', 'images.thumb_key']);
     if (order.key === 'ppd_value') {
       // Rows without a PPD (failed) come last either way, in both databases.
       q = q.orderBy(sql`case when results.ppd_value is null then 1 else 0 end`).orderBy('results.ppd_value', dir);
@@ -80,7 +80,7 @@ export class ResultsRepository {
       .selectFrom('results')
       .leftJoin('images', 'images.id', 'results.image_id')
       .selectAll('results')
-      .select('images.blob_key')
+      .select(['images.blob_key', 'images.thumb_key'])
       .where('results.id', '=', id)
       .executeTakeFirst();
   }
@@ -90,7 +90,7 @@ export class ResultsRepository {
       .selectFrom('results')
       .leftJoin('images', 'images.id', 'results.image_id')
       .selectAll('results')
-      .select('images.blob_key')
+      .select(['images.blob_key', 'images.thumb_key'])
       .where('results.task_id', '=', taskId)
       .where('results.image_id', '=', imageId)
       .executeTakeFirst();

@@ -92,6 +92,14 @@ export default function ResultsPage() {
     setPreviewOpen(true);
   }, []);
 
+  // "All tasks" lists a photo once per task that scored it: each card then names its task.
+  const taskNames = useMemo(
+    () => (filter.taskId === null && tasks.data ? new Map(tasks.data.results.map((item) => [item.id, item.name])) : null),
+    [filter.taskId, tasks.data],
+  );
+  // Results of the filter that have no PPD (failed images): the list counts them, the summary does not.
+  const unscored = count !== null && summary.data && filter.search.trim() === '' && filter.severity === 'all' ? Math.max(0, count - summary.data.count) : 0;
+
   const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all';
 
   return (
@@ -112,8 +120,8 @@ export default function ResultsPage() {
         />
         <div className="results-main">
           {task && <TaskBanner task={task} />}
-          <ResultsOverview summary={summary.data} />
-          <ResultsFilterBar filter={filter} onFilterChange={changeFilter} count={count} view={view} onViewChange={setView} onExport={() => void onExport()} exporting={exporting} />
+          <ResultsOverview summary={summary.data} allTasks={filter.taskId === null} />
+          <ResultsFilterBar filter={filter} onFilterChange={changeFilter} count={count} unscored={unscored} view={view} onViewChange={setView} onExport={() => void onExport()} exporting={exporting} />
           {first.isLoading ? (
             <div className="results-loading">
               <Spin size="large" />
@@ -159,6 +167,7 @@ export default function ResultsPage() {
               selectedIndex={selectedIndex}
               onOpen={openDetail}
               onPreview={openPreview}
+              taskNames={taskNames}
             />
           )}
         </div>

@@ -30,7 +30,10 @@ const EXPLAINED_FAILURES = new Set([
 
 /** Why an image was not scored: the translated reason and what photo would work, then the engine's own words. */
 function FailureExplanation({ result }: { result: ResultView }) {
-  const { t } = useTranslation('results');
+  const { t, i18n } = useTranslation('results');
+  // The engine's own words are English: shown in the English UI; in another language the translated reason and
+  // hint say it, and the English stays on hover of the code (issue 15 item 16).
+  const engineWords = i18n.language === 'en' ? result.errorMessage : null;
   const code = result.errorCode;
   const key = code && EXPLAINED_FAILURES.has(code) ? code : 'other';
   return (
@@ -42,15 +45,19 @@ function FailureExplanation({ result }: { result: ResultView }) {
       title={
         <span className="result-failure-title">
           <span data-testid="detail-error-title">{t(`failure.${key}.title`)}</span>
-          {code && <code className="result-failure-code">{code}</code>}
+          {code && (
+            <code className="result-failure-code" title={result.errorMessage ?? undefined}>
+              {code}
+            </code>
+          )}
         </span>
       }
       description={
         <div className="result-failure-body">
           <p data-testid="detail-error-hint">{t(`failure.${key}.hint`)}</p>
-          {result.errorMessage && (
+          {engineWords && (
             <p className="result-failure-message" data-testid="detail-error-message">
-              <span>{t('detail.engine_message')}:</span> {result.errorMessage}
+              <span>{t('detail.engine_message')}:</span> {engineWords}
             </p>
           )}
         </div>

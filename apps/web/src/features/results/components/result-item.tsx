@@ -14,6 +14,8 @@ export interface ResultItemLabels {
   failed: string;
   needsReview: string;
   health: Record<string, string>;
+  /** "All tasks": each card names its task (the same photo appears once per task); empty when one task is shown */
+  taskNames: Map<number, string> | null;
 }
 
 export interface ResultItemProps {
@@ -25,10 +27,24 @@ export interface ResultItemProps {
   onPreview: (index: number) => void;
 }
 
-/** The picture a card shows: the result overlay, else the original. */
-export const cardImageOf = (r: ResultView) => r.overlayImageUrl ?? r.originalImageUrl;
+/**
+ * The picture a card shows: the original's thumbnail when the server sends one (the overview's numbered labels
+ * are unreadable at card size; the detail and the preview show it full size), else the overview, else the original.
+ */
+export const cardImageOf = (r: ResultView) => r.thumbnailUrl ?? r.overlayImageUrl ?? r.originalImageUrl;
 
 const stop = (e: MouseEvent) => e.stopPropagation();
+
+/** The task a result belongs to, on "All tasks" only. */
+function TaskLabel({ result, labels }: { result: ResultView; labels: ResultItemLabels }) {
+  if (!labels.taskNames || result.taskId === null) return null;
+  const name = labels.taskNames.get(result.taskId) ?? `#${result.taskId}`;
+  return (
+    <span className="result-task-label" title={name} data-testid="result-task-label">
+      {name}
+    </span>
+  );
+}
 
 /** The small "needs review" marker of a card or row whose result has a specimen a person should look at. */
 function ReviewMark({ label }: { label: string }) {
@@ -106,6 +122,7 @@ export function ResultCard({ result, index, selected, labels, onOpen, onPreview 
         <span className="result-card-name" title={result.imageName}>
           {result.imageName}
         </span>
+        <TaskLabel result={result} labels={labels} />
       </div>
     </ItemFrame>
   );
@@ -121,6 +138,7 @@ export function ResultRow({ result, index, selected, labels, onOpen, onPreview }
       <div className="result-row-name" title={result.imageName}>
         {result.imageName}
         {result.needsReview && <ReviewMark label={labels.needsReview} />}
+        <TaskLabel result={result} labels={labels} />
       </div>
       <div className="result-row-ppd">{result.ppdValue === null ? labels.failed : formatPpd(result.ppdValue)}</div>
       <div className="result-row-sub" data-testid="result-sub-values">

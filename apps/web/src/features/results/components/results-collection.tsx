@@ -12,6 +12,8 @@ interface Props {
   selectedIndex: number;
   onOpen: (index: number) => void;
   onPreview: (index: number) => void;
+  /** task names by id: set on "All tasks", where each card names its task */
+  taskNames: Map<number, string> | null;
 }
 
 /**
@@ -36,7 +38,7 @@ const GridList = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(func
  * scrolling the window would slide every card under the shell's translucent (blurred) header, which costs a
  * repaint of the blur per frame without a GPU. A task of 10 000 results stays smooth.
  */
-export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, onPreview }: Props) {
+export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, onPreview, taskNames }: Props) {
   const { t } = useTranslation('results');
   const labels = useMemo<ResultItemLabels>(
     () => ({
@@ -45,8 +47,9 @@ export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, 
       failed: t('card.failed'),
       needsReview: t('card.needs_review'),
       health: { healthy: t('health.healthy'), mild: t('health.mild'), severe: t('health.severe') },
+      taskNames,
     }),
-    [t],
+    [t, taskNames],
   );
   const key = JSON.stringify(filter);
   const itemProps = (index: number) => ({ view, filter, index, labels, selected: index === selectedIndex, onOpen, onPreview });

@@ -1,15 +1,21 @@
 import { AppstoreOutlined, DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { Button, Input, Segmented, Select } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../../../lib/format';
 import type { ResultFilter } from '../api/get-results-page';
 
 export type ResultsView = 'grid' | 'list';
 
+/** Typing pauses this long before the search applies. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
 interface Props {
   filter: ResultFilter;
   onFilterChange: (filter: ResultFilter) => void;
   count: number | null;
+  /** results of the filter without a PPD (not scored), named beside the count */
+  unscored: number;
   view: ResultsView;
   onViewChange: (view: ResultsView) => void;
   onExport: () => void;
@@ -18,8 +24,19 @@ interface Props {
 }
 
 /** Search by image name, severity, results count, grid/list toggle and CSV export. */
-export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewChange, onExport, exporting }: Props) {
+export function ResultsFilterBar({ filter, onFilterChange, count, unscored, view, onViewChange, onExport, exporting }: Props) {
   const { t } = useTranslation('results');
+  // Live search (issue 15 item 10): the filter follows the typing once it pauses, as on Images and Tasks.
+  const [input, setInput] = useState(filter.search);
+  const latest = useRef({ filter, onFilterChange });
+  latest.current = { filter, onFilterChange };
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const { filter: current, onFilterChange: change } = latest.current;
+      if (input !== current.search) change({ ...current, search: input });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [input]);
   return (
     <div className="results-filter-bar">
       <Input.Search
@@ -27,7 +44,12 @@ export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewCh
         className="results-search"
         placeholder={t('filter.search')}
         aria-label={t('filter.search')}
-        onSearch={(search) => onFilterChange({ ...filter, search })}
+        value={input}
+        onChange={(e) => setInput(e.target.value)}
+        onSearch={(search) => {
+          setInput(search);
+          if (search !== filter.search) onFilterChange({ ...filter, search });
+        }}
       />
       <Select<ResultFilter['severity']>
         className="results-severity"
@@ -44,6 +66,7 @@ export function ResultsFilterBar({ filter, onFilterChange, count, view, onViewCh
       />
       <span className="results-count" data-testid="results-count">
         {count === null ? '' : t('filter.count', { count, formatted: formatCount(count) })}
+        {count !== null && unscored > 0 ? t('filter.unscored', { count: unscored, formatted: formatCount(unscored) }) : ''}
       </span>
       <Segmented<ResultsView>
         value={view}

@@ -5,9 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SEVERITY_COLOURS } from '../../../lib/ppd';
 import type { ResultsSummary } from '../api/get-results-summary';
 import { SeverityIcon } from './severity';
-
-/** Minimum bar width of the PPD distribution, in percent (spec section 9). */
-export const MIN_BAR_PERCENT = 5;
+import { barWidth, percent } from '../bar-width';
 
 const BIN_COLOURS: Record<HistogramKey, string> = {
   '>=10': '#820014',
@@ -17,11 +15,10 @@ const BIN_COLOURS: Record<HistogramKey, string> = {
   '0-4': SEVERITY_COLOURS.healthy,
 };
 
-const percent = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : 0);
 const ppd2 = (v: number | null) => (v === null ? '--' : v.toFixed(2));
 
 /** Four summary cards, the health distribution and the PPD distribution of the current task (or all). */
-export function ResultsOverview({ summary }: { summary: ResultsSummary | undefined }) {
+export function ResultsOverview({ summary, allTasks }: { summary: ResultsSummary | undefined; allTasks: boolean }) {
   const { t } = useTranslation('results');
   const count = summary?.count ?? 0;
   return (
@@ -29,7 +26,7 @@ export function ResultsOverview({ summary }: { summary: ResultsSummary | undefin
       <Row gutter={[12, 12]}>
         <Col xs={12} md={6}>
           <Card size="small" data-testid="summary-total">
-            <Statistic title={t('summary.total')} value={summary ? count : '--'} prefix={<AppstoreOutlined />} />
+            <Statistic title={allTasks ? t('summary.total_all') : t('summary.total')} value={summary ? count : '--'} prefix={<AppstoreOutlined />} />
           </Card>
         </Col>
         <Col xs={12} md={6}>
@@ -75,7 +72,7 @@ export function ResultsOverview({ summary }: { summary: ResultsSummary | undefin
                   <span className="results-bar-track">
                     <span
                       className="results-bar"
-                      style={{ width: `${Math.max(MIN_BAR_PERCENT, p)}%`, background: BIN_COLOURS[bin.key] }}
+                      style={{ width: `${barWidth(n, count)}%`, background: BIN_COLOURS[bin.key] }}
                     />
                   </span>
                   <span className="results-bar-value">

@@ -52,6 +52,30 @@ describe('a CR or LF inside a multipart file name', () => {
     }
   });
 
+  it.each([
+    ['3 MB', 3, 200],
+    ['40 MB', 40, 200],
+  ])('with a %s file behind it, is answered before the body is read, and the next request is served', async (_l, mb) => {
+    const conn = await RawConnection.open(server.url);
+    try {
+      const big = Buffer.concat([jpeg, Buffer.alloc(mb * 1024 * 1024, 7)]);
+      const res = await postOn(conn, multipartBody(B, [{ ...filePart('a\nb.jpg'), body: big }]));
+      expect(res?.status).toBe(400);
+      expect(JSON.parse(res!.body).fields).toHaveProperty('files');
+      // A small rest is drained (the connection stays open); a large one closes it after saying so.
+      if (res!.headers.connection === 'close') {
+        const again = await RawConnection.open(server.url);
+        expect((await again.request('GET', '/api/status/', {}))?.status).toBe(200);
+        again.close();
+      } else {
+        expect((await conn.request('GET', '/api/status/', {}))?.status).toBe(200);
+      }
+      expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+    } finally {
+      conn.close();
+    }
+  });
+
   it('a percent-encoded line break (filename*=) is refused the same way', async () => {
     const conn = await RawConnection.open(server.url);
     try {

@@ -40,25 +40,44 @@ export async function receiveMultipart(
   // Watches the raw part headers for what the parser would accept mangled (a CR or LF in a file name).
   const boundary = MultipartHeaderCheck.boundaryOf(req.headers['content-type']);
   const check = boundary ? new MultipartHeaderCheck(boundary) : undefined;
-  const watch = (chunk: Buffer) => check?.push(chunk);
-  req.raw.on('data', watch);
   const malformed = () => {
     const problem = check?.problem;
     return problem
       ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${problem.detail}`, { fields: { [problem.field]: problem.detail } })
       : undefined;
   };
+  // The file part being staged now: stopped (its temp file removed) as soon as the body proves malformed.
+  let current: Readable | undefined;
+  let refuse: (err: ApiError) => void = () => undefined;
+  const refused = new Promise<never>((_resolve, reject) => (refuse = reject));
+  refused.catch(() => undefined);
+  const watch = (chunk: Buffer) => {
+    if (!check || check.problem) return;
+    check.push(chunk);
+    const bad = malformed();
+    if (bad) {
+      current?.destroy(bad);
+      refuse(bad);
+    }
+  };
+  req.raw.on('data', watch);
+  // Iterated by hand, never with for-await: leaving a for-await early calls the iterator's return(), which
+  // waits for a part nobody reads while the parser waits for the reader: the request was never answered.
+  const parts = req.parts({ limits: { files: maxFiles } })[Symbol.asyncIterator]();
   try {
-    for await (const part of req.parts({ limits: { files: maxFiles } })) {
-      const bad = malformed();
-      if (bad) throw bad;
+    for (;;) {
+      const next = await Promise.race([parts.next(), refused]);
+      if (next.done) break;
+      const part = next.value;
       if (part.type === 'file') {
         // A name that would show as something else (control or bidirectional-override characters) is
         // refused before a byte of the file is stored.
         if (!isPlainName(baseName(part.filename ?? ''))) {
           throw new ApiError(400, 'invalid_name', `The file name ${NAME_PROBLEM}`, { fields: { [part.fieldname]: `file name ${NAME_PROBLEM}` } });
         }
-        const staged = await stageStream(part.file as Readable, tempDir, Number.POSITIVE_INFINITY, options);
+        current = part.file as Readable;
+        const staged = await stageStream(current, tempDir, Number.POSITIVE_INFINITY, options);
+        current = undefined;
         // @fastify/multipart marks a part cut at fileSize instead of failing when so configured.
         if ((part.file as { truncated?: boolean }).truncated) {
           await discard([staged]);

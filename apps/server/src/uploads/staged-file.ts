@@ -59,10 +59,13 @@ export async function stageStream(
       done(null, chunk);
     },
   });
+  const write = fs.createWriteStream(file, { flags: 'wx' });
   try {
-    const write = fs.createWriteStream(file, { flags: 'wx' });
     await (options.through ? pipeline(source, meter, options.through(), write) : pipeline(source, meter, write));
   } catch (err) {
+    // A source that fails at once rejects the pipeline while the file is still being opened: wait until the
+    // write stream has closed, or the file appears after the rm below and stays for good (found by fuzzing).
+    if (!write.closed) await new Promise<void>((resolve) => write.once('close', () => resolve()));
     await fsp.rm(file, { force: true });
     throw err;
   }

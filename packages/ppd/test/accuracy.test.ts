@@ -43,7 +43,10 @@ describe('accuracy on the synthetic slice set', () => {
     // 0.07 before the real-photo work (2026-11-25), 0.32 after: the hysteresis that keeps real pale flesh also
     // grows the generator's whiter, peel-less slices into their halo (docs/model.md, known limits)
     expect(summary.mae).toBeLessThanOrEqual(0.36);
-    expect(summary.bandAgreement).toBeGreaterThanOrEqual(0.9);
+    // 40 of 44 slices before notches were kept open (0.91), 39 after (0.886): one white, peel-less slice on
+    // white paper loses a pale sector to the notch rule, which on the real crops takes the paper out of a
+    // heart-shaped slice (cbsd_test_18: 7.85 -> 5.25 against the person's 5.66). Real photos come first.
+    expect(summary.bandAgreement).toBeGreaterThanOrEqual(0.88);
   }, 120_000);
 
   it('slices laid touching each other are scored one by one', async () => {

@@ -45,6 +45,16 @@ describe.skipIf(!present)('real photos', () => {
     expect(s.r).toBeGreaterThanOrEqual(0.8);
   });
 
+  it('scores every labelled crop within 1.2 PPD of the person: small crops keep their streaks, notches keep no paper', () => {
+    // cbsd_test_18 is heart-shaped: filled to its hull with paper it read 7.85 against 5.66; 10 and 30 lost their
+    // thin streaks to a 100-px min_size meant for full-size photos (0.39 and 0.64 against 0.86 and 0.89)
+    for (const o of outcomes.filter((x) => /cbsd_test_\d+\.png$/.test(x.name))) {
+      const s = summarise([o]);
+      expect(s.mae, o.name).toBeLessThanOrEqual(1.2);
+    }
+    expect(summarise([byName('cbsd_test_18.png')]).mae).toBeLessThanOrEqual(0.8);
+  });
+
   it('finds all 15 slices of the tray whole, and not the label card', () => {
     const tray = byName('cbsd_tray_cassava1.jpg');
     expect(tray.error_code).toBeNull();

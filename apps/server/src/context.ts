@@ -7,7 +7,8 @@ import { createTaskQueue } from './queue/create-queue.js';
 import type { TaskQueue } from './queue/task-queue.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { createStorage } from './storage/create-storage.js';
-import { sweepStaleTempFiles } from './storage/temp-sweep.js';
+import { sweepOrphanBlobs } from './storage/orphan-sweep.js';
+import { sweepTempFiles } from './storage/temp-sweep.js';
 
 /**
  * Everything a route or job handler needs, built once at start and passed explicitly
@@ -49,10 +50,21 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
  */
 export async function startBackgroundWork(ctx: AppContext): Promise<void> {
   const engine = ctx.engine as Partial<DeferredEngine>;
-  const sweep = sweepStaleTempFiles(ctx.storage.tempDir).then((n) => {
+  const sweep = sweepTempFiles(ctx.config.dataDir).then((n) => {
     if (n > 0) ctx.log.info({ files: n }, 'removed temp files left by an earlier crash');
   });
-  await Promise.all([engine.start?.(), ctx.queue.start(), sweep]);
+  // Orphaned blobs go once crash recovery has put interrupted tasks back to running (their files stay).
+  const queue = ctx.queue.start().then(() => reclaimOrphans(ctx));
+  await Promise.all([engine.start?.(), queue, sweep]);
+}
+
+/** Removes stored files no row refers to (a failure is logged: it must never stop the server). */
+export async function reclaimOrphans(ctx: AppContext): Promise<void> {
+  try {
+    await sweepOrphanBlobs(ctx, ctx.config.orphanGraceMs);
+  } catch (err) {
+    ctx.log.warn({ err }, 'the sweep for orphaned stored files failed; it runs again at the next start');
+  }
 }
 
 /** Stops the queue (in-flight jobs are queued again), then the engine's workers, then the database. */

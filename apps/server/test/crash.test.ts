@@ -89,14 +89,14 @@ describe('SIGKILL in the middle of a task', () => {
     const atKill = seen[seen.length - 1]!;
     expect(atKill).toBeLessThan(IMAGES);
 
-    // Temp files a crash left behind: an old one (an upload cut off hours ago) goes at the next start;
-    // a fresh one may be another process's upload in progress on this DATA_DIR, and stays.
+    // Temp files a crash left behind go at the next start, however fresh (issue 13); the temp folder of a
+    // live process on this DATA_DIR (here: this test process, standing in for a worker process) stays.
     const staleTemp = path.join(dataDir, 'tmp', 'crashed-upload.part');
-    const freshTemp = path.join(dataDir, 'tmp', 'upload-in-progress.part');
+    const liveDir = path.join(dataDir, 'tmp', `${os.hostname()}.${process.pid}`);
+    const freshTemp = path.join(liveDir, 'upload-in-progress.part');
     await fsp.writeFile(staleTemp, 'half an upload');
+    await fsp.mkdir(liveDir, { recursive: true });
     await fsp.writeFile(freshTemp, 'an upload arriving now');
-    const hoursAgo = new Date(Date.now() - 7 * 3600_000);
-    await fsp.utimes(staleTemp, hoursAgo, hoursAgo);
 
     const second = await startServer();
     let task;
@@ -132,10 +132,11 @@ describe('SIGKILL in the middle of a task', () => {
     };
     await walk(path.join(dataDir, 'blobs', 'results'), 'results');
     expect(stored.sort()).toEqual([...referenced].sort());
-    // (The kill may also have left a fresh temp file of a result being written: fresh, so it stays too.)
-    const leftInTmp = await fsp.readdir(path.join(dataDir, 'tmp'));
+    const leftInTmp = (await fsp.readdir(path.join(dataDir, 'tmp'), { recursive: true })).map((p) => path.basename(p));
     expect(leftInTmp).toContain('upload-in-progress.part');
     expect(leftInTmp).not.toContain('crashed-upload.part');
+    // Nothing else: the killed process's own temp folder (a result being written) went too.
+    expect(leftInTmp.filter((n) => n.endsWith('.part')).sort()).toEqual(['upload-in-progress.part']);
 
     const stopped = new Promise((r) => second.child.once('exit', r));
     second.child.kill('SIGTERM');

@@ -40,6 +40,9 @@ const envSchema = z.object({
     .optional(),
   // An upload that sends no byte for this long is aborted and its temp files removed.
   UPLOAD_IDLE_SECONDS: z.coerce.number().positive().max(86_400).default(60),
+  // Stored files no row refers to are removed at start once older than this (unset: 0 with SQLite, where
+  // one process owns the data; 15 with PostgreSQL, where another API process may be mid-upload).
+  ORPHAN_GRACE_MINUTES: z.coerce.number().min(0).max(100_000).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -68,6 +71,8 @@ export interface AppConfig {
   allowedHosts: ReadonlySet<string> | null;
   /** an upload idle this long (ms) is aborted */
   uploadIdleMs: number;
+  /** unreferenced stored files younger than this (ms) are left alone by the orphan sweep */
+  orphanGraceMs: number;
   /** pg-boss settings (used only with DATABASE_URL) */
   scaleOut: {
     /** the API process also works jobs (else only `npm run worker` processes do) */
@@ -117,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     allowedHosts: allowedHostsOf(e.ALLOWED_HOSTS, e.HOST),
     uploadIdleMs: Math.round(e.UPLOAD_IDLE_SECONDS * 1000),
+    orphanGraceMs: Math.round((e.ORPHAN_GRACE_MINUTES ?? (e.DATABASE_URL ? 15 : 0)) * 60_000),
     scaleOut: { apiWorksJobs: e.API_WORKS_JOBS ?? e.WORKER_PROCESSES === 0, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
   };
 }

@@ -4,7 +4,9 @@ import { notFound } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { toImage } from './image-view.js';
+import { groupKey, groupRuns, type DateGrouping, type ImageGroup } from './image-groups.js';
 import { ImagesRepository, type ImageFilter, type ImageOrder } from './images.repository.js';
+import { crashPoint } from '../util/crash-point.js';
 
 /** The rules of browsing and deleting images (uploads live in ../uploads). */
 export class ImagesService {
@@ -41,11 +43,22 @@ export class ImagesService {
   /** Files are removed after the rows are gone; a failure here leaves an orphan file, never a broken row. */
   async deleteBlobs(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
+    crashPoint('delete-before-files');
     try {
       await this.ctx.storage.delete(keys);
     } catch (err) {
       this.ctx.log.warn({ err, keys: keys.length }, 'could not delete some stored files');
     }
+  }
+
+  /**
+   * `GET /images/groups/`: the listing's groups (runs of one key in its order) over the whole filtered library,
+   * with their counts and starting positions, so the screen's headers and quick-jump index need not load every
+   * page first.
+   */
+  async groups(filter: ImageFilter, order: ImageOrder, grouping: DateGrouping): Promise<{ count: number; groups: ImageGroup[] }> {
+    const rows = await this.repo.groupValuesInOrder(filter, order);
+    return { count: rows.length, groups: groupRuns(rows.map((r) => groupKey(order.key, r.v, grouping))) };
   }
 
   days() {

@@ -22,6 +22,8 @@ export interface BlobStorage {
   delete(keys: string[]): Promise<void>;
   /** Lists every key under a prefix (for orphan sweeps and migration). */
   list(prefix: string): AsyncIterable<string>;
+  /** The same with each object's last-modified time (ms since the epoch), for the orphan sweep's grace. */
+  listWithTimes?(prefix: string): AsyncIterable<{ key: string; modified: number | undefined }>;
   /** The URL a browser uses: `/media/<key>` or `${OSS_BASE_URL}/<key>`. */
   url(key: string): string;
   /** A local folder for temp files on the same filesystem as the local store (so rename is atomic). */

@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { processTempDir } from './temp-sweep.js';
 import { contentTypeForKey, isValidKey, type BlobStorage } from './blob-storage.js';
 
-/** Blobs as files under DATA_DIR/blobs; temp files under DATA_DIR/tmp (same filesystem: rename is atomic). */
+/** Blobs as files under DATA_DIR/blobs; temp files under DATA_DIR/tmp/<host>.<pid> (same filesystem: rename is atomic). */
 export class LocalStorage implements BlobStorage {
   readonly kind = 'local' as const;
   readonly tempDir: string;
@@ -12,9 +13,8 @@ export class LocalStorage implements BlobStorage {
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'blobs');
-    this.tempDir = path.join(dataDir, 'tmp');
     fs.mkdirSync(this.root, { recursive: true });
-    fs.mkdirSync(this.tempDir, { recursive: true });
+    this.tempDir = processTempDir(dataDir);
   }
 
   private pathFor(key: string): string {
@@ -101,6 +101,13 @@ export class LocalStorage implements BlobStorage {
       }
     };
     yield* walk(start, prefix.split('/').filter(Boolean).join('/'));
+  }
+
+  async *listWithTimes(prefix: string): AsyncIterable<{ key: string; modified: number | undefined }> {
+    for await (const key of this.list(prefix)) {
+      const stat = await fsp.stat(this.pathFor(key)).catch(() => undefined);
+      if (stat) yield { key, modified: stat.mtimeMs };
+    }
   }
 
   url(key: string): string {

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand,
@@ -14,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { AppConfig } from '../config/config.js';
+import { processTempDir } from './temp-sweep.js';
 import { contentTypeForKey, isValidKey, type BlobStorage } from './blob-storage.js';
 
 type S3Config = NonNullable<AppConfig['s3']>;
@@ -67,9 +67,7 @@ export class S3Storage implements BlobStorage {
       const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       throw new Error(`S3 bucket "${s3.bucket}" is not reachable at ${s3.endpoint ?? 'AWS'} (${why})`);
     }
-    const tempDir = path.join(dataDir, 'tmp');
-    await fsp.mkdir(tempDir, { recursive: true });
-    return new S3Storage(client, s3.bucket, ossBaseUrl, tempDir);
+    return new S3Storage(client, s3.bucket, ossBaseUrl, processTempDir(dataDir));
   }
 
   private check(key: string): void {
@@ -147,15 +145,19 @@ export class S3Storage implements BlobStorage {
   }
 
   async *list(prefix: string): AsyncIterable<string> {
+    for await (const { key } of this.listWithTimes(prefix)) yield key;
+  }
+
+  async *listWithTimes(prefix: string): AsyncIterable<{ key: string; modified: number | undefined }> {
     // ListObjects (v1) paged by Marker = last key seen: every S3 implementation supports it, while
     // s3rver's ListObjectsV2 continuation tokens use DES, which Node 20's OpenSSL 3 no longer provides.
     let marker: string | undefined;
     for (;;) {
       const out = await this.client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }));
-      const keys = (out.Contents ?? []).map((o) => o.Key).filter((k): k is string => k !== undefined);
-      yield* keys;
-      if (!out.IsTruncated || keys.length === 0) return;
-      marker = keys[keys.length - 1];
+      const objects = (out.Contents ?? []).filter((o) => o.Key !== undefined);
+      for (const o of objects) yield { key: o.Key as string, modified: o.LastModified?.getTime() };
+      if (!out.IsTruncated || objects.length === 0) return;
+      marker = objects[objects.length - 1]!.Key;
     }
   }
 

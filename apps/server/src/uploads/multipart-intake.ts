@@ -5,6 +5,7 @@ import { isPlainName, NAME_PROBLEM } from '../names/names.js';
 import { baseName } from './file-names.js';
 import { MultipartHeaderCheck } from './multipart-header-check.js';
 import { discard, stageStream, type StagedFile, type StageOptions } from './staged-file.js';
+import { crashPoint } from '../util/crash-point.js';
 
 export interface ReceivedFile {
   /** the part's field name */
@@ -86,6 +87,7 @@ export async function receiveMultipart(
         const file = { field: part.fieldname, filename: part.filename ?? '', staged };
         files.push(file);
         onFile?.(file);
+        crashPoint('upload-staged');
       } else if (typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
       }

@@ -10,11 +10,13 @@ import { toImage } from '../images/image-view.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
+import { guardOf } from '../storage/blob-guard.js';
 import type { ProbedImage } from './image-probe.js';
 import { EXTENSION_OF } from './image-sniff.js';
 import { createLimit } from '../util/limiter.js';
 import type { UploadBatch } from './upload-batch.js';
 import type { StagedFile } from './staged-file.js';
+import { crashPoint } from '../util/crash-point.js';
 
 /** Blob moves/uploads in flight at once while storing one request. */
 const PUT_CONCURRENCY = 8;
@@ -170,7 +172,22 @@ export class UploadService {
     return sort;
   }
 
+  /**
+   * Claims the keys this request puts in place or reuses until its rows are committed: the orphan sweep
+   * (storage/orphan-sweep.ts) leaves claimed keys alone, so a blob never goes between its put and its row.
+   */
   private async store(batch: UploadBatch, planned: Plan[], options: UploadOptions): Promise<FileResult[]> {
+    const keys = [...new Set(planned.flatMap((p) => (p.kind === 'store' ? Object.values(keysOf(p)) : [])))];
+    const guard = guardOf(this.ctx.storage);
+    await guard.claim(keys);
+    try {
+      return await this.storeClaimed(batch, planned, options);
+    } finally {
+      guard.release(keys);
+    }
+  }
+
+  private async storeClaimed(batch: UploadBatch, planned: Plan[], options: UploadOptions): Promise<FileResult[]> {
     const { storage } = this.ctx;
     const { folderId } = options;
     let plans = planned;
@@ -206,6 +223,7 @@ export class UploadService {
           }),
         ),
       );
+      crashPoint('upload-before-rows');
       ({ plans, rows, replaced, resultKeys } = await this.ctx.db.kysely.transaction().execute(async (trx) => {
         // Read again here: the folder may have been deleted or renamed while the files were decoded.
         const folderSort = await this.folderSortOf(folderId, trx);

@@ -4,6 +4,7 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { toImage } from '../images/image-view.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { baseName, UNNAMED } from './file-names.js';
+import { abortWhenIdle } from './idle-upload.js';
 import { receiveMultipart, type ReceivedFile } from './multipart-intake.js';
 import { discard } from './staged-file.js';
 import { UploadBatch } from './upload-batch.js';
@@ -41,6 +42,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     zip = false,
   ): Promise<T> {
     const batch = new UploadBatch();
+    const stopIdleWatch = abortWhenIdle(req, ctx.config.uploadIdleMs);
     try {
       if (!zip) {
         const onFile = (file: ReceivedFile) => batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
@@ -59,6 +61,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         await early.discardUnused();
       }
     } finally {
+      stopIdleWatch();
       await batch.discardAll();
     }
   }

@@ -3,6 +3,7 @@ import { openDatabase } from './db/database.js';
 import { createAppEngine } from './engine/app-engine.js';
 import { createLogger } from './logger.js';
 import { PgBossQueue } from './queue/pg-boss-queue.js';
+import { createJobRunner } from './scoring/run-job.js';
 import { createStorage } from './storage/create-storage.js';
 
 /**
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   const storage = await createStorage(config);
   const engine = await createAppEngine(config, log);
   const queue = new PgBossQueue(
-    { db, storage, engine, log },
+    { db, log, runner: createJobRunner({ db, storage, engine, log }) },
     {
       connectionString: config.databaseUrl,
       works: true,

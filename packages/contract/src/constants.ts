@@ -52,3 +52,12 @@ export const PARAMETER_RANGES = {
   morphIterations: { min: 1, max: 10, step: 1, default: 1 },
   overlayOpacity: { min: 0.1, max: 0.9, step: 0.05, default: 0.3 },
 } as const;
+
+/** Review (api.md, Predictions): a reviewer's note is at most this long; a box drawn to add a specimen at least this wide and high. */
+export const REVIEW_NOTE_MAX = 500;
+export const SPECIMEN_BOX_MIN = 8;
+/** PPD is on the 0-10 scale (a reviewer's value must lie in it). */
+export const PPD_MIN = 0;
+export const PPD_MAX = 10;
+/** PPD >= this counts as "disease" in task statistics (api.md, Tasks): the mild band's lower limit. */
+export const DISEASE_FROM = PPD_MILD_FROM;

@@ -205,3 +205,41 @@ export interface ServerStatus {
   queue: 'embedded' | 'pg-boss';
   endpoints: { path: string; ok: boolean }[];
 }
+
+/** What one review change did to one specimen (api.md, `GET /predictions/{id}/history/`). */
+export type ReviewChange = 'excluded' | 'included' | 'ppd' | 'added' | 'reset';
+export const REVIEW_CHANGES: readonly ReviewChange[] = ['excluded', 'included', 'ppd', 'added', 'reset'];
+
+/** Who made a review change: null while sign-in is off (api.md); the signed-in user once it exists. */
+export interface ReviewUser {
+  id: number;
+  username?: string;
+}
+
+/** One entry of a result's review history, oldest first. `from`/`to` are PPD values (or null) or, for excluded/included, booleans. */
+export interface ReviewHistoryEntry {
+  time: string;
+  index: number;
+  change: ReviewChange;
+  from: number | boolean | null;
+  to: number | boolean | null;
+  note: string | null;
+  user: ReviewUser | null;
+}
+
+/** `PATCH /predictions/{id}/specimens/{index}/` */
+export interface SpecimenReviewInput {
+  excluded?: boolean;
+  /** a reviewer's PPD (0-10), or null to return to the engine's value */
+  ppd?: number | null;
+  note?: string;
+}
+
+/** `POST /predictions/{id}/specimens/` */
+export interface AddSpecimenInput {
+  box: [number, number, number, number];
+  kind?: SpecimenKind;
+  /** a reviewer's score; without it the engine scores what is inside the box */
+  ppd?: number;
+  note?: string;
+}

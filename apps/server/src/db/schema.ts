@@ -107,6 +107,22 @@ export interface ResultsTable {
   engine_ppd_value: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
+/** One review change of one specimen of a result (migration 0007); ids give the order. */
+export interface ResultReviewsTable {
+  id: Generated<number>;
+  result_id: number;
+  specimen_index: number;
+  /** excluded | included | ppd | added | reset */
+  change: string;
+  /** JSON: a PPD, a boolean or null */
+  from_value: string;
+  to_value: string;
+  note: string | null;
+  /** who made the change once sign-in exists; null while sign-in is off */
+  user_id: number | null;
+  created_at: string;
+}
+
 /** Images per folder and format, kept by triggers (migration 0004); folder_key 0 is uncategorised. */
 export interface ImageCountsTable {
   folder_key: number;
@@ -121,4 +137,5 @@ export interface Database {
   tasks: TasksTable;
   task_jobs: TaskJobsTable;
   results: ResultsTable;
+  result_reviews: ResultReviewsTable;
 }

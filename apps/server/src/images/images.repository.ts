@@ -241,7 +241,10 @@ export class ImagesRepository {
     return db.insertInto('images').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
-  /** Replaces an image's bytes in place (same id, folder and name); its PPD columns start over. */
+  /**
+   * Replaces an image's bytes in place (same id, folder and name). Its PPD columns start over through the
+   * results' owner (removeResultsOfImages, called first in the same transaction), their only writer.
+   */
   async replaceContent(
     id: number,
     content: Pick<ImageRow, 'size' | 'format' | 'width' | 'height' | 'sha256' | 'blob_key' | 'thumb_key'>,
@@ -249,7 +252,7 @@ export class ImagesRepository {
   ): Promise<ImageRow> {
     return db
       .updateTable('images')
-      .set({ ...content, ppd_value: null, last_prediction: null, last_result_id: null })
+      .set(content)
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -7,6 +7,8 @@ import { parseInput } from '../http/validation.js';
 import { batchCreateSchema, singlePredictSchema } from '../tasks/task-payload.schema.js';
 import { TasksService } from '../tasks/tasks.service.js';
 import { PredictionsService } from './predictions.service.js';
+import { ReviewService, type Reviewer } from './review.service.js';
+import { PPD_MAX, PPD_MIN, REVIEW_NOTE_MAX, SPECIMEN_BOX_MIN, SPECIMEN_KINDS } from '@cassavascope/contract';
 import { exportFileName } from './results-export.js';
 import { nfc } from '../names/names.js';
 
@@ -38,10 +40,36 @@ const exportQuerySchema = listQuerySchema
   .pick({ task_id: true, search: true, severity: true, needs_review: true, reviewed: true })
   .extend({ format: z.enum(['results', 'specimens']).default('results') });
 
+const note = z.string().max(REVIEW_NOTE_MAX, `at most ${REVIEW_NOTE_MAX} characters`).optional();
+const ppd = z.number().finite().min(PPD_MIN, `PPD is on the 0-10 scale`).max(PPD_MAX, `PPD is on the 0-10 scale`);
+
+/** `PATCH /predictions/{id}/specimens/{index}/`: excluded and/or ppd (null = the engine's value), optional note. */
+const specimenPatchSchema = z
+  .object({ excluded: z.boolean().optional(), ppd: ppd.nullable().optional(), note })
+  .refine((v) => v.excluded !== undefined || v.ppd !== undefined, { message: 'give excluded and/or ppd', path: ['non_field_errors'] });
+
+const boxSide = z.number().int('whole pixels').min(SPECIMEN_BOX_MIN, `at least ${SPECIMEN_BOX_MIN} pixels`);
+/** `POST /predictions/{id}/specimens/`: a box [x, y, w, h] in original-image pixels, optional kind, ppd, note. */
+const addSpecimenSchema = z.object({
+  box: z.tuple([z.number().int('whole pixels').min(0, 'inside the image'), z.number().int('whole pixels').min(0, 'inside the image'), boxSide, boxSide]),
+  kind: z.enum(SPECIMEN_KINDS as unknown as ['root_slice', 'leaf']).optional(),
+  ppd: ppd.optional(),
+  note,
+});
+
+/**
+ * Who makes a review change: nobody yet (sign-in is off: api.md's `user` is null). The sign-in feature
+ * returns the session's user id here.
+ */
+function reviewerOf(_req: unknown): Reviewer {
+  return { userId: null };
+}
+
 /** The Predictions (results) section of api.md. */
 export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const tasks = new TasksService(ctx);
   const predictions = new PredictionsService(ctx, tasks);
+  const review = new ReviewService(ctx);
 
   app.get('/predictions/', async (req) => {
     const query = flatQuery(req.query);
@@ -99,6 +127,21 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   });
 
   app.get<{ Params: { id: string } }>('/predictions/:id/', async (req) => predictions.get(parsePathId(req.params.id)));
+
+  app.patch<{ Params: { id: string; index: string } }>('/predictions/:id/specimens/:index/', async (req) => {
+    const id = parsePathId(req.params.id);
+    const index = parsePathId(req.params.index, 'index');
+    const input = parseInput(specimenPatchSchema, req.body, 'review');
+    return review.patchSpecimen(id, index, input, reviewerOf(req));
+  });
+
+  app.post<{ Params: { id: string } }>('/predictions/:id/specimens/', async (req, reply) => {
+    const id = parsePathId(req.params.id);
+    const input = parseInput(addSpecimenSchema, req.body, 'specimen');
+    return reply.status(201).send(await review.addSpecimen(id, input, reviewerOf(req)));
+  });
+
+  app.get<{ Params: { id: string } }>('/predictions/:id/history/', async (req) => review.history(parsePathId(req.params.id)));
 
   app.post('/predictions/predict_single/', async (req) => {
     const input = parseInput(singlePredictSchema, req.body, 'prediction');

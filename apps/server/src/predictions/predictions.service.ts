@@ -1,8 +1,7 @@
-import { HISTOGRAM_BINS, type PredictionResult, type PredictionSummary } from '@cassavascope/contract';
+import { HISTOGRAM_BINS, severityOf, type PredictionResult, type PredictionSummary } from '@cassavascope/contract';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
-import { runJob } from '../queue/run-job.js';
 import { TasksService, type CreateTaskInput } from '../tasks/tasks.service.js';
 import { toResult } from './result.mapper.js';
 import { exportCsvStream, type ExportFilter } from './results-export.js';
@@ -32,20 +31,22 @@ export class PredictionsService {
     return toResult(row, this.ctx.storage);
   }
 
+  /** Over scored results, with their reviewed values; bins and bands are the contract's. */
   async summary(taskId: number | undefined): Promise<PredictionSummary> {
     const s = await this.repo.summary(taskId);
-    const count = Number(s.count);
-    const n = (v: unknown) => Number(v ?? 0);
-    const histogram = { '0-4': n(s.b0_4), '4-7': n(s.b4_7), '7-8': n(s.b7_8), '8-10': n(s.b8_10), '>=10': n(s.b10) };
+    const count = s.count;
     // Keep the key order of the shared bin list (highest band first, as the results screen draws them).
-    const ordered = Object.fromEntries(HISTOGRAM_BINS.map((b) => [b.key, histogram[b.key]])) as PredictionSummary['histogram'];
+    const histogram = Object.fromEntries(HISTOGRAM_BINS.map((b) => [b.key, s.bins[b.key]])) as PredictionSummary['histogram'];
+    const bands = { healthy: 0, mild: 0, severe: 0 };
+    // Every bin lies inside one band (the bins split the bands further): a bin's band is its lower limit's.
+    for (const b of HISTOGRAM_BINS) bands[severityOf(Number.isFinite(b.from) ? b.from : 0)] += s.bins[b.key];
     return {
       count,
       average: count > 0 && s.average !== null ? round(Number(s.average), 4) : null,
       max: count > 0 && s.max !== null ? Number(s.max) : null,
       min: count > 0 && s.min !== null ? Number(s.min) : null,
-      bands: { healthy: histogram['0-4'], mild: histogram['4-7'], severe: n(s.b7_8) + n(s.b8_10) + n(s.b10) },
-      histogram: ordered,
+      bands,
+      histogram,
     };
   }
 
@@ -54,17 +55,26 @@ export class PredictionsService {
   }
 
   /**
-   * Scores one image now, through the same engine pool as the queue, recorded under a one-image task
-   * (whose job this request runs itself; after a crash the queue finishes it).
+   * Scores one image now: a one-image task whose job goes through the queue like any other (tasks take
+   * turns, so it starts at the next free slot), then waits for its result row.
    */
   async predictSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<PredictionResult> {
-    const { task, jobId } = await this.tasks.createForSingle(input);
-    await runJob(this.ctx, jobId, { concurrency: 1 });
-    const row = await this.repo.getForTaskImage(task.id, input.image_id);
-    if (!row) {
+    const task = await this.tasks.createForSingle(input);
+    const deadline = Date.now() + SINGLE_WAIT_MS;
+    for (let wait = 20; ; wait = Math.min(250, wait * 1.5)) {
+      const row = await this.repo.getForTaskImage(task.id, input.image_id);
+      if (row) return toResult(row, this.ctx.storage);
       const after = await this.tasks.get(task.id);
-      throw new ApiError(503, 'engine_unavailable', after.error_message ?? 'The image could not be scored', { task_id: task.id });
+      if (after.status !== 'running') {
+        throw new ApiError(503, 'engine_unavailable', after.error_message ?? 'The image could not be scored', { task_id: task.id });
+      }
+      if (Date.now() > deadline) {
+        throw new ApiError(504, 'still_running', 'The image is still being scored: its result will appear under the task', { task_id: task.id });
+      }
+      await new Promise((r) => setTimeout(r, wait));
     }
-    return toResult(row, this.ctx.storage);
   }
 }
+
+/** How long predict_single waits for its queued job before answering with the task to follow. */
+const SINGLE_WAIT_MS = 120_000;

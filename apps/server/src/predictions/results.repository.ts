@@ -1,8 +1,47 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { HISTOGRAM_BINS, PPD_MILD_FROM, PPD_SEVERE_FROM, type HistogramKey } from '@cassavascope/contract';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, ResultReviewsTable, ResultsTable } from '../db/schema.js';
 import { likeContains } from '../images/images.repository.js';
+import { resultFileKeys } from './results-cleanup.js';
+import type { StoredSpecimen } from './stored-specimens.js';
 
 type Db = Kysely<Database>;
+
+/** An image's outcome about to be stored: a scored image, a cuts-only image, or a failed one (error_code set). */
+export interface ResultRecord {
+  taskId: number;
+  imageId: number;
+  imageName: string;
+  ppdValue: number | null;
+  subPpdValues: number[];
+  prediction: string | null;
+  confidence: number | null;
+  ossKey: string | null;
+  visKeys: Record<string, string>;
+  /** every specimen, in index order; [] for a failed image */
+  specimens: StoredSpecimen[];
+  needsReview: boolean;
+  errorCode: string | null;
+  errorMessage: string | null;
+  processingTime: number | null;
+}
+
+/** The values of a result a review change rewrites (the engine's own values are never among them). */
+export interface ReviewedValues {
+  specimens: StoredSpecimen[];
+  ppdValue: number | null;
+  subPpdValues: number[];
+  prediction: string | null;
+  needsReview: boolean;
+}
+
+/** One history row about to be written. */
+export type NewReviewRow = Omit<Selectable<ResultReviewsTable>, 'id'>;
+
+export type ResultRow = Selectable<ResultsTable>;
+
+/** Ids per statement (SQLite's variable limit). */
+const CHUNK = 500;
 
 export type ResultOrderKey = 'ppd_value' | 'imageName' | 'created_time';
 
@@ -25,13 +64,22 @@ export interface ResultOrder {
   desc: boolean;
 }
 
-/** Band limits of api.md (half-open): healthy [0,4), mild [4,7), severe [7, ...). */
-const SEVERITY_RANGES = { healthy: [null, 4], mild: [4, 7], severe: [7, null] } as const;
+/** Band limits of api.md (half-open), from the contract: healthy [0,4), mild [4,7), severe [7, ...). */
+const SEVERITY_RANGES = {
+  healthy: [null, PPD_MILD_FROM],
+  mild: [PPD_MILD_FROM, PPD_SEVERE_FROM],
+  severe: [PPD_SEVERE_FROM, null],
+} as const;
 
 /** Rows per page of the CSV export (keyset paging on id keeps memory flat and the database free between pages). */
 export const EXPORT_PAGE = 2000;
 
-/** Every SQL query that reads results. */
+/**
+ * The one owner of result rows (`results`, their review history `result_reviews`) and of an image's
+ * denormalised newest result (`images.ppd_value`, `last_prediction`, `last_result_id`): nothing else reads
+ * or writes them. Writers take the caller's transaction (`new ResultsRepository(trx)`), so a result and the
+ * task counters it moves commit together.
+ */
 export class ResultsRepository {
   constructor(private readonly db: Db) {}
 
@@ -96,12 +144,12 @@ export class ResultsRepository {
       .executeTakeFirst();
   }
 
-  /** count/average/max/min, bands and histogram over scored results, in one pass. */
+  /** count/average/max/min and the contract's histogram bins over scored results (reviewed values), in one pass. */
   async summary(taskId: number | undefined) {
-    const inRange = (from: number | null, to: number | null) => {
-      const cond =
-        from === null ? sql`ppd_value < ${to}` : to === null ? sql`ppd_value >= ${from}` : sql`ppd_value >= ${from} and ppd_value < ${to}`;
-      return sql<number>`coalesce(sum(case when ${cond} then 1 else 0 end), 0)`;
+    const inRange = (from: number, to: number) => {
+      const lo = Number.isFinite(from) ? sql`ppd_value >= ${from}` : sql`1 = 1`;
+      const hi = Number.isFinite(to) ? sql`ppd_value < ${to}` : sql`1 = 1`;
+      return sql<number>`coalesce(sum(case when ${lo} and ${hi} then 1 else 0 end), 0)`;
     };
     let q = this.db
       .selectFrom('results')
@@ -110,15 +158,13 @@ export class ResultsRepository {
         eb.fn.avg<number | null>('ppd_value').as('average'),
         eb.fn.max('ppd_value').as('max'),
         eb.fn.min('ppd_value').as('min'),
-        inRange(null, 4).as('b0_4'),
-        inRange(4, 7).as('b4_7'),
-        inRange(7, 8).as('b7_8'),
-        inRange(8, 10).as('b8_10'),
-        inRange(10, null).as('b10'),
+        ...HISTOGRAM_BINS.map((b, i) => inRange(b.from, b.to).as(`bin${i}`)),
       ])
       .where('ppd_value', 'is not', null);
     if (taskId !== undefined) q = q.where('task_id', '=', taskId);
-    return q.executeTakeFirstOrThrow();
+    const row = (await q.executeTakeFirstOrThrow()) as Record<string, unknown>;
+    const bins = Object.fromEntries(HISTOGRAM_BINS.map((b, i) => [b.key, Number(row[`bin${i}`] ?? 0)])) as Record<HistogramKey, number>;
+    return { count: Number(row.count), average: row.average as number | null, max: row.max as number | null, min: row.min as number | null, bins };
   }
 
   /**
@@ -163,5 +209,169 @@ export class ResultsRepository {
         ? await this.specimenExportQuery(filter).where('results.id', '>', afterId).limit(limit).execute()
         : await this.resultExportQuery(filter).where('results.id', '>', afterId).limit(limit).execute();
     return rows as Record<string, unknown>[];
+  }
+
+  // ---- writers: scoring ----
+
+  /**
+   * Stores one image's outcome inside the caller's transaction: the result row (unique per task and image)
+   * and, for a scored image that still exists, the image's newest-result columns. Returns the new row's id,
+   * or null when the image already had a row in this task (another worker stored it first).
+   */
+  async insertOutcome(r: ResultRecord, imageExists: boolean, now: string): Promise<number | null> {
+    const inserted = await this.db
+      .insertInto('results')
+      .values({
+        task_id: r.taskId,
+        image_id: r.imageId,
+        image_name: r.imageName,
+        image_name_lower: r.imageName.toLowerCase(),
+        ppd_value: r.ppdValue,
+        sub_ppd_values: JSON.stringify(r.subPpdValues),
+        prediction: r.prediction,
+        confidence: r.confidence,
+        oss_key: r.ossKey,
+        vis_keys: JSON.stringify(r.visKeys),
+        specimens: JSON.stringify(r.specimens),
+        specimen_count: r.specimens.length,
+        needs_review: r.needsReview ? 1 : 0,
+        reviewed: 0,
+        engine_ppd_value: r.ppdValue,
+        error_code: r.errorCode,
+        error_message: r.errorMessage,
+        processing_time: r.processingTime,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['task_id', 'image_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return null;
+    if (r.errorCode === null && r.ppdValue !== null && imageExists) {
+      await this.db
+        .updateTable('images')
+        .set({ ppd_value: r.ppdValue, last_prediction: r.prediction, last_result_id: inserted.id })
+        .where('id', '=', r.imageId)
+        .where((eb) => eb.or([eb('last_result_id', 'is', null), eb('last_result_id', '<', inserted.id)]))
+        .execute();
+    }
+    return inserted.id;
+  }
+
+  /** Which of these images already have a result in the task (a retried job skips them). */
+  async imagesWithResults(taskId: number, imageIds: number[]): Promise<Set<number>> {
+    const done = new Set<number>();
+    for (let i = 0; i < imageIds.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('results')
+        .select('image_id')
+        .where('task_id', '=', taskId)
+        .where('image_id', 'in', imageIds.slice(i, i + CHUNK))
+        .execute();
+      for (const r of rows) done.add(r.image_id);
+    }
+    return done;
+  }
+
+  async hasResult(taskId: number, imageId: number): Promise<boolean> {
+    return (await this.imagesWithResults(taskId, [imageId])).size > 0;
+  }
+
+  // ---- writers: removal ----
+
+  /**
+   * Inside the transaction that deletes or overwrites images, before the image rows change: removes those
+   * images' results, resets their PPD columns (an overwritten image has no result any more) and returns the
+   * results' stored file keys, which the caller deletes after commit. Task counters are history and stay.
+   */
+  async removeForImages(imageIds: number[]): Promise<string[]> {
+    const keys: string[] = [];
+    for (let i = 0; i < imageIds.length; i += CHUNK) {
+      const ids = imageIds.slice(i, i + CHUNK);
+      const rows = await this.db.selectFrom('results').select(['oss_key', 'vis_keys', 'specimens']).where('image_id', 'in', ids).execute();
+      for (const row of rows) keys.push(...resultFileKeys(row));
+      await this.db.deleteFrom('results').where('image_id', 'in', ids).execute();
+      await this.db.updateTable('images').set({ ppd_value: null, last_prediction: null, last_result_id: null }).where('id', 'in', ids).execute();
+    }
+    return keys;
+  }
+
+  /**
+   * Inside the transaction that deletes a task: removes its results; images whose newest result was among
+   * them fall back to their newest scored result of another task (or none). Returns the stored file keys.
+   */
+  async removeForTask(taskId: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('results').select(['oss_key', 'vis_keys', 'specimens']).where('task_id', '=', taskId).execute();
+    await this.db
+      .updateTable('images')
+      .set((eb) => {
+        const newest = eb
+          .selectFrom('results as r')
+          .whereRef('r.image_id', '=', 'images.id')
+          .where('r.ppd_value', 'is not', null)
+          .where('r.task_id', '<>', taskId)
+          .orderBy('r.id', 'desc')
+          .limit(1);
+        return {
+          ppd_value: newest.select('r.ppd_value'),
+          last_prediction: newest.select('r.prediction'),
+          last_result_id: newest.select('r.id'),
+        };
+      })
+      .where('images.last_result_id', 'in', this.db.selectFrom('results').select('results.id').where('results.task_id', '=', taskId))
+      .execute();
+    await this.db.deleteFrom('results').where('task_id', '=', taskId).execute();
+    return rows.flatMap(resultFileKeys);
+  }
+
+  // ---- writers: review ----
+
+  /**
+   * A result with its image's size, read for a review change inside the caller's transaction. On PostgreSQL
+   * the row is locked (FOR UPDATE) until commit, so two reviewers' changes apply one after the other, each
+   * to the other's outcome (SQLite has one writer: its transactions already run one at a time).
+   */
+  async getForReview(id: number, postgres: boolean) {
+    let q = this.db.selectFrom('results').selectAll().where('id', '=', id);
+    if (postgres) q = q.forUpdate();
+    const row = await q.executeTakeFirst();
+    if (!row) return undefined;
+    const image = await this.db.selectFrom('images').select(['id', 'width', 'height', 'blob_key']).where('id', '=', row.image_id).executeTakeFirst();
+    return { row, image };
+  }
+
+  /**
+   * Writes a reviewed result (never its engine values), its history rows in order, and the image's PPD
+   * when this result is the image's newest.
+   */
+  async saveReview(row: ResultRow, values: ReviewedValues, history: NewReviewRow[]): Promise<void> {
+    await this.db
+      .updateTable('results')
+      .set({
+        specimens: JSON.stringify(values.specimens),
+        specimen_count: values.specimens.length,
+        ppd_value: values.ppdValue,
+        sub_ppd_values: JSON.stringify(values.subPpdValues),
+        prediction: values.prediction,
+        needs_review: values.needsReview ? 1 : 0,
+        reviewed: 1,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    for (const h of history) await this.db.insertInto('result_reviews').values(h).execute();
+    await this.db
+      .updateTable('images')
+      .set({ ppd_value: values.ppdValue, last_prediction: values.prediction })
+      .where('id', '=', row.image_id)
+      .where('last_result_id', '=', row.id)
+      .execute();
+  }
+
+  /** Every review change of a result, oldest first. */
+  async history(resultId: number) {
+    return this.db.selectFrom('result_reviews').selectAll().where('result_id', '=', resultId).orderBy('id').execute();
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.db.selectFrom('results').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 }

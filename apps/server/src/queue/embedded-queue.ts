@@ -1,7 +1,16 @@
-import { JobsRepository, type JobRow } from './jobs.repository.js';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.js';
+import type { JobRunner } from '../scoring/job-runner.js';
 import { createLimit, type Limit } from '../util/limiter.js';
-import { runJob, type JobDeps } from './run-job.js';
+import { JobsRepository, type JobRow } from './jobs.repository.js';
 import type { TaskQueue } from './task-queue.js';
+
+/** What a queue transport needs: the job rows' database, a logger, and the runner it delivers jobs to. */
+export interface QueueDeps {
+  db: Db;
+  log: Logger;
+  runner: JobRunner;
+}
 
 export interface EmbeddedQueueOptions {
   /** jobs run at once (default: engine workers) */
@@ -36,7 +45,7 @@ export class EmbeddedQueue implements TaskQueue {
   private loopDone: Promise<void> | null = null;
 
   constructor(
-    private readonly deps: JobDeps,
+    private readonly deps: QueueDeps,
     private readonly options: EmbeddedQueueOptions,
   ) {
     this.repo = new JobsRepository(deps.db.kysely);
@@ -46,7 +55,7 @@ export class EmbeddedQueue implements TaskQueue {
   async start(): Promise<void> {
     if (!this.stopped) return;
     const requeued = await this.repo.requeueRunning();
-    const reopened = await this.repo.reopenStrandedTasks();
+    const reopened = await this.deps.runner.recoverStranded();
     if (requeued > 0 || reopened.length > 0) this.deps.log.info({ requeued, reopened }, 'resuming interrupted tasks');
     this.stopped = false;
     this.loopDone = this.loop();
@@ -100,7 +109,8 @@ export class EmbeddedQueue implements TaskQueue {
 
   private launch(job: JobRow): void {
     const controller = new AbortController();
-    const done = runJob(this.deps, job.id, {
+    const done = this.deps.runner
+      .run(job.id, {
       signal: controller.signal,
       limit: this.limit,
       concurrency: this.options.imagesInFlight,
@@ -112,7 +122,7 @@ export class EmbeddedQueue implements TaskQueue {
         this.deps.log.error({ err, jobId: job.id, taskId: job.task_id, attempt: job.attempts }, 'queue: job failed');
         try {
           if (job.attempts < MAX_ATTEMPTS) await this.repo.setJobStatus(job.id, 'queued');
-          else await this.repo.failTask(job.task_id, `A job of this task failed ${MAX_ATTEMPTS} times: ${String(err)}`);
+          else await this.deps.runner.giveUp(job.task_id, `A job of this task failed ${MAX_ATTEMPTS} times: ${String(err)}`);
         } catch (inner) {
           this.deps.log.error({ err: inner }, 'queue: could not record a failed job');
         }

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../config/config.js';
 import { JobsRepository } from './jobs.repository.js';
 import { createLimit, type Limit } from '../util/limiter.js';
 import { LocalWorkerProcesses } from './pg-boss-worker-processes.js';
-import { runJob, type JobDeps } from './run-job.js';
+import type { QueueDeps } from './embedded-queue.js';
 import type { TaskQueue } from './task-queue.js';
 
 /** The pg-boss queue every process of one installation shares. */
@@ -67,7 +66,7 @@ export class PgBossQueue implements TaskQueue {
   private staleSweep: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly deps: JobDeps,
+    private readonly deps: QueueDeps,
     private readonly options: PgBossQueueOptions,
   ) {
     this.repo = new JobsRepository(deps.db.kysely);
@@ -93,10 +92,8 @@ export class PgBossQueue implements TaskQueue {
     this.staleSweep.unref();
 
     if (this.options.api) {
-      const reopened = await this.repo.reopenStrandedTasks();
+      const reopened = await this.deps.runner.recoverStranded();
       if (reopened.length > 0) this.deps.log.info({ reopened }, 'reopened tasks whose jobs were given up');
-      const requeued = await this.requeueUnsentRunningJobs();
-      if (requeued > 0) this.deps.log.info({ requeued }, 'jobs of a process that died while running them (predict_single) queued again');
     }
     // Jobs committed but never handed to pg-boss (a crash between the two) are sent now.
     const sent = await this.sendQueuedJobs();
@@ -133,24 +130,6 @@ export class PgBossQueue implements TaskQueue {
 
   cancel(taskId: number): void {
     for (const job of this.active.values()) if (job.taskId === taskId) job.controller.abort();
-  }
-
-  /**
-   * predict_single runs its one-image job inside the API request, without pg-boss; if that process died,
-   * the job would stay 'running' with no pg-boss job to expire and hand out again. Such jobs, untouched for
-   * longer than a job may go without a heartbeat, are queued again (start() then sends them).
-   */
-  private async requeueUnsentRunningJobs(): Promise<number> {
-    const now = new Date();
-    const cutoff = new Date(now.getTime() - this.options.jobExpireSeconds * 1000).toISOString();
-    const res = await sql`
-      update task_jobs set status = 'queued', updated_at = ${now.toISOString()}
-      where status = 'running' and updated_at < ${cutoff}
-        and not exists (
-          select 1 from pgboss.job j
-          where j.name = ${QUEUE} and j.id = ('00000000-0000-4000-8000-' || lpad(to_hex(task_jobs.id), 12, '0'))::uuid
-        )`.execute(this.deps.db.kysely);
-    return Number(res.numAffectedRows ?? 0);
   }
 
   /** Sends a pg-boss job for every queued `task_jobs` row of running tasks (or of one task). */
@@ -203,7 +182,7 @@ export class PgBossQueue implements TaskQueue {
     const heartbeat = this.startHeartbeat(job.id);
     try {
       await this.repo.setJobStatus(taskJobId, 'running');
-      const outcome = await runJob(this.deps, taskJobId, {
+      const outcome = await this.deps.runner.run(taskJobId, {
         signal: controller.signal,
         limit: this.limit,
         concurrency: this.options.imagesInFlight,
@@ -221,7 +200,7 @@ export class PgBossQueue implements TaskQueue {
     } catch (err) {
       this.deps.log.error({ err, taskJobId, taskId, retry: job.retryCount }, 'pg-boss job failed');
       if (job.retryCount >= job.retryLimit && !controller.signal.aborted) {
-        await this.repo.failTask(taskId, `A job of this task failed ${job.retryLimit + 1} times: ${String(err)}`);
+        await this.deps.runner.giveUp(taskId, `A job of this task failed ${job.retryLimit + 1} times: ${String(err)}`);
       }
       throw err;
     } finally {
@@ -265,7 +244,7 @@ export class PgBossQueue implements TaskQueue {
 }
 
 /** The API process's pg-boss queue (create-queue.ts picks it when DATABASE_URL is set). */
-export function createPgBossQueue(deps: JobDeps, config: AppConfig): PgBossQueue {
+export function createPgBossQueue(deps: QueueDeps, config: AppConfig): PgBossQueue {
   if (!config.databaseUrl) throw new Error('pg-boss needs DATABASE_URL');
   return new PgBossQueue(deps, {
     connectionString: config.databaseUrl,

@@ -1,6 +1,6 @@
 /**
- * Runs the jobs of tasks. Two transports share the job rows in the database (`task_jobs`) and the
- * transport-independent `runJob` (run-job.ts):
+ * Delivers the jobs of tasks. Two transports share the job rows in the database (`task_jobs`) and hand
+ * each job to the scoring job runner (scoring/job-runner.ts), which does it:
  * - `embedded`: an in-process loop claims queued job rows (this file's EmbeddedQueue);
  * - `pg-boss`: jobs are sent to pg-boss and handled by any number of worker processes (scale-out).
  */

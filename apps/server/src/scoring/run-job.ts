@@ -5,8 +5,12 @@ import type { Db } from '../db/database.js';
 import { EngineUnavailableError, engineInfo } from '../engine/app-engine.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { specimensFromAnalysis } from '../predictions/stored-specimens.js';
+import { ResultsRepository, type ResultRecord } from '../predictions/results.repository.js';
+import { JobsRepository } from '../queue/jobs.repository.js';
+import { TaskState } from '../tasks/task-state.js';
 import { forEachLimit, type Limit } from '../util/limiter.js';
-import { JobsRepository, type RecordOutcome, type ResultRecord } from './jobs.repository.js';
+import type { JobRunner } from './job-runner.js';
+import { recordOutcome, type RecordOutcome } from './record-outcome.js';
 
 /** What a job needs; the same in the API process, the embedded queue and a separate worker process. */
 export interface JobDeps {
@@ -40,12 +44,14 @@ export function resultKeyPrefix(taskId: number, imageId: number): string {
  * several workers at once. Marks the job done unless interrupted by shutdown.
  */
 export async function runJob(deps: JobDeps, jobId: number, options: RunJobOptions = {}): Promise<JobOutcome> {
-  const repo = new JobsRepository(deps.db.kysely);
-  const job = await repo.getJob(jobId);
+  const jobs = new JobsRepository(deps.db.kysely);
+  const repo = new ScoringReads(deps.db);
+  const kysely = deps.db.kysely;
+  const job = await jobs.getJob(jobId);
   if (!job) return 'done';
   const task = await repo.getTask(job.task_id);
   if (!task || task.status !== 'running') {
-    if (task) await repo.setJobStatus(jobId, 'done');
+    if (task) await jobs.setJobStatus(jobId, 'done');
     return 'done';
   }
   const params = JSON.parse(task.parameters) as PredictionParameters;
@@ -55,7 +61,7 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
   const todo = imageIds.filter((id) => !already.has(id));
   if (todo.length > 0 && task.engine_label === null) {
     const info = await engineInfo(deps.engine);
-    if (info.name !== 'unavailable') await repo.noteEngineLabel(task.id, info.label);
+    if (info.name !== 'unavailable') await TaskState.noteEngineLabel(kysely, task.id, info.label);
   }
 
   let stopped = false;
@@ -65,7 +71,7 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
     if (stopped || options.signal?.aborted) return;
     await limit(async () => {
       // Checked per image so a cancel made through another process stops this one too.
-      if (stopped || options.signal?.aborted || (await repo.taskStatus(task.id)) !== 'running') {
+      if (stopped || options.signal?.aborted || (await TaskState.status(kysely, task.id)) !== 'running') {
         stopped = true;
         return;
       }
@@ -80,22 +86,66 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
   });
 
   if (engineError !== null) {
-    await repo.failTask(task.id, engineError);
+    await failTask(deps, task.id, engineError);
     return 'done';
   }
-  const status = await repo.taskStatus(task.id);
+  const status = await TaskState.status(kysely, task.id);
   if (status === 'running' && options.signal?.aborted) return 'interrupted';
   if (status !== undefined) {
-    await repo.finishIfComplete(task.id);
-    await repo.setJobStatus(jobId, 'done');
+    await TaskState.finishIfComplete(kysely, task.id);
+    await jobs.setJobStatus(jobId, 'done');
   }
   return 'done';
+}
+
+/** The task could not run: failed with the reason, its jobs closed, in one transaction. */
+async function failTask(deps: JobDeps, taskId: number, message: string): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await TaskState.fail(trx, taskId, message);
+    await new JobsRepository(trx).closeJobsOf(taskId, false);
+  });
+}
+
+/** The job runner the queue transports hand their jobs to (job-runner.ts). */
+export function createJobRunner(deps: JobDeps): JobRunner {
+  return {
+    run: (jobId, options) => runJob(deps, jobId, options),
+    giveUp: (taskId, message) => failTask(deps, taskId, message),
+    async recoverStranded() {
+      const { reopened, complete } = await new JobsRepository(deps.db.kysely).reopenStrandedTasks();
+      for (const id of complete) await TaskState.finishIfComplete(deps.db.kysely, id);
+      return reopened;
+    },
+  };
+}
+
+/** What scoring reads besides jobs: the task and the image to score, and which images have results. */
+class ScoringReads {
+  private readonly results: ResultsRepository;
+  constructor(private readonly db: Db) {
+    this.results = new ResultsRepository(db.kysely);
+  }
+  getTask(id: number) {
+    return this.db.kysely.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+  imageForScoring(id: number) {
+    return this.db.kysely.selectFrom('images').select(['id', 'name', 'blob_key']).where('id', '=', id).executeTakeFirst();
+  }
+  imagesWithResults(taskId: number, imageIds: number[]) {
+    return this.results.imagesWithResults(taskId, imageIds);
+  }
+  hasResult(taskId: number, imageId: number) {
+    return this.results.hasResult(taskId, imageId);
+  }
+  recordResult(rec: ResultRecord): Promise<RecordOutcome> {
+    return recordOutcome(this.db.kysely, rec);
+  }
 }
 
 /** Scores one image and records its outcome; every image ends with exactly one row. */
 async function scoreImage(
   deps: JobDeps,
-  repo: JobsRepository,
+  repo: ScoringReads,
   taskId: number,
   imageId: number,
   params: PredictionParameters,
@@ -156,7 +206,7 @@ async function scoreImage(
 /** Files no row points at are removed: the task stopped meanwhile, or the image was deleted. */
 async function removeUnusedFiles(
   storage: BlobStorage,
-  repo: JobsRepository,
+  repo: ScoringReads,
   outcome: RecordOutcome,
   taskId: number,
   imageId: number,
@@ -171,7 +221,7 @@ async function removeUnusedFiles(
 
 async function recordFailure(
   deps: JobDeps,
-  repo: JobsRepository,
+  repo: ScoringReads,
   taskId: number,
   imageId: number,
   name: string,

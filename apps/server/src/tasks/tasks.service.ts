@@ -44,10 +44,10 @@ export class TasksService {
   }
 
   /**
-   * predict_single's task: one image, its job already claimed by the caller, which runs it at once.
-   * Unknown image: 400 unknown_ids.
+   * predict_single's task: one image, queued like any task's job (tasks take turns, so it starts at the next
+   * free slot). Unknown image: 400 unknown_ids.
    */
-  async createForSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<{ task: TaskRow; jobId: number }> {
+  async createForSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<TaskRow> {
     const imageName = await this.selection.imageName(input.image_id);
     if (imageName === undefined) {
       throw new ApiError(400, 'unknown_ids', `Unknown ids: ${input.image_id}`, {
@@ -55,19 +55,16 @@ export class TasksService {
         fields: { image_id: `unknown image id: ${input.image_id}` },
       });
     }
-    const task = await this.repo.insertWithJobs(
-      {
-        name: input.name ?? `Single: ${imageName}`.slice(0, TASK_NAME_MAX),
-        type: 'prediction',
-        algorithm: input.algorithm ?? MODEL_TYPE,
-        modelType: MODEL_TYPE,
-        imageIds: [input.image_id],
-        parameters: { ...parametersOf(input), split_count: 1 },
-      },
-      'running',
-    );
-    const [jobId] = await this.repo.jobIdsOf(task.id);
-    return { task, jobId: jobId as number };
+    const task = await this.repo.insertWithJobs({
+      name: input.name ?? `Single: ${imageName}`.slice(0, TASK_NAME_MAX),
+      type: 'prediction',
+      algorithm: input.algorithm ?? MODEL_TYPE,
+      modelType: MODEL_TYPE,
+      imageIds: [input.image_id],
+      parameters: { ...parametersOf(input), split_count: 1 },
+    });
+    await this.ctx.queue.enqueue(task.id);
+    return task;
   }
 
   /** image_ids first (in the order given), then each folder's images by id; duplicates dropped. */

@@ -9,6 +9,7 @@ import { imagesRoutes } from './images/images.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { predictionsRoutes } from './predictions/predictions.routes.js';
 import { registerRequestGuard } from './security/request-guard.js';
+import { registerSpaceHooks } from './storage/disk-space.js';
 import { statusRoutes } from './status/status.routes.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { webRoutes } from './web/web.routes.js';
@@ -56,6 +57,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Before anything reads a body: unknown Host names and cross-site writes are refused untouched.
   registerRequestGuard(app, ctx.config);
   registerUnreadBodyHandling(app);
+  registerSpaceHooks(app, ctx.space);
   // A JSON Content-Type with no body (DELETE, cancel from clients that always send the header) is no body,
   // as in Django REST Framework; anything else goes through Fastify's own safe JSON parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -7,7 +7,9 @@ import { createTaskQueue } from './queue/create-queue.js';
 import type { TaskQueue } from './queue/task-queue.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { createStorage } from './storage/create-storage.js';
+import { DiskSpace } from './storage/disk-space.js';
 import { sweepOrphanBlobs } from './storage/orphan-sweep.js';
+import { isStorageFull } from './storage/storage-full.js';
 import { sweepTempFiles } from './storage/temp-sweep.js';
 
 /**
@@ -24,6 +26,8 @@ export interface AppContext {
   engine: Engine;
   /** runs task jobs (embedded, or pg-boss when scaled out) */
   queue: TaskQueue;
+  /** free space on DATA_DIR and the reserve that keeps deletes and starts working on a full disk */
+  space: DiskSpace;
 }
 
 export interface ContextOptions {
@@ -34,13 +38,17 @@ export interface ContextOptions {
 }
 
 export async function createContext(config: AppConfig, log: Logger, options: ContextOptions = {}): Promise<AppContext> {
+  const space = new DiskSpace(config.dataDir, config.disk.reserveBytes, config.disk.lowBytes, log);
+  // On a full disk the reserve goes first: opening the database and the temp folder need a little room.
+  space.prepareForStart();
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const storage = await createStorage(config);
   const engine = options.deferBackgroundWork ? deferredAppEngine(config, log) : await createAppEngine(config, log);
   const queue = createTaskQueue({ db, storage, engine, log }, config);
   // Interrupted tasks of a previous run resume as soon as the process is up.
   if (options.startQueue !== false && !options.deferBackgroundWork) await queue.start();
-  return { config, db, storage, log, startedAt: new Date(), engine, queue };
+  void space.restoreReserve();
+  return { config, db, storage, log, startedAt: new Date(), engine, queue, space };
 }
 
 /**
@@ -54,8 +62,23 @@ export async function startBackgroundWork(ctx: AppContext): Promise<void> {
     if (n > 0) ctx.log.info({ files: n }, 'removed temp files left by an earlier crash');
   });
   // Orphaned blobs go once crash recovery has put interrupted tasks back to running (their files stay).
-  const queue = ctx.queue.start().then(() => reclaimOrphans(ctx));
+  const queue = startQueue(ctx).then(() => reclaimOrphans(ctx));
   await Promise.all([engine.start?.(), queue, sweep]);
+}
+
+/**
+ * Starts the queue (which resumes interrupted tasks). On a full disk that can fail (the job rows cannot be
+ * written): the server still serves, so space can be freed from the app, and the queue tries again every 30 s.
+ */
+async function startQueue(ctx: AppContext): Promise<void> {
+  try {
+    await ctx.queue.start();
+  } catch (err) {
+    if (!isStorageFull(err)) throw err;
+    ctx.log.error({ err }, 'the disk is full: interrupted tasks resume once space is freed');
+    const retry = setTimeout(() => void startQueue(ctx).then(() => reclaimOrphans(ctx)).catch((e: unknown) => ctx.log.error({ err: e }, 'the queue did not start')), 30_000);
+    retry.unref();
+  }
 }
 
 /** Removes stored files no row refers to (a failure is logged: it must never stop the server). */

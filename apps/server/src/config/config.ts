@@ -43,6 +43,9 @@ const envSchema = z.object({
   // Stored files no row refers to are removed at start once older than this (unset: 0 with SQLite, where
   // one process owns the data; 15 with PostgreSQL, where another API process may be mid-upload).
   ORPHAN_GRACE_MINUTES: z.coerce.number().min(0).max(100_000).optional(),
+  // Kept free on DATA_DIR for deletes and starts on a full disk; the Connection screen warns below DISK_LOW_MB.
+  DISK_RESERVE_MB: z.coerce.number().min(0).max(100_000).default(16),
+  DISK_LOW_MB: z.coerce.number().min(0).max(100_000_000).default(1024),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -73,6 +76,8 @@ export interface AppConfig {
   uploadIdleMs: number;
   /** unreferenced stored files younger than this (ms) are left alone by the orphan sweep */
   orphanGraceMs: number;
+  /** the space reserve on DATA_DIR, and the free space under which the status warns (bytes) */
+  disk: { reserveBytes: number; lowBytes: number };
   /** pg-boss settings (used only with DATABASE_URL) */
   scaleOut: {
     /** the API process also works jobs (else only `npm run worker` processes do) */
@@ -122,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     allowedHosts: allowedHostsOf(e.ALLOWED_HOSTS, e.HOST),
     uploadIdleMs: Math.round(e.UPLOAD_IDLE_SECONDS * 1000),
+    disk: { reserveBytes: Math.round(e.DISK_RESERVE_MB * 1024 * 1024), lowBytes: Math.round(e.DISK_LOW_MB * 1024 * 1024) },
     orphanGraceMs: Math.round((e.ORPHAN_GRACE_MINUTES ?? (e.DATABASE_URL ? 15 : 0)) * 60_000),
     scaleOut: { apiWorksJobs: e.API_WORKS_JOBS ?? e.WORKER_PROCESSES === 0, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
   };

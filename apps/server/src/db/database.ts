@@ -36,8 +36,28 @@ function openSqlite(dataDir: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingTheFirstError(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/** A statement that does nothing: the ROLLBACK of a transaction SQLite has already rolled back. */
+const NO_OP_STATEMENT = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  *iterate() {},
+};
+
+/**
+ * On some errors (SQLITE_FULL, a full disk) SQLite rolls the transaction back itself; Kysely then sends its
+ * own ROLLBACK, which fails with "cannot rollback - no transaction is active" and hides the real error (the
+ * client got a 500 instead of 507 storage_full). That ROLLBACK becomes a no-op, so the first error surfaces.
+ */
+function keepingTheFirstError(sqlite: SQLite.Database) {
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string) => (/^\s*rollback\s*$/i.test(sql) && !sqlite.inTransaction ? NO_OP_STATEMENT : sqlite.prepare(sql)),
+  };
 }
 
 async function openPostgres(url: string): Promise<Db> {

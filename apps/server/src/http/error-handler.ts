@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStorageFull, STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
 import { ApiError } from './errors.js';
 
 /** Fastify's own error codes for bad client input, mapped to our `{code, detail}` bodies. */
@@ -25,6 +26,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send({ code: error.code, detail: error.detail, ...error.extra });
+    }
+    if (isStorageFull(error)) {
+      request.log.warn({ err: error }, 'a write found the storage full');
+      return reply.status(507).send({ code: 'storage_full', detail: STORAGE_FULL_DETAIL });
     }
     const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
     if (known) return reply.status(known.status).send({ code: known.code, detail: known.detail });

@@ -3,6 +3,7 @@ import type { ServerStatus } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { engineInfo } from '../engine/app-engine.js';
+import type { DiskStatus } from '../storage/disk-space.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 
@@ -14,12 +15,13 @@ const VERSION = (
 ).version;
 
 /** What GET /status/ reports: real counts, the engine, the backends and a live check of each endpoint. */
-export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promise<ServerStatus> {
-  const [imageCount, taskCount, endpoints, engine] = await Promise.all([
+export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promise<ServerStatus & { disk: DiskStatus | null }> {
+  const [imageCount, taskCount, endpoints, engine, disk] = await Promise.all([
     new ImagesRepository(ctx.db.kysely).count({}),
     new TasksRepository(ctx.db.kysely).countAll(),
     checkEndpoints(app),
     engineInfo(ctx.engine),
+    ctx.space.status().catch(() => null),
   ]);
   return {
     status: 'online',
@@ -33,6 +35,9 @@ export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promi
     storage: ctx.storage.kind,
     queue: ctx.queue.kind,
     endpoints,
+    // Free space on DATA_DIR (the database, blobs and temp files of the embedded default; temp files only
+    // with PostgreSQL + S3): the Connection screen shows it and warns when `low`.
+    disk,
   };
 }
 

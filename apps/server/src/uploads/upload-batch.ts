@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import type { ImageFormat } from '../images/image-list-query.js';
 import { NotAnImageError, probeImage, type ProbedImage } from './image-probe.js';
 import { sniffFormat } from './image-sniff.js';
+import { isStorageFull, STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
 import { discard, type StagedFile } from './staged-file.js';
 
 export type ProbeOutcome = { ok: true; image: ProbedImage } | { ok: false; code: string; detail: string };
@@ -51,11 +52,11 @@ export class UploadBatch {
     if (known) return known;
     const outcome = probeImage(staged.path, format, `${staged.path}.thumb.webp`).then(
       (image): ProbeOutcome => ({ ok: true, image }),
-      (err): ProbeOutcome => ({
-        ok: false,
-        code: 'not_an_image',
-        detail: err instanceof NotAnImageError ? err.message : 'The image could not be decoded',
-      }),
+      (err): ProbeOutcome =>
+        // A thumbnail that could not be written is a full disk, not a bad image.
+        isStorageFull(err)
+          ? { ok: false, code: 'storage_full', detail: STORAGE_FULL_DETAIL }
+          : { ok: false, code: 'not_an_image', detail: err instanceof NotAnImageError ? err.message : 'The image could not be decoded' },
     );
     this.probes.set(staged.sha256, outcome);
     return outcome;

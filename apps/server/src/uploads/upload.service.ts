@@ -11,6 +11,7 @@ import { ImagesRepository, type ImageRow } from '../images/images.repository.js'
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import { guardOf } from '../storage/blob-guard.js';
+import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
 import type { ProbedImage } from './image-probe.js';
 import { EXTENSION_OF } from './image-sniff.js';
 import { createLimit } from '../util/limiter.js';
@@ -86,6 +87,8 @@ export class UploadService {
 
   private async plan(batch: UploadBatch, options: UploadOptions, db: Kysely<Database> = this.ctx.db.kysely): Promise<Plan[]> {
     const outcomes = await Promise.all(batch.candidates.map((c) => c.outcome));
+    // A file that could not be staged for lack of space fails the whole request: nothing half-stored.
+    if (outcomes.some((o) => !o.ok && o.code === 'storage_full')) throw new ApiError(507, 'storage_full', STORAGE_FULL_DETAIL);
     const good = batch.candidates.flatMap((c, i) => {
       const o = outcomes[i];
       return o?.ok && c.staged ? [{ name: c.name, staged: c.staged, image: o.image }] : [];

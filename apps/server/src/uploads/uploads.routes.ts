@@ -5,6 +5,7 @@ import { toImage } from '../images/image-view.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { baseName, UNNAMED } from './file-names.js';
 import { abortWhenIdle } from './idle-upload.js';
+import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
 import { receiveMultipart, type ReceivedFile } from './multipart-intake.js';
 import { discard } from './staged-file.js';
 import { UploadBatch } from './upload-batch.js';
@@ -41,6 +42,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>, early?: ZipEarlyEntries) => Promise<T>,
     zip = false,
   ): Promise<T> {
+    // Refused before a byte is read when the disk is already (nearly) full.
+    if (await ctx.space.isNearlyFull()) throw new ApiError(507, 'storage_full', STORAGE_FULL_DETAIL);
     const batch = new UploadBatch();
     const stopIdleWatch = abortWhenIdle(req, ctx.config.uploadIdleMs);
     try {

@@ -25,7 +25,8 @@ export interface TestServer {
  * no mocks of the database, files or engine.
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-test-'));
+  // A test may bring its own DATA_DIR (a small tmpfs for the full-disk tests).
+  const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-test-')));
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',

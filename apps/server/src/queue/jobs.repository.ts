@@ -65,6 +65,19 @@ export class JobsRepository {
     await this.db.updateTable('task_jobs').set({ status, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
   }
 
+  /** Queued jobs of running tasks (or of one task), oldest first: what the pg-boss transport sends. */
+  async queuedJobsOfRunningTasks(taskId?: number): Promise<{ id: number; task_id: number }[]> {
+    let q = this.db
+      .selectFrom('task_jobs')
+      .innerJoin('tasks', 'tasks.id', 'task_jobs.task_id')
+      .select(['task_jobs.id as id', 'task_jobs.task_id as task_id'])
+      .where('task_jobs.status', '=', 'queued')
+      .where('tasks.status', '=', 'running')
+      .orderBy('task_jobs.id');
+    if (taskId !== undefined) q = q.where('task_jobs.task_id', '=', taskId);
+    return q.execute();
+  }
+
   /** A task that stopped (cancelled, failed): its queued jobs (or all of them) are closed. */
   async closeJobsOf(taskId: number, onlyQueued: boolean, now = new Date().toISOString()): Promise<void> {
     let q = this.db.updateTable('task_jobs').set({ status: 'done', updated_at: now }).where('task_id', '=', taskId);

@@ -135,15 +135,7 @@ export class PgBossQueue implements TaskQueue {
   /** Sends a pg-boss job for every queued `task_jobs` row of running tasks (or of one task). */
   private async sendQueuedJobs(taskId?: number): Promise<number> {
     if (!this.boss) throw new Error('the pg-boss queue is not started');
-    let q = this.deps.db.kysely
-      .selectFrom('task_jobs')
-      .innerJoin('tasks', 'tasks.id', 'task_jobs.task_id')
-      .select(['task_jobs.id as id', 'task_jobs.task_id as task_id'])
-      .where('task_jobs.status', '=', 'queued')
-      .where('tasks.status', '=', 'running')
-      .orderBy('task_jobs.id');
-    if (taskId !== undefined) q = q.where('task_jobs.task_id', '=', taskId);
-    const rows = await q.execute();
+    const rows = await this.repo.queuedJobsOfRunningTasks(taskId);
     // Tasks take turns: the k-th job of every task gets priority -k (pg-boss hands out the highest
     // priority first, then the oldest), so a small task created behind a big one does not wait for all of it.
     const nth = new Map<number, number>();

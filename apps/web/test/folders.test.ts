@@ -97,6 +97,22 @@ describe('folders screen (e2e)', () => {
     await screenshot(page, 'folders-en-1440');
   });
 
+  it('clicking a folder card opens its images (issue 15 item 13)', async () => {
+    const { page } = e2e;
+    const field = ((await e2e.server.api('/api/folders/')).body.results as { id: number; name: string }[]).find((f) => f.name === 'Field trial 2026')!;
+    await folderCard('Field trial 2026').locator('.folder-card-head').click();
+    await page.locator('[data-section="images"]').waitFor();
+    await expect.poll(() => page.locator('[data-testid="sidebar-entry"][aria-current="true"]').getAttribute('data-key'), POLL).toBe(String(field.id));
+    await expect.poll(async () => (await page.getByTestId('image-card').evaluateAll((els) => els.map((el) => el.getAttribute('data-image-name')))).sort(), POLL).toEqual(['f1.png', 'f2.png', 'f3.png']);
+    // The edit button stays an edit button (it does not open the folder).
+    await e2e.goto('folders');
+    await folderCard('Field trial 2026').getByTestId('folder-edit').click();
+    await page.getByTestId('folder-name-input').waitFor();
+    expect(await page.locator('[data-section="folders"]').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('folder-name-input').waitFor({ state: 'hidden' });
+  });
+
   it('delete wizard, move: the images go to the chosen folder, then the folder is deleted', async () => {
     const { page } = e2e;
     await folderCard('Greenhouse B').getByTestId('folder-delete').click();

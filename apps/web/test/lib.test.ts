@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import { ApiError, apiUrl, errorFromResponse, listCount, listResults } from '../src/lib/api-client';
 import { codeMessage, errorMessage, TRANSLATED_ERROR_CODES, uploadErrorMessage } from '../src/lib/error-message';
 import { formatSizeMb } from '../src/lib/format';
+import { uploadTotals } from '../src/features/images/upload-totals';
 import { normalizeFolder } from '../src/lib/normalize-folder';
 import { normalizeImage } from '../src/lib/normalize-image';
 import { formatPpd, ppdColour, SEVERITY_COLOURS } from '../src/lib/ppd';
@@ -75,6 +76,21 @@ describe('formatting', () => {
   it('sizes in MB with 2 decimals', () => {
     expect(formatSizeMb(2483221)).toBe('2.37 MB');
     expect(formatSizeMb(0)).toBe('0.00 MB');
+    // Issue 15 item 8: a 3 KB file is not "0.00 MB".
+    expect(formatSizeMb(3 * 1024)).toBe('< 0.01 MB');
+    expect(formatSizeMb(5243)).toBe('0.01 MB');
+  });
+
+  it('the upload dialog sums up files, bytes, speed and time left (issue 15 item 12)', () => {
+    const items = [
+      { size: 4_000_000, progress: 100, status: 'completed' },
+      { size: 4_000_000, progress: 50, status: 'uploading' },
+      { size: 2_000_000, progress: 0, status: 'uploading' },
+    ];
+    // 6 MB of 10 MB in 3 s: 2 MB/s, 2 s left.
+    expect(uploadTotals(items, 1_000, 4_000)).toEqual({ files: 3, filesDone: 1, bytes: 10_000_000, bytesDone: 6_000_000, speed: 2_000_000, secondsLeft: 2 });
+    expect(uploadTotals(items, null, 4_000).speed).toBeNull();
+    expect(uploadTotals([], null, 0)).toMatchObject({ files: 0, filesDone: 0, bytes: 0 });
   });
 
   it('PPD colours follow the bands: green < 4, yellow 4 to < 7, red >= 7, none when missing', () => {
@@ -166,5 +182,28 @@ describe('error messages in the current language', () => {
     expect(uploadErrorMessage(zh, 'something_new')).toBe('出现错误');
     expect(codeMessage(zh, 'http_404')).toBeNull();
     expect(codeMessage(zh, null)).toBeNull();
+  });
+});
+
+describe('English sentences on a Chinese screen (issue 15 item 16)', () => {
+  it('finds sentences, not names, codes, file names or units', async () => {
+    const { englishSentences } = await import('./helpers/english-sentences');
+    expect(englishSentences('任务失败。Every image failed; each result gives its error_code')).toEqual(['Every image failed; each result gives its']);
+    expect(englishSentences('没有找到样本：no specimen stands out from the background')).toEqual(['no specimen stands out from the background']);
+    expect(englishSentences('模型：DeepLabV3+ ResNet-101 · 颜色分割（CIELAB） · plot_3.jpg · 2.50 MB · PPD 4.20 · E2E trial')).toEqual([]);
+  });
+  it('every Chinese text of the app is free of English sentences', async () => {
+    const { englishSentences } = await import('./helpers/english-sentences');
+    const files = import.meta.glob<{ default: Record<string, unknown> }>('../src/locales/zh/*.json', { eager: true });
+    const texts: string[] = [];
+    const walk = (v: unknown) => {
+      if (typeof v === 'string') texts.push(v);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    for (const mod of Object.values(files)) walk(mod.default);
+    expect(texts.length).toBeGreaterThan(100);
+    expect(texts.flatMap(englishSentences)).toEqual([]);
+    // One term for "image": 图像, never 图片.
+    expect(texts.filter((s) => s.includes('图片'))).toEqual([]);
   });
 });

@@ -132,6 +132,21 @@ export class ImagesRepository {
     return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   }
 
+  /**
+   * The values images are grouped by (created_at, name, folder_id or size), one per image of the filter, in
+   * the listing's order: `GET /images/groups/` turns them into the runs the listing shows. One narrow column.
+   */
+  async groupValuesInOrder(filter: ImageFilter, order: ImageOrder): Promise<{ v: string | number | null }[]> {
+    const dir = order.desc ? 'desc' : 'asc';
+    const column = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_sort' } as const;
+    const value = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_id' } as const;
+    return this.filtered(this.db, filter)
+      .select(sql<string | number | null>`${sql.ref(value[order.key])}`.as('v'))
+      .orderBy(column[order.key], dir)
+      .orderBy('images.id', dir)
+      .execute();
+  }
+
   async facets(): Promise<{ all: number; uncategorized: number }> {
     const [all, uncategorized] = await Promise.all([this.count({}), this.count({ folder: null })]);
     return { all, uncategorized };

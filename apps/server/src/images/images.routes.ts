@@ -3,6 +3,8 @@ import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
 import { uploadsRoutes } from '../uploads/uploads.routes.js';
+import { ApiError } from '../http/errors.js';
+import { DATE_GROUPINGS, type DateGrouping } from './image-groups.js';
 import { parseImageListQuery } from './image-list-query.js';
 import { ImagesService } from './images.service.js';
 
@@ -19,12 +21,25 @@ export async function listImages(req: FastifyRequest, service: ImagesService, fo
   return { ...listEnvelope(req, paging, count, results), facets };
 }
 
+/** `grouping` of `GET /images/groups/`: year, month or day (default); anything else is a 400 naming it. */
+function parseDateGrouping(value: string | undefined): DateGrouping {
+  if (value === undefined || value.trim() === '') return 'day';
+  if ((DATE_GROUPINGS as readonly string[]).includes(value)) return value as DateGrouping;
+  throw new ApiError(400, 'invalid', 'grouping must be year, month or day', { fields: { grouping: 'must be year, month or day' } });
+}
+
 /** Routes of the Images section of api.md. Uploads are registered from ../uploads. */
 export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new ImagesService(ctx);
 
   app.get('/images/', (req) => listImages(req, service));
   app.get('/images/days/', () => service.days());
+  // An addition (docs/api.md): group keys, counts and positions of the listing, whole filtered library.
+  app.get('/images/groups/', (req) => {
+    const query = flatQuery(req.query);
+    const { filter, order } = parseImageListQuery(query);
+    return service.groups(filter, order, parseDateGrouping(query.grouping));
+  });
   app.get('/images/types/', () => service.types());
   app.get<{ Params: { id: string } }>('/images/:id/', (req) => service.get(parsePathId(req.params.id)));
   app.delete<{ Params: { id: string } }>('/images/:id/', async (req, reply) => {

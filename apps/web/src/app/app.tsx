@@ -45,11 +45,14 @@ function AppFooter() {
 
 /** Ant Design's locale follows the app language (en_US / zh_CN). */
 function LocalizedProviders({ initialSection }: { initialSection?: Section | undefined }) {
-  const { i18n } = useTranslation();
+  const { i18n, t } = useTranslation();
   const zh = i18n.language === 'zh';
+  const appName = t('app_name');
   useEffect(() => {
     document.documentElement.lang = zh ? 'zh-CN' : 'en';
-  }, [zh]);
+    // The tab title is the product's name in the UI's language.
+    document.title = appName;
+  }, [zh, appName]);
   return (
     <ConfigProvider locale={zh ? zhCN : enUS} theme={theme}>
       <AntApp>

@@ -2,9 +2,13 @@ import i18n from './i18n';
 
 const BYTES_PER_MB = 1024 * 1024;
 
-/** Sizes are shown in MB with 2 decimals (spec section 9). */
+/**
+ * Sizes are shown in MB with 2 decimals (spec section 9); a file too small to show at 2 decimals (a 3 KB file
+ * would read "0.00 MB") is "< 0.01 MB" (issue 15 item 8). Nothing is 0.00 MB.
+ */
 export function formatSizeMb(bytes: number): string {
-  return `${(bytes / BYTES_PER_MB).toFixed(2)} MB`;
+  const mb = bytes / BYTES_PER_MB;
+  return bytes > 0 && mb < 0.005 ? '< 0.01 MB' : `${mb.toFixed(2)} MB`;
 }
 
 function locale(): string {

@@ -18,14 +18,35 @@ for (const [file, mod] of Object.entries(files)) {
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/** Where the language picked in the menu is remembered (this browser only). */
+export const LANGUAGE_STORAGE_KEY = 'cassavascope.language';
+
+/** The language picked on an earlier visit; a first visit starts in English (spec section 9), whatever the browser says. */
+function rememberedLanguage(): Language {
+  try {
+    const saved = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
+    return (LANGUAGES as readonly string[]).includes(saved ?? '') ? (saved as Language) : 'en';
+  } catch {
+    return 'en'; // storage blocked (privacy settings): English, as on a first visit
+  }
+}
+
 void i18n.use(initReactI18next).init({
   resources,
-  lng: 'en',
+  lng: rememberedLanguage(),
   fallbackLng: 'en',
   defaultNS: 'common',
   ns: Object.keys(resources.en ?? {}),
   interpolation: { escapeValue: false },
   returnNull: false,
+});
+
+i18n.on('languageChanged', (lng) => {
+  try {
+    if ((LANGUAGES as readonly string[]).includes(lng)) globalThis.localStorage?.setItem(LANGUAGE_STORAGE_KEY, lng);
+  } catch {
+    // storage blocked: the choice lasts for this page only
+  }
 });
 
 export default i18n;

@@ -3,7 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Empty, Row, Skeleton, Statistic, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigateSection } from '../../app/section-context';
 import { invalidateLibrary, useFolders } from '../../lib/folders-api';
+import { focusImagesOnFolder } from '../../lib/images-focus';
 import { formatDate } from '../../lib/format';
 import { LoadErrorState } from '../../lib/load-error-state';
 import type { FolderItem } from '../../lib/normalize-folder';
@@ -19,6 +21,11 @@ export default function FoldersPage() {
   const folders = useFolders();
   const [form, setForm] = useState<{ open: boolean; folder: FolderItem | null }>({ open: false, folder: null });
   const [deleting, setDeleting] = useState<FolderItem | null>(null);
+  const navigate = useNavigateSection();
+  const openFolder = (id: number) => {
+    focusImagesOnFolder(id);
+    navigate('images');
+  };
 
   useEffect(() => {
     if (folders.isError) message.error(t('load_failed'));
@@ -94,12 +101,40 @@ export default function FoldersPage() {
               className="folder-card"
               data-testid="folder-card"
               data-folder-name={f.name}
+              hoverable
+              // The card opens its images on the Images screen; edit and delete stay on their buttons.
+              role="link"
+              tabIndex={0}
+              aria-label={t('open_folder', { name: f.name })}
+              onClick={() => openFolder(f.id)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && e.target === e.currentTarget) openFolder(f.id);
+              }}
               actions={[
                 <Tooltip title={t('edit')} key="edit">
-                  <Button type="text" icon={<EditOutlined />} aria-label={t('edit')} data-testid="folder-edit" onClick={() => setForm({ open: true, folder: f })} />
+                  <Button
+                    type="text"
+                    icon={<EditOutlined />}
+                    aria-label={t('edit')}
+                    data-testid="folder-edit"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      setForm({ open: true, folder: f });
+                    }}
+                  />
                 </Tooltip>,
                 <Tooltip title={t('delete')} key="delete">
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('delete')} data-testid="folder-delete" onClick={() => setDeleting(f)} />
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={t('delete')}
+                    data-testid="folder-delete"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      setDeleting(f);
+                    }}
+                  />
                 </Tooltip>,
               ]}
             >

@@ -1,7 +1,15 @@
-import { PlayCircleOutlined } from '@ant-design/icons';
-import { Button, Carousel } from 'antd';
+import { ExperimentOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Carousel } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../app/section-context';
+import { useEngine } from '../../lib/engine-status';
+import { errorMessage } from '../../lib/error-message';
+import { invalidateLibrary } from '../../lib/folders-api';
+import { focusImagesOnFolder } from '../../lib/images-focus';
+import { engineLabelText } from '../../lib/model-label';
+import { loadSampleSet, SAMPLE_COUNT } from './sample-set';
 import type { Section } from '../../app/sections';
 import { LeafArt } from './leaf-art';
 
@@ -16,6 +24,30 @@ const SLIDES: { key: string; target: Section; variant: number }[] = [
 export function HomeHero() {
   const { t } = useTranslation('home');
   const navigate = useNavigateSection();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const engine = useEngine();
+  // The running engine by its name (never a model the server does not run); a neutral word until it is known.
+  const engineName = engine.data?.label ? engineLabelText(engine.data.label, t) : t('hero.engine_unknown');
+  const [loadingSample, setLoadingSample] = useState(false);
+
+  // The demo button: a small set of generated specimen photos in a sample folder, opened on Images, so a newcomer
+  // can run a task in a minute without photos of their own.
+  const onDemo = async () => {
+    setLoadingSample(true);
+    try {
+      const folderId = await loadSampleSet({ name: t('sample.folder'), description: t('sample.description') });
+      await invalidateLibrary(queryClient);
+      message.success(t('sample.loaded', { count: SAMPLE_COUNT, folder: t('sample.folder') }));
+      focusImagesOnFolder(folderId);
+      navigate('images');
+    } catch (err) {
+      message.error(t('sample.failed', { reason: errorMessage(t, err) }));
+    } finally {
+      setLoadingSample(false);
+    }
+  };
+
   return (
     <section className="home-hero" aria-roledescription="carousel">
       <Carousel autoplay={{ dotDuration: true }} autoplaySpeed={CAROUSEL_INTERVAL_MS} dots draggable>
@@ -26,13 +58,12 @@ export function HomeHero() {
                 <div className="home-slide-text">
                   <span className="home-eyebrow">{t(`hero.${s.key}.eyebrow`)}</span>
                   <h1>{t(`hero.${s.key}.title`)}</h1>
-                  <p>{t(`hero.${s.key}.subtitle`)}</p>
+                  <p data-testid={`slide-${s.key}-subtitle`}>{t(`hero.${s.key}.subtitle`, { engine: engineName })}</p>
                   <div className="home-slide-actions">
                     <Button size="large" className="home-slide-primary" onClick={() => navigate(s.target)}>
                       {t(`hero.${s.key}.button`)}
                     </Button>
-                    {/* The spec's secondary demo button has no action. */}
-                    <Button size="large" ghost icon={<PlayCircleOutlined />}>
+                    <Button size="large" ghost icon={<ExperimentOutlined />} loading={loadingSample} onClick={() => void onDemo()} data-testid="hero-demo">
                       {t('hero.demo')}
                     </Button>
                   </div>

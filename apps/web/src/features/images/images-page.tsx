@@ -2,10 +2,21 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Grid, Select } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LIST_PARAMS, NATURAL_DIRECTION, prefetchImageList, useImageList, type FolderFilter, type SortDirection, type SortField } from './api/list-images';
+import {
+  DEFAULT_LIST_PARAMS,
+  loadImagePagesThrough,
+  NATURAL_DIRECTION,
+  prefetchImageList,
+  useImageGroups,
+  useImageList,
+  type FolderFilter,
+  type SortDirection,
+  type SortField,
+} from './api/list-images';
 import type { QueryClient } from '@tanstack/react-query';
 import { fetchAllFolders, FOLDERS_KEY, invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
 import { fetchImageRefs } from '../../lib/image-refs';
+import { clearImagesFocus, peekImagesFocus } from '../../lib/images-focus';
 import { deleteImages } from './api/delete-images';
 import { ImageBrowser, type EmptyKind, type ViewMode } from './components/image-browser';
 import { ImagePreview } from './components/image-preview';
@@ -35,7 +46,9 @@ export default function ImagesPage() {
   const screens = Grid.useBreakpoint();
   const narrow = !screens.md;
 
-  const [folder, setFolder] = useState<FolderFilter>(DEFAULT_LIST_PARAMS.folder);
+  // A folder card (Folders) or the sample set (Home) may hand over the folder to open on.
+  const [folder, setFolder] = useState<FolderFilter>(() => peekImagesFocus() ?? DEFAULT_LIST_PARAMS.folder);
+  useEffect(clearImagesFocus, []);
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortField>(DEFAULT_LIST_PARAMS.sort);
@@ -57,6 +70,7 @@ export default function ImagesPage() {
   const folders = useFolders();
   const listParams = useMemo(() => ({ folder, search, sort, direction }), [folder, search, sort, direction]);
   const list = useImageList(listParams);
+  const groups = useImageGroups(listParams, dateGrouping);
   const images = useMemo(() => list.data?.pages.flatMap((p) => p.images) ?? [], [list.data]);
   const firstPage = list.data?.pages[0];
   const total = firstPage?.count ?? 0;
@@ -221,6 +235,8 @@ export default function ImagesPage() {
           hasMore={list.hasNextPage}
           loadingMore={list.isFetchingNextPage}
           onLoadMore={() => void list.fetchNextPage()}
+          groups={groups.data ?? null}
+          onLoadThrough={(pages) => loadImagePagesThrough(queryClient, listParams, pages)}
           onToggle={toggle}
           onOpen={openPreview}
         />
@@ -236,7 +252,8 @@ export default function ImagesPage() {
           void upload.start(files, settings, mode);
         }}
       />
-      <UploadProgressDialog open={upload.open} items={upload.items} onClose={upload.close} />
+      {/* Hidden while the duplicate question is asked: one dialog at a time (issue 15 item 12). */}
+      <UploadProgressDialog open={upload.open && upload.duplicates === null} items={upload.items} startedAt={upload.startedAt} onClose={upload.close} />
       <DuplicateDialog names={upload.duplicates} onAnswer={upload.resolveDuplicates} />
       <MoveDialog open={moveOpen} count={selected.size} folders={folderList} busy={moving} onCancel={() => setMoveOpen(false)} onMove={(f) => void move(f)} />
       <ImagePreview

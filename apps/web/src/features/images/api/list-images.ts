@@ -1,5 +1,5 @@
-import { keepPreviousData, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import { api, listCount, listResults } from '../../../lib/api-client';
+import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { ApiError, api, listCount, listResults } from '../../../lib/api-client';
 import { IMAGES_KEY } from '../../../lib/folders-api';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
 
@@ -31,7 +31,7 @@ export interface ImagePage {
   hasNext: boolean;
 }
 
-async function fetchImagePage(params: ImageListParams, page: number, signal: AbortSignal): Promise<ImagePage> {
+export async function fetchImagePage(params: ImageListParams, page: number, signal: AbortSignal): Promise<ImagePage> {
   const data = await api.get<unknown>(
     '/images/',
     {
@@ -94,4 +94,72 @@ export function useImageAt(params: ImageListParams, index: number | null, loaded
 /** Warms the first page of the default view (called by the shell when the browser is idle). */
 export function prefetchImageList(queryClient: QueryClient): void {
   void queryClient.prefetchInfiniteQuery(listOptions(DEFAULT_LIST_PARAMS));
+}
+
+/** One run of the listing (`GET /images/groups/`): a group key, its image count and its first image's position. */
+export interface ImageGroup {
+  key: string;
+  count: number;
+  start: number;
+}
+
+/**
+ * The groups of the whole filtered library (issue 15 item 3): headers count every image of their group, and the
+ * quick-jump index knows every group, not only those of the pages loaded. Null when the server has no such
+ * endpoint (another backend): the screen then groups what it has loaded.
+ */
+export async function fetchImageGroups(params: ImageListParams, grouping: string, signal?: AbortSignal): Promise<ImageGroup[] | null> {
+  try {
+    const data = await api.get<{ groups?: unknown }>(
+      '/images/groups/',
+      {
+        folder: params.folder === 'all' ? undefined : params.folder,
+        search: params.search.trim() || undefined,
+        ordering: orderingOf(params.sort, params.direction),
+        grouping,
+      },
+      signal,
+    );
+    return Array.isArray(data?.groups) ? (data.groups as ImageGroup[]) : null;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 405)) return null;
+    throw err;
+  }
+}
+
+export function useImageGroups(params: ImageListParams, grouping: string) {
+  return useQuery({
+    queryKey: [...IMAGES_KEY, 'groups', params, params.sort === 'date' ? grouping : null],
+    queryFn: ({ signal }) => fetchImageGroups(params, grouping, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Requests in flight at once while loading the pages up to a far group. */
+const JUMP_CONCURRENCY = 6;
+
+/**
+ * Loads every page of the list up to `pages` (1-based count) at once, in parallel, and appends them to the
+ * screen's list: a jump to a far group costs one round of requests instead of scrolling page by page.
+ */
+export async function loadImagePagesThrough(queryClient: QueryClient, params: ImageListParams, pages: number): Promise<void> {
+  const key = listOptions(params).queryKey;
+  const data = queryClient.getQueryData<InfiniteData<ImagePage, number>>(key);
+  const have = data?.pages.length ?? 0;
+  if (!data || have >= pages) return;
+  const wanted = Array.from({ length: pages - have }, (_, i) => have + 1 + i);
+  const fetched: ImagePage[] = new Array(wanted.length);
+  let next = 0;
+  const controller = new AbortController();
+  await Promise.all(
+    Array.from({ length: Math.min(JUMP_CONCURRENCY, wanted.length) }, async () => {
+      while (next < wanted.length) {
+        const i = next++;
+        fetched[i] = await fetchImagePage(params, wanted[i]!, controller.signal);
+      }
+    }),
+  );
+  queryClient.setQueryData<InfiniteData<ImagePage, number>>(key, (old) =>
+    old && old.pages.length === have ? { pages: [...old.pages, ...fetched], pageParams: [...old.pageParams, ...wanted] } : old,
+  );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { LoadErrorState } from '../../../lib/load-error-state';
 import type { ImageItem } from '../../../lib/normalize-image';
-import type { SortDirection, SortField } from '../api/list-images';
+import { IMAGE_PAGE_SIZE, type ImageGroup, type SortDirection, type SortField } from '../api/list-images';
 import { buildRows, groupKeyOf, knownGroupKeys, type BrowserRow, type DateGrouping } from '../image-groups';
 import { ImageCard } from './image-card';
 import { ImageListRow } from './image-list-row';
@@ -38,6 +38,10 @@ interface Props {
   onLoadMore: () => void;
   onToggle: (id: number) => void;
   onOpen: (id: number) => void;
+  /** the groups of the whole filtered library (`GET /images/groups/`), null while unknown or unsupported */
+  groups: ImageGroup[] | null;
+  /** loads every page up to `pages` at once (a jump to a group not loaded yet) */
+  onLoadThrough: (pages: number) => Promise<void>;
 }
 
 /** Smallest card width (smaller on phones, for two columns); the grid fits as many columns as the width allows. */
@@ -92,6 +96,16 @@ export function ImageBrowser(props: Props) {
   const keyOf = useCallback((img: ImageItem) => groupKeyOf(img, sort, dateGrouping), [sort, dateGrouping]);
   const { rows, groupStart, groupOrder } = useMemo(() => buildRows(images, columns, keyOf), [images, columns, keyOf]);
   const [pendingJump, setPendingJump] = useState<string | null>(null);
+  // The server's groups: each key's count over the whole filtered library and its first position.
+  const serverGroups = useMemo(() => {
+    if (!props.groups) return null;
+    const byKey = new Map<string, { count: number; start: number }>();
+    for (const g of props.groups) {
+      const seen = byKey.get(g.key);
+      byKey.set(g.key, seen ? { count: seen.count + g.count, start: seen.start } : { count: g.count, start: g.start });
+    }
+    return byKey;
+  }, [props.groups]);
 
   const groupLabel = useCallback(
     (key: string): string => {
@@ -133,9 +147,12 @@ export function ImageBrowser(props: Props) {
   const indexVariant = sort === 'name' ? 'narrow' : sort === 'folder' ? 'wide' : 'medium';
 
   const indexKeys = useMemo(() => {
+    // Size buckets are always the seed's three (an empty one disabled); other keys are the server's groups.
     const known = knownGroupKeys(sort, direction);
-    return known.length ? known : groupOrder;
-  }, [sort, direction, groupOrder]);
+    if (known.length) return known;
+    if (serverGroups) return [...serverGroups.keys()];
+    return groupOrder;
+  }, [sort, direction, groupOrder, serverGroups]);
 
   const scrollToGroup = useCallback(
     (key: string) => {
@@ -169,7 +186,7 @@ export function ImageBrowser(props: Props) {
       return (
         <div className="image-group-header" data-group={row.key}>
           <span>{groupLabel(row.key)}</span>
-          <span className="image-group-count">{t('group_count', { count: row.count })}</span>
+          <span className="image-group-count">{t('group_count', { count: serverGroups?.get(row.key)?.count ?? row.count })}</span>
         </div>
       );
     }
@@ -251,10 +268,19 @@ export function ImageBrowser(props: Props) {
           keys={indexKeys}
           label={indexLabel}
           title={groupLabel}
-          available={(k) => groupStart.has(k) || (props.hasMore && knownGroupKeys(sort, direction).includes(k))}
+          available={(k) => groupStart.has(k) || (props.hasMore && (serverGroups ? serverGroups.has(k) : knownGroupKeys(sort, direction).includes(k)))}
           onJump={(k) => {
             jumpPages.current = 0;
-            if (!scrollToGroup(k)) setPendingJump(k);
+            if (scrollToGroup(k)) return;
+            const far = serverGroups?.get(k);
+            if (far) {
+              // The server said where the group starts: load the pages up to it at once, then jump.
+              const pages = Math.floor(far.start / IMAGE_PAGE_SIZE) + 1;
+              void props.onLoadThrough(pages).then(
+                () => setPendingJump(k),
+                () => message.error(t('load_failed')),
+              );
+            } else setPendingJump(k);
           }}
           marker={indexMarker}
           variant={indexVariant}

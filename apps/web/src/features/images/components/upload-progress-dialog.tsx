@@ -1,17 +1,69 @@
 import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, LoadingOutlined } from '@ant-design/icons';
 import { Modal, Progress, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatSizeMb } from '../../../lib/format';
 import type { UploadItem } from '../hooks/use-upload';
+import { uploadTotals } from '../upload-totals';
+
+/** The whole upload at a glance: files and bytes done of the total, speed and time left. */
+function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: number | null }) {
+  const { t } = useTranslation('images');
+  const busy = items.some((i) => i.status === 'uploading');
+  // A clock of its own while busy: the speed falls when the bytes stall, without waiting for a progress event.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [busy]);
+  const totals = uploadTotals(items, startedAt, busy ? now : Date.now());
+  const percent = totals.bytes > 0 ? Math.floor((totals.bytesDone / totals.bytes) * 100) : totals.files > 0 ? Math.floor((totals.filesDone / totals.files) * 100) : 0;
+  return (
+    <div className="upload-summary" data-testid="upload-summary">
+      <div className="upload-summary-figures">
+        <span data-testid="upload-summary-files">{t('upload_summary.files', { done: totals.filesDone, count: totals.files })}</span>
+        <span data-testid="upload-summary-bytes">
+          {t('upload_summary.bytes', { done: formatSizeMb(totals.bytesDone), total: formatSizeMb(totals.bytes) })}
+        </span>
+        {busy && totals.speed !== null ? (
+          <>
+            <span data-testid="upload-summary-speed">{t('upload_summary.speed', { value: formatSizeMb(totals.speed) })}</span>
+            {totals.secondsLeft !== null && (
+              <span data-testid="upload-summary-left">
+                {totals.secondsLeft < 60
+                  ? t('upload_summary.left_seconds', { count: totals.secondsLeft })
+                  : t('upload_summary.left_minutes', { count: Math.ceil(totals.secondsLeft / 60) })}
+              </span>
+            )}
+          </>
+        ) : null}
+      </div>
+      <Progress percent={Math.min(100, percent)} status={busy ? 'active' : 'normal'} showInfo={false} />
+    </div>
+  );
+}
 
 /** Ant Design's warning colour: a skipped duplicate is neither a success nor a failure. */
 const SKIPPED_COLOUR = '#d48806';
 
 /** One row per file: name, real progress, and its state (uploading, completed, error with the reason). */
-export function UploadProgressDialog({ open, items, onClose }: { open: boolean; items: UploadItem[]; onClose: () => void }) {
+export function UploadProgressDialog({
+  open,
+  items,
+  startedAt,
+  onClose,
+}: {
+  open: boolean;
+  items: UploadItem[];
+  startedAt: number | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('images');
   const busy = items.some((i) => i.status === 'uploading');
   return (
     <Modal open={open} title={t('upload_progress')} footer={null} closable={!busy} mask={{ closable: !busy }} onCancel={onClose}>
+      {items.length > 1 || items[0]?.size ? <UploadSummary items={items} startedAt={startedAt} /> : null}
       <div className="upload-progress-list" data-testid="upload-progress">
         {items.map((item, i) => (
           <div className="upload-progress-item" key={`${item.fileName}-${i}`} data-testid="upload-item" data-status={item.status}>

@@ -11,6 +11,8 @@ import { uploadImageFiles, uploadZip, type DuplicateAction, type UploadOptions }
 /** Spec section 3: an upload progress item. */
 export interface UploadItem {
   fileName: string;
+  /** bytes (0 for an entry of a ZIP: its size is inside the archive) */
+  size: number;
   progress: number;
   /** `skipped`: not stored, a duplicate (its own warning look: it is not a successful upload). */
   status: 'uploading' | 'completed' | 'skipped' | 'error';
@@ -51,6 +53,8 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
   const [items, setItems] = useState<UploadItem[]>([]);
   const [open, setOpen] = useState(false);
   const [duplicates, setDuplicates] = useState<string[] | null>(null);
+  /** when the bytes being sent now started (the dialog's speed and time left) */
+  const [startedAt, setStartedAt] = useState<number | null>(null);
   const answer = useRef<((action: DuplicateAction | null) => void) | null>(null);
 
   const askDuplicates = (names: string[]) =>
@@ -64,6 +68,17 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     answer.current?.(action);
     answer.current = null;
   }, []);
+
+  /**
+   * The toasts of an answer: a green success only when something was stored (issue 15 item 8: "0 images
+   * uploaded successfully" in green when every file was skipped); skipped files get their own note, and an
+   * answer that stored nothing says so.
+   */
+  const announce = (res: UploadResponse) => {
+    if (res.count > 0) message.success(t('uploaded_count', { count: res.count }));
+    if (res.skipped?.length) message.info(t('skipped_count', { count: res.skipped.length }));
+    if (res.count === 0 && !res.skipped?.length) message.warning(t('nothing_uploaded'));
+  };
 
   const finish = (failed: boolean) => {
     // Failed items stay on screen until the user closes the dialog.
@@ -93,16 +108,16 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     }
   };
 
-  const applyResponse = (res: UploadResponse, names: string[]) => {
+  const applyResponse = (res: UploadResponse, files: File[]) => {
     const skipped = new Set(res.skipped ?? []);
     const errors = new Map((res.errors ?? []).map((e) => [e.name, uploadErrorMessage(t, e.code)]));
     setItems(
-      names.map((fileName) =>
+      files.map(({ name: fileName, size }): UploadItem =>
         errors.has(fileName)
-          ? { fileName, progress: 100, status: 'error', note: errors.get(fileName) }
+          ? { fileName, size, progress: 100, status: 'error', note: errors.get(fileName) }
           : skipped.has(fileName)
-            ? { fileName, progress: 100, status: 'skipped', note: t('skipped_duplicate') }
-            : { fileName, progress: 100, status: 'completed' },
+            ? { fileName, size, progress: 100, status: 'skipped', note: t('skipped_duplicate') }
+            : { fileName, size, progress: 100, status: 'completed' },
       ),
     );
     return errors.size > 0;
@@ -110,14 +125,17 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
 
   const uploadImages = async (files: File[], settings: UploadSettings) => {
     const names = files.map((f) => f.name);
-    setItems(names.map((fileName) => ({ fileName, progress: 0, status: 'uploading' })));
+    const fresh = (): UploadItem[] => files.map((f) => ({ fileName: f.name, size: f.size, progress: 0, status: 'uploading' }));
+    setItems(fresh());
+    setStartedAt(Date.now());
     setOpen(true);
     const known = loadedNames(settings.folderId);
     const pre = names.filter((n) => known.has(n));
     try {
       const res = await withDuplicateRetry(
         (options) => {
-          setItems(names.map((fileName) => ({ fileName, progress: 0, status: 'uploading' })));
+          setItems(fresh());
+          setStartedAt(Date.now());
           return uploadImageFiles(files, options, (i, progress) =>
             setItems((prev) => prev.map((it, j) => (j === i && it.status === 'uploading' ? { ...it, progress } : it))),
           );
@@ -129,9 +147,8 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
         setOpen(false);
         return;
       }
-      const failed = applyResponse(res, names);
-      if (res.count > 0) message.success(t('uploaded_count', { count: res.count }));
-      if (res.skipped?.length) message.info(t('skipped_count', { count: res.skipped.length }));
+      const failed = applyResponse(res, files);
+      announce(res);
       if (failed) message.error(t('upload_failed'));
       finish(failed);
     } catch (err) {
@@ -144,13 +161,16 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
   };
 
   const uploadArchive = async (file: File, settings: UploadSettings) => {
-    setItems([{ fileName: file.name, progress: 0, status: 'uploading' }]);
+    const item = (progress: number): UploadItem => ({ fileName: file.name, size: file.size, progress, status: 'uploading' });
+    setItems([item(0)]);
+    setStartedAt(Date.now());
     setOpen(true);
     try {
       const res = await withDuplicateRetry(
         (options) => {
-          setItems([{ fileName: file.name, progress: 0, status: 'uploading' }]);
-          return uploadZip(file, options, (progress) => setItems([{ fileName: file.name, progress, status: 'uploading' }]));
+          setItems([item(0)]);
+          setStartedAt(Date.now());
+          return uploadZip(file, options, (progress) => setItems([item(progress)]));
         },
         settings,
         [],
@@ -163,17 +183,17 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       setItems([
         {
           fileName: file.name,
+          size: file.size,
           progress: 100,
           status: 'completed',
           note: t('zip_summary', { count: res.count, skipped: res.skipped?.length ?? 0, failed: failedEntries.length }),
         },
-        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, progress: 100, status: 'error', note: uploadErrorMessage(t, e.code) })),
+        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, size: 0, progress: 100, status: 'error', note: uploadErrorMessage(t, e.code) })),
       ]);
-      message.success(t('uploaded_count', { count: res.count }));
-      if (res.skipped?.length) message.info(t('skipped_count', { count: res.skipped.length }));
+      announce(res);
       finish(failedEntries.length > 0);
     } catch (err) {
-      setItems([{ fileName: file.name, progress: 100, status: 'error', note: errorMessage(t, err) }]);
+      setItems([{ fileName: file.name, size: file.size, progress: 100, status: 'error', note: errorMessage(t, err) }]);
       message.error(t('zip_failed'));
     } finally {
       // Spec section 4: after a ZIP upload the image list reloads after 1 second.
@@ -198,5 +218,5 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     if (images.length === 0 && zips.length === 0) message.error(t('no_supported_files'));
   };
 
-  return { items, open, close: () => setOpen(false), duplicates, resolveDuplicates, start };
+  return { items, startedAt, open, close: () => setOpen(false), duplicates, resolveDuplicates, start };
 }

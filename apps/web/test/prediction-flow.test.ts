@@ -70,16 +70,17 @@ describe('prediction -> tasks -> results', () => {
     await expect.poll(() => page.getByTestId('estimated-images').textContent(), POLL).toBe('7');
     await page.getByTestId('select-all').click();
     await expect.poll(() => page.getByTestId('estimated-images').textContent(), POLL).toBe('4');
-    // Server-side name search.
+    // Server-side name search, live as the user types (issue 15 item 10: no Enter needed).
     await page.getByPlaceholder('Search images by name').fill('loose');
-    await page.getByPlaceholder('Search images by name').press('Enter');
     await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').allTextContents(), POLL).toEqual(['loose_2.jpg', 'loose_1.jpg']);
     await page.getByPlaceholder('Search images by name').fill('');
-    await page.getByPlaceholder('Search images by name').press('Enter');
+    await expect.poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').count(), POLL).toBe(3);
     await page.getByLabel('Select grey.jpg').check();
     await page.getByLabel('Select loose_1.jpg').check();
     await expect.poll(() => page.getByTestId('estimated-images').textContent(), POLL).toBe('6');
+    // The seed's 0.3 s per image while this server has finished no task: 6 x 0.3 = 1.8, rounded up.
     await expect.poll(() => page.getByTestId('estimated-time').textContent(), POLL).toContain('2 seconds');
+    await expect.poll(() => page.getByTestId('estimate-basis').textContent(), POLL).toContain('0.3 s per image');
     await expect.poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent(), POLL).toContain('3');
 
     // Advanced parameters: min area 100 -> 150, kernel 5 -> 7, TTA on.
@@ -137,7 +138,32 @@ describe('prediction -> tasks -> results', () => {
       await expect.poll(() => details.getByTestId('details-parameters').textContent(), POLL).toContain(label);
     }
     await expect.poll(() => details.getByTestId('average-confidence').textContent(), POLL).toBe(`${(task.statistics.averageConfidence * 100).toFixed(1)}%`);
+    // Item 14: the values, not only the labels.
+    await expect.poll(() => details.getByTestId('param-min-area').textContent(), POLL).toBe('150');
+    await expect.poll(() => details.getByTestId('param-morph-kernel').textContent(), POLL).toBe('7');
+    // Item 2: wall time (creation to completion), and the worker time named as such.
+    const wall = (Date.parse(task.completed_time) - Date.parse(task.created_time)) / 1000;
+    await expect.poll(() => details.getByTestId('wall-time').textContent(), POLL).toBe(`${wall.toFixed(1)} s`);
+    await expect.poll(() => details.getByTestId('worker-time').textContent(), POLL).toBe(`${task.statistics.processingTime.toFixed(1)} s`);
     await screenshot(page, 'tasks-details-en-1440', false);
+
+    // "Run again with these parameters" opens Prediction with them; the estimate now uses this server's rate.
+    await page.getByTestId('task-rerun').click();
+    await page.locator('[data-section="prediction"]').waitFor();
+    await expect.poll(() => page.getByTestId('rerun-notice').textContent(), POLL).toContain('E2E trial');
+    await page.getByText('Advanced parameters').click();
+    await expect.poll(() => page.getByTestId('min-area').locator('.prediction-field-value').textContent(), POLL).toBe('150');
+    await expect.poll(() => page.getByTestId('morph-kernel').locator('.prediction-field-value').textContent(), POLL).toBe('7');
+    await expect.poll(() => page.getByTestId('switch-tta').getAttribute('aria-checked'), POLL).toBe('true');
+    const perImage = wall / 6;
+    await expect.poll(() => page.getByTestId('estimate-basis').textContent(), POLL).toBe(`at ${perImage.toFixed(2)} s per image, as measured on this server's recent tasks`);
+    await page.getByLabel('Select loose_1.jpg').check();
+    await expect.poll(() => page.getByTestId('estimated-time').textContent(), POLL).toContain(`${Math.max(0, Math.ceil(perImage - 1e-9))} second`);
+    await page.getByLabel('Select loose_1.jpg').uncheck();
+    await screenshot(page, 'prediction-rerun-en-1440');
+    await e2e.goto('tasks');
+    await row.getByTestId('task-details').click();
+    await details.waitFor();
 
     await page.getByTestId('task-view-results').click();
     await page.locator('[data-section="results"]').waitFor();
@@ -170,6 +196,8 @@ describe('prediction -> tasks -> results', () => {
     }
     // Item 17: cards show the original's thumbnail (the overview's labels are unreadable at card size).
     await expect.poll(() => page.getByTestId('result-card').first().locator('img').getAttribute('src'), POLL).toMatch(/^\/media\/thumbs\//);
+    // ...whole, never cropped (a slice at the frame's edge stays visible on a narrow card).
+    expect(await page.getByTestId('result-card').first().locator('img').evaluate((el) => getComputedStyle(el).objectFit)).toBe('contain');
     // One task selected: cards do not repeat its name.
     expect(await page.getByTestId('result-task-label').count()).toBe(0);
     await screenshot(page, 'results-en-1440');

@@ -13,5 +13,5 @@ export async function getMeasuredRate(signal?: AbortSignal): Promise<number | nu
 }
 
 export function useMeasuredRate() {
-  return useQuery({ queryKey: ['prediction', 'measured-rate'], queryFn: ({ signal }) => getMeasuredRate(signal), staleTime: 30_000 });
+  return useQuery({ queryKey: ['prediction', 'measured-rate'], queryFn: ({ signal }) => getMeasuredRate(signal), refetchOnMount: 'always' });
 }

@@ -1,6 +1,6 @@
 import { Checkbox, Empty, Input, Select, Skeleton, Spin, Tag, App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso } from 'react-virtuoso';
 import {
@@ -51,6 +51,9 @@ interface Props {
   selection: PredictionSelection;
 }
 
+/** Typing pauses this long before the search applies. */
+const SEARCH_DEBOUNCE_MS = 300;
+
 /** Image search and sort, select all, and the virtualised checklist (thumbnail, name, format). */
 export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
   const { t } = useTranslation('prediction');
@@ -61,6 +64,17 @@ export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
   const [selectingAll, setSelectingAll] = useState(false);
   const [allRefs, setAllRefs] = useState<{ key: string; ids: number[] } | null>(null);
   const filterKey = JSON.stringify(filter);
+  // Live search (issue 15 item 10): the list follows the typing once it pauses, as on Images and Tasks.
+  const [searchInput, setSearchInput] = useState(filter.search);
+  const latest = useRef({ filter, onFilterChange });
+  latest.current = { filter, onFilterChange };
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const { filter: current, onFilterChange: change } = latest.current;
+      if (searchInput !== current.search) change({ ...current, search: searchInput });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
 
   // "Select all" covers every image of the current filter, not only the rows on screen.
   const knownIds = allRefs?.key === filterKey ? allRefs.ids : (first.data?.items.length === count ? first.data.items.map((i) => i.id) : null);
@@ -87,8 +101,12 @@ export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
           allowClear
           placeholder={t('images.search')}
           aria-label={t('images.search')}
-          defaultValue={filter.search}
-          onSearch={(search) => onFilterChange({ ...filter, search })}
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.target.value)}
+          onSearch={(search) => {
+            setSearchInput(search);
+            if (search !== filter.search) onFilterChange({ ...filter, search });
+          }}
           className="prediction-images-search"
         />
         <Select<ImageSort>

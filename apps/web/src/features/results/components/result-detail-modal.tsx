@@ -5,6 +5,7 @@ import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf, SeverityIcon } from './severity';
 import { SpecimenGrid } from './specimen-grid';
+import { EXPLAINED_FAILURES } from '../failure-codes';
 
 interface Props {
   open: boolean;
@@ -16,17 +17,6 @@ interface Props {
 /** Up to this many sub-image values are listed inline; more are summarised (each is on its specimen below). */
 const SUB_VALUES_LISTED = 8;
 
-/** Failure codes with their own explanation (results.json `failure.<code>`); others get the generic one. */
-const EXPLAINED_FAILURES = new Set([
-  'not_a_specimen_photo',
-  'no_specimen_found',
-  'decode_failed',
-  'image_deleted',
-  'image_unreadable',
-  'engine_error',
-  'engine_timeout',
-  'storage_full',
-]);
 
 /** Why an image was not scored: the translated reason and what photo would work, then the engine's own words. */
 function FailureExplanation({ result }: { result: ResultView }) {

@@ -16,6 +16,8 @@ export interface ResultItemLabels {
   health: Record<string, string>;
   /** "All tasks": each card names its task (the same photo appears once per task); empty when one task is shown */
   taskNames: Map<number, string> | null;
+  /** why a result was not scored, in the UI's language, from its error code */
+  failure: (code: string | null) => string;
 }
 
 export interface ResultItemProps {
@@ -145,7 +147,7 @@ export function ResultRow({ result, index, selected, labels, onOpen, onPreview }
         {result.subPpdValues.length > 0 ? result.subPpdValues.map((v) => v.toFixed(2)).join(' / ') : '--'}
       </div>
       <div className="result-row-prediction" title={result.errorMessage ?? undefined}>
-        {result.prediction ? (labels.health[result.prediction] ?? result.prediction) : (result.errorCode ?? '--')}
+        {result.prediction ? (labels.health[result.prediction] ?? result.prediction) : result.errorCode ? labels.failure(result.errorCode) : '--'}
       </div>
       {/* A result that was not scored has no confidence to show (the normalised default of 1 is not a measurement). */}
       <div className="result-row-confidence">{result.ppdValue === null ? '--' : `${(result.confidence * 100).toFixed(1)}%`}</div>

@@ -4,6 +4,7 @@ import { Virtuoso, VirtuosoGrid } from 'react-virtuoso';
 import { pageOfIndex, RESULT_PAGE_SIZE, useResultsPage, type ResultFilter } from '../api/get-results-page';
 import { ResultCard, ResultRow, type ResultItemLabels, type ResultItemProps } from './result-item';
 import type { ResultsView } from './results-filter-bar';
+import { EXPLAINED_FAILURES } from '../failure-codes';
 
 interface Props {
   view: ResultsView;
@@ -48,6 +49,7 @@ export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, 
       needsReview: t('card.needs_review'),
       health: { healthy: t('health.healthy'), mild: t('health.mild'), severe: t('health.severe') },
       taskNames,
+      failure: (code: string | null) => t(`failure.${code && EXPLAINED_FAILURES.has(code) ? code : 'other'}.title`),
     }),
     [t, taskNames],
   );

@@ -1,0 +1,101 @@
+import { HistoryOutlined, LeftOutlined, PlusSquareOutlined, RightOutlined } from '@ant-design/icons';
+import { App, Button } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ResultView, SpecimenView } from '../../../../lib/normalize-result';
+import { useReviewMutation } from '../../api/review-api';
+import { AddSpecimenModal } from './add-specimen-modal';
+import { ReviewHistoryModal } from './review-history-modal';
+import { reviewErrorMessage } from './review-error';
+
+/** The specimen the keys A (accept) and X (exclude) act on: the first one still needing review. */
+export function reviewTarget(result: ResultView | null): SpecimenView | null {
+  return result?.specimens.find((s) => s.needsReview && !s.excluded) ?? null;
+}
+
+interface Props {
+  result: ResultView;
+  /** moves to the next / previous result of the list (the Results screen's filter, e.g. "needs review") */
+  onNext?: (() => void) | undefined;
+  onPrev?: (() => void) | undefined;
+  /** 1-based position in the list and its length */
+  position?: { current: number; total: number } | undefined;
+}
+
+const typing = (el: EventTarget | null) =>
+  el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || el.getAttribute('role') === 'spinbutton');
+
+/**
+ * The review toolbar of the result detail: add a missed specimen (draw a box), the history, previous/next, and
+ * the keys that clear a list of results quickly: N / P next and previous, A accept the engine's value of the
+ * specimen marked "next to review", X exclude it; once none is left the next result opens.
+ */
+export function ReviewTools({ result, onNext, onPrev, position }: Props) {
+  const { t } = useTranslation('review');
+  const { message } = App.useApp();
+  const review = useReviewMutation();
+  const [adding, setAdding] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const latest = useRef({ result, onNext, onPrev, busy: false, dialogs: false });
+  latest.current = { result, onNext, onPrev, busy: review.isPending, dialogs: adding || historyOpen };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const { result: r, onNext: next, onPrev: prev, busy, dialogs } = latest.current;
+      if (dialogs || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+      // A popover form (set PPD) or a dropdown has the focus inside it: its keys are its own.
+      if (document.querySelector('.ant-popover:not(.ant-popover-hidden) input')) return;
+      const key = e.key.toLowerCase();
+      if (key === 'n' && next) {
+        e.preventDefault();
+        next();
+      } else if (key === 'p' && prev) {
+        e.preventDefault();
+        prev();
+      } else if ((key === 'a' || key === 'x') && !busy) {
+        const target = reviewTarget(r);
+        if (!target) return;
+        e.preventDefault();
+        const body = key === 'a' ? { ppd: null } : { excluded: true };
+        review
+          .mutateAsync({ kind: 'patch', resultId: r.id, index: target.index, body })
+          .then((updated) => {
+            if (!reviewTarget(updated) && latest.current.result.id === updated.id) latest.current.onNext?.();
+          })
+          .catch((err: unknown) => message.error(reviewErrorMessage(t, err)));
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [review, message, t]);
+
+  const scored = result.ppdValue !== null && result.errorCode === null;
+  return (
+    <div className="review-tools" data-testid="review-tools">
+      <div className="review-tools-buttons">
+        {scored && (
+          <Button size="small" icon={<PlusSquareOutlined />} onClick={() => setAdding(true)} data-testid="review-add">
+            {t('tools.add')}
+          </Button>
+        )}
+        <Button size="small" icon={<HistoryOutlined />} onClick={() => setHistoryOpen(true)} data-testid="review-history-button">
+          {t('tools.history')}
+        </Button>
+        {(onPrev || onNext) && (
+          <span className="review-tools-nav">
+            <Button size="small" icon={<LeftOutlined />} onClick={onPrev} disabled={!onPrev} aria-label={t('tools.previous')} title={t('tools.previous')} data-testid="review-prev" />
+            {position && (
+              <span className="review-tools-position" data-testid="review-position">
+                {t('tools.position', { current: position.current, total: position.total })}
+              </span>
+            )}
+            <Button size="small" icon={<RightOutlined />} onClick={onNext} disabled={!onNext} aria-label={t('tools.next')} title={t('tools.next')} data-testid="review-next" />
+          </span>
+        )}
+      </div>
+      {scored && <div className="review-tools-keys">{t('tools.keys')}</div>}
+      {adding && <AddSpecimenModal open={adding} result={result} onClose={() => setAdding(false)} />}
+      {historyOpen && <ReviewHistoryModal open={historyOpen} resultId={result.id} onClose={() => setHistoryOpen(false)} />}
+    </div>
+  );
+}

@@ -9,6 +9,7 @@ import { closeContext } from '../src/context.js';
 import { storedState } from './helpers/data-dir.js';
 import { formWith, makeJpeg } from './helpers/fixtures.js';
 import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
+import { specimenFiles, uploadFiles, waitForTask } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -123,6 +124,62 @@ describe.skipIf(!mounted)('a full disk', () => {
       const again = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'after.jpg', data: await makeJpeg({ seed: 10 }) }]) });
       expect(again.status).toBe(201);
     } finally {
+      await stop(server).catch(() => undefined);
+    }
+  });
+
+  it('a task that meets a full disk marks what it could not store storage_full, or pauses, and loses nothing', async () => {
+    const dataDir = path.join(mountPoint, 'task');
+    const backends = await scaleOutEnvForTest();
+    const server = await startTestServer({ ...backends, ...ENV, DATA_DIR: dataDir });
+    const tmpMount = path.join(dataDir, 'tmp');
+    let tmpMounted = false;
+    const runTask = async (ids: number[], name: string, whileStopped: () => Promise<void>) => {
+      // The task's rows go in while there is room; its jobs run once the disk is full.
+      await server.ctx.queue.stop();
+      const created = await server.json('/api/tasks/prediction/', { method: 'POST', body: { name, image_ids: ids, split_count: 2 } });
+      expect(created.status).toBe(201);
+      await whileStopped();
+      await server.ctx.queue.start();
+      return created.body.id as number;
+    };
+    const resultsOf = async (taskId: number) => (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results as any[];
+    try {
+      const ids = (await uploadFiles(server.url, await specimenFiles(6, { width: 240, height: 160 }))).map((i) => i.id);
+
+      // 1. The result files cannot be written (their file system is full; the database is not): each such
+      // image gets a storage_full row and the task runs to its end.
+      if (server.ctx.storage.kind === 'local') {
+        const taskId = await runTask(ids.slice(0, 3), 'files full', async () => {
+          tmpMounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', tmpMount]).status === 0;
+          expect(tmpMounted).toBe(true);
+          await fsp.mkdir(server.ctx.storage.tempDir, { recursive: true });
+          await fsp.writeFile(path.join(tmpMount, 'fill'), Buffer.alloc(64 * 1024)).catch(() => undefined);
+        });
+        const { task } = await waitForTask(server.url, taskId, 60_000);
+        expect(task.status).not.toBe('running');
+        const results = await resultsOf(taskId);
+        expect(results).toHaveLength(3);
+        expect(results.map((r) => r.error_code)).toContain('storage_full');
+        expect(results.every((r) => r.error_code !== 'engine_error')).toBe(true);
+        spawnSync('umount', ['-l', tmpMount]);
+        tmpMounted = false;
+      }
+
+      // 2. The whole disk is full (on the embedded default the database cannot take a row either): the task
+      // waits, neither failed nor cancelled, and finishes every image once space is freed.
+      const taskId = await runTask(ids.slice(3), 'disk full', fillDisk);
+      await new Promise((r) => setTimeout(r, 2500));
+      const during = (await server.json(`/api/tasks/${taskId}/`)).body;
+      expect(['running', 'completed']).toContain(during.status);
+      await fsp.rm(filler, { force: true });
+      const { task } = await waitForTask(server.url, taskId, 60_000);
+      expect(task.status).toBe('completed');
+      expect(await resultsOf(taskId)).toHaveLength(3);
+      expect((await storedState(server)).tmp).toEqual([]);
+    } finally {
+      if (tmpMounted) spawnSync('umount', ['-l', tmpMount]);
+      await fsp.rm(filler, { force: true });
       await stop(server).catch(() => undefined);
     }
   });

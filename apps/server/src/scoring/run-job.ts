@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { EngineUnavailableError, engineInfo } from '../engine/app-engine.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
+import { isStorageFull } from '../storage/storage-full.js';
 import { specimensFromAnalysis } from '../predictions/stored-specimens.js';
 import { ResultsRepository, type ResultRecord } from '../predictions/results.repository.js';
 import { JobsRepository } from '../queue/jobs.repository.js';
@@ -182,7 +183,18 @@ async function scoreImage(
     return;
   }
 
-  const written = await storeFiles(deps.storage, taskId, imageId, analysis);
+  let written: Awaited<ReturnType<typeof storeFiles>>;
+  try {
+    written = await storeFiles(deps.storage, taskId, imageId, analysis);
+  } catch (err) {
+    if (!isStorageFull(err)) throw err;
+    // A full disk or object store fails this image, not the task: it is marked storage_full and the task
+    // carries on (the results recorded so far stay); re-run it once space is freed.
+    deps.log.warn({ err, taskId, imageId }, 'the result images could not be stored: storage full');
+    const message = 'The result images could not be stored: the disk (or object store) is full';
+    await recordFailure(deps, repo, taskId, imageId, name, 'storage_full', message, started, analysis.processing_time);
+    return;
+  }
   const specimens = specimensFromAnalysis(analysis, written.visKeys);
   const outcome = await repo.recordResult({
     taskId,

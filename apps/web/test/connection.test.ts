@@ -68,6 +68,8 @@ describe('connection screen', () => {
     await expect.poll(() => page.getByTestId('status-database').textContent(), POLL).toBe('SQLite（内置文件）');
     await expect.poll(() => page.getByTestId('status-storage').textContent(), POLL).toBe('本地磁盘');
     await expect.poll(() => page.getByTestId('status-queue').textContent(), POLL).toBe('内置（服务器进程内）');
+    // Free space on the server's data disk (issue 13), with a warning only when it runs low.
+    await expect.poll(() => page.getByTestId('status-disk').textContent(), POLL).toMatch(/^共 \d+\.\d GB，可用 \d+\.\d GB/);
     await screenshot(page, 'connection-success-zh-1440');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'connection-success-zh-390');

@@ -204,6 +204,15 @@ export interface ServerStatus {
   storage: 'local' | 's3';
   queue: 'embedded' | 'pg-boss';
   endpoints: { path: string; ok: boolean }[];
+  /** free space on the server's DATA_DIR file system (an addition, issue 13); null where it cannot tell */
+  disk?: DiskStatus | null;
+}
+
+/** `GET /status/` `disk`: bytes free and in all; `low` once below the server's DISK_LOW_MB (the screen warns). */
+export interface DiskStatus {
+  free_bytes: number;
+  total_bytes: number;
+  low: boolean;
 }
 
 /** What one review change did to one specimen (api.md, `GET /predictions/{id}/history/`). */

@@ -3,7 +3,6 @@ import type { ServerStatus } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { engineInfo } from '../engine/app-engine.js';
-import type { DiskStatus } from '../storage/disk-space.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 
@@ -15,7 +14,7 @@ const VERSION = (
 ).version;
 
 /** What GET /status/ reports: real counts, the engine, the backends and a live check of each endpoint. */
-export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promise<ServerStatus & { disk: DiskStatus | null }> {
+export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promise<ServerStatus> {
   const [imageCount, taskCount, endpoints, engine, disk] = await Promise.all([
     new ImagesRepository(ctx.db.kysely).count({}),
     new TasksRepository(ctx.db.kysely).countAll(),

@@ -1,16 +1,9 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { DiskStatus } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-
-export interface DiskStatus {
-  /** bytes free for this process on the DATA_DIR file system (temp files; database and blobs when local) */
-  free_bytes: number;
-  total_bytes: number;
-  /** free space is below DISK_LOW_MB: the Connection screen warns */
-  low: boolean;
-}
 
 /** The part of the reserve kept for a start on a full disk (the database's -shm and first WAL pages). */
 const START_RESERVE_BYTES = 1024 * 1024;

@@ -16,6 +16,8 @@ export interface ConnectionStatus {
   storage: string | null;
   queue: string | null;
   endpoints: { path: string; ok: boolean }[];
+  /** free space on the server's data disk; null from a server that does not report it */
+  disk: { freeBytes: number; totalBytes: number; low: boolean } | null;
   /** round trip of the test request, in milliseconds */
   latencyMs: number;
   testedAt: string;
@@ -42,9 +44,17 @@ export function normalizeStatus(input: unknown, latencyMs: number, testedAt: Dat
     storage: pickString(raw, 'storage'),
     queue: pickString(raw, 'queue'),
     endpoints,
+    disk: diskOf(raw.disk),
     latencyMs,
     testedAt: testedAt.toISOString(),
   };
+}
+
+function diskOf(input: unknown): ConnectionStatus['disk'] {
+  const d = asRecord(input);
+  const free = pickNumber(d, 'free_bytes', 'freeBytes');
+  const total = pickNumber(d, 'total_bytes', 'totalBytes');
+  return free === null || total === null ? null : { freeBytes: free, totalBytes: total, low: d.low === true };
 }
 
 /** A real call to the server (the seed's simulated test made true). */

@@ -13,6 +13,11 @@ const BACKEND_VALUES: Record<'database' | 'storage' | 'queue', readonly string[]
   queue: ['embedded', 'pg-boss'],
 };
 
+/** Disk sizes in GB with one decimal (free space is read at a glance). */
+function gigabytes(bytes: number): string {
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}
+
 /** On success: the server's real status and the endpoint list, each marked from the server's own check. */
 export function ConnectionDetails({ status }: { status: ConnectionStatus }) {
   const { t } = useTranslation('connection');
@@ -48,6 +53,20 @@ export function ConnectionDetails({ status }: { status: ConnectionStatus }) {
             { key: 'database', label: t('details.database'), children: <span data-testid="status-database">{backend('database', status.database)}</span> },
             { key: 'storage', label: t('details.storage'), children: <span data-testid="status-storage">{backend('storage', status.storage)}</span> },
             { key: 'queue', label: t('details.queue'), children: <span data-testid="status-queue">{backend('queue', status.queue)}</span> },
+            {
+              key: 'disk',
+              label: t('details.disk'),
+              children: (
+                <span data-testid="status-disk" data-low={status.disk?.low ?? false}>
+                  {status.disk ? t('details.disk_value', { free: gigabytes(status.disk.freeBytes), total: gigabytes(status.disk.totalBytes) }) : '--'}
+                  {status.disk?.low ? (
+                    <Tag color="warning" className="connection-disk-low">
+                      {t('details.disk_low')}
+                    </Tag>
+                  ) : null}
+                </span>
+              ),
+            },
           ]}
         />
       </Card>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedState } from './helpers/data-dir.js';
 import { formWith, makeJpeg, makeZip } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { up as nfcNamesMigration } from '../src/db/migrations/0008-nfc-names.js';
 
 /** Issue 13, point 5 (api.md "General"): names stored in NFC; control and bidi-override characters refused. */
 let server: TestServer;
@@ -122,6 +123,31 @@ describe('control and bidirectional-override characters are refused with a 400 n
     expect(res.body.errors.map((e: any) => e.code)).toEqual(['invalid_name', 'invalid_name']);
     for (const e of res.body.errors) expect(e.name).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
     expect((await storedState(server)).tmp).toEqual([]);
+    await clearImages();
+  });
+});
+
+describe('names stored before the NFC rule (migration 0008)', () => {
+  it('are rewritten in NFC, with their lower-cased keys, so duplicates and search see one name', async () => {
+    const first = await upload('plain.jpg', 21);
+    const id = first.body.uploaded[0].id;
+    const kysely = server.ctx.db.kysely;
+    // What an older server stored: NFD names, written straight into the rows.
+    await kysely.updateTable('images').set({ name: CAFE_NFD, name_lower: CAFE_NFD.toLowerCase() }).where('id', '=', id).execute();
+    // Two folders whose names are one name in NFC: the second keeps its own by its id.
+    const a = await server.json('/api/folders/', { method: 'POST', body: { name: 'Ra\u00efz' } });
+    const b = await server.json('/api/folders/', { method: 'POST', body: { name: 'other' } });
+    await kysely.updateTable('folders').set({ name: 'Rai\u0308z', name_key: 'rai\u0308z' }).where('id', '=', b.body.id).execute();
+
+    await nfcNamesMigration(kysely);
+
+    expect((await server.json(`/api/images/${id}/`)).body.name).toBe(CAFE_NFC);
+    expect((await server.json(`/api/images/?search=${encodeURIComponent(CAFE_NFD)}`)).body.count).toBe(1);
+    expect((await upload(CAFE_NFC, 22)).status).toBe(409);
+    expect((await server.json(`/api/folders/${a.body.id}/`)).body.name).toBe('Ra\u00efz');
+    expect((await server.json(`/api/folders/${b.body.id}/`)).body.name).toBe(`Ra\u00efz (${b.body.id})`);
+    await server.json(`/api/folders/${a.body.id}/`, { method: 'DELETE' });
+    await server.json(`/api/folders/${b.body.id}/`, { method: 'DELETE' });
     await clearImages();
   });
 });

@@ -10,6 +10,7 @@ import { exportResults } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
 import { useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
 import { useResultsSummary } from './api/get-results-summary';
+import { refreshAfterReview } from './api/review-api';
 import { FullScreenPreview } from './components/full-screen-preview';
 import { ResultDetailModal } from './components/result-detail-modal';
 import { ResultsCollection } from './components/results-collection';
@@ -98,9 +99,22 @@ export default function ResultsPage() {
     [filter.taskId, tasks.data],
   );
   // Results of the filter that have no PPD (failed images): the list counts them, the summary does not.
-  const unscored = count !== null && summary.data && filter.search.trim() === '' && filter.severity === 'all' ? Math.max(0, count - summary.data.count) : 0;
+  const unscored =
+    count !== null && summary.data && filter.search.trim() === '' && filter.severity === 'all' && !filter.needsReview ? Math.max(0, count - summary.data.count) : 0;
 
-  const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all';
+  const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all' || filter.needsReview === true;
+
+  // Review: the detail walks the list (N / P); reviewed results stay in place until it closes, then lists reload.
+  const total = count ?? 0;
+  const reviewNav = {
+    onNext: selectedIndex + 1 < total ? () => setSelectedIndex((i) => Math.min(i + 1, total - 1)) : undefined,
+    onPrev: selectedIndex > 0 ? () => setSelectedIndex((i) => Math.max(i - 1, 0)) : undefined,
+    position: total > 0 ? { current: selectedIndex + 1, total } : undefined,
+  };
+  const closeDetail = () => {
+    setDetailOpen(false);
+    refreshAfterReview(client);
+  };
 
   return (
     <div className="page results-page">
@@ -172,7 +186,7 @@ export default function ResultsPage() {
           )}
         </div>
       </div>
-      <ResultDetailModal open={detailOpen} result={selected} onClose={() => setDetailOpen(false)} onPreview={() => setPreviewOpen(true)} />
+      <ResultDetailModal open={detailOpen} result={selected} onClose={closeDetail} onPreview={() => setPreviewOpen(true)} review={reviewNav} />
       {previewOpen && count !== null && count > 0 && (
         <FullScreenPreview result={selected} index={selectedIndex} count={count} onNavigate={setSelectedIndex} onClose={() => setPreviewOpen(false)} />
       )}

@@ -7,6 +7,8 @@ export interface ResultFilter {
   taskId: number | null;
   search: string;
   severity: Severity | 'all';
+  /** only results with a specimen that needs review (the review filter) */
+  needsReview?: boolean;
 }
 
 /** Results per request: cards ask for the page they sit on, so a 10 000-result task loads what is on screen. */
@@ -23,6 +25,7 @@ export function resultFilterQuery(filter: ResultFilter) {
     task_id: filter.taskId ?? undefined,
     search: filter.search.trim() || undefined,
     severity: filter.severity === 'all' ? undefined : filter.severity,
+    needs_review: filter.needsReview ? 'true' : undefined,
   };
 }
 

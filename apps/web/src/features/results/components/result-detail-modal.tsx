@@ -5,6 +5,8 @@ import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf, SeverityIcon } from './severity';
 import { SpecimenGrid } from './specimen-grid';
+import { ReviewTools, reviewTarget } from './review/review-tools';
+import { SpecimenReviewActions } from './review/specimen-review-actions';
 import { EXPLAINED_FAILURES } from '../failure-codes';
 
 interface Props {
@@ -12,6 +14,12 @@ interface Props {
   result: ResultView | null;
   onClose: () => void;
   onPreview: () => void;
+  /** review: previous/next result of the list and the position in it (keys N / P) */
+  review?: {
+    onNext?: (() => void) | undefined;
+    onPrev?: (() => void) | undefined;
+    position?: { current: number; total: number } | undefined;
+  };
 }
 
 /** Up to this many sub-image values are listed inline; more are summarised (each is on its specimen below). */
@@ -60,8 +68,9 @@ function FailureExplanation({ result }: { result: ResultView }) {
  * Original, values, the health assessment, then every specimen (its cut and lesion images, number, kind, PPD,
  * confidence, review state); a failed image instead says why, what photo would work, and what the engine saw.
  */
-export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
+export function ResultDetailModal({ open, result, onClose, onPreview, review }: Props) {
   const { t } = useTranslation('results');
+  const target = reviewTarget(result);
   const band = result ? bandOf(result.ppdValue) : null;
   const failed = result !== null && (result.errorCode !== null || result.errorMessage !== null);
   return (
@@ -141,6 +150,7 @@ export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
                 <small>{band ? t(`assessment.${band}_description`) : t('assessment.unknown_description')}</small>
               </span>
             </div>
+            {open && <ReviewTools result={result} onNext={review?.onNext} onPrev={review?.onPrev} position={review?.position} />}
           </div>
           <div className="result-detail-strip">
             {failed ? (
@@ -151,7 +161,11 @@ export function ResultDetailModal({ open, result, onClose, onPreview }: Props) {
                 </figure>
               )
             ) : (
-              <SpecimenGrid key={result.id} specimens={result.specimens} />
+              <SpecimenGrid
+                key={result.id}
+                specimens={result.specimens}
+                renderActions={(s) => <SpecimenReviewActions result={result} specimen={s} target={s.index === target?.index} />}
+              />
             )}
           </div>
         </div>

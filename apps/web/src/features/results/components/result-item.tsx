@@ -1,8 +1,9 @@
-import { DownloadOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
+import { CheckOutlined, DownloadOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
 import type { MouseEvent, ReactNode } from 'react';
 import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf } from './severity';
+import i18n from '../../../lib/i18n';
 
 /**
  * Texts of the cards, translated once by the collection: thousands of cards mount and unmount while scrolling,
@@ -53,6 +54,16 @@ function ReviewMark({ label }: { label: string }) {
   return (
     <span className="result-review-mark" title={label} data-testid="result-needs-review">
       <EyeOutlined /> {label}
+    </span>
+  );
+}
+
+/** The badge of a result a reviewer changed (a plain call of i18n: cards stay hook-free; the collection re-renders them on a language change). */
+function ReviewedMark() {
+  const label = i18n.t('review:card.reviewed');
+  return (
+    <span className="result-reviewed-mark" title={label} data-testid="result-reviewed">
+      <CheckOutlined /> {label}
     </span>
   );
 }
@@ -120,6 +131,7 @@ export function ResultCard({ result, index, selected, labels, onOpen, onPreview 
             {result.ppdValue === null ? labels.failed : `PPD ${formatPpd(result.ppdValue)}`}
           </span>
           {result.needsReview && <ReviewMark label={labels.needsReview} />}
+          {result.reviewed && <ReviewedMark />}
         </span>
         <span className="result-card-name" title={result.imageName}>
           {result.imageName}
@@ -140,6 +152,7 @@ export function ResultRow({ result, index, selected, labels, onOpen, onPreview }
       <div className="result-row-name" title={result.imageName}>
         {result.imageName}
         {result.needsReview && <ReviewMark label={labels.needsReview} />}
+        {result.reviewed && <ReviewedMark />}
         <TaskLabel result={result} labels={labels} />
       </div>
       <div className="result-row-ppd">{result.ppdValue === null ? labels.failed : formatPpd(result.ppdValue)}</div>

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../../../lib/format';
 import type { ResultFilter } from '../api/get-results-page';
+import { NeedsReviewFilter } from './review/needs-review-filter';
 
 export type ResultsView = 'grid' | 'list';
 
@@ -64,6 +65,7 @@ export function ResultsFilterBar({ filter, onFilterChange, count, unscored, view
           { value: 'severe', label: t('filter.severe') },
         ]}
       />
+      <NeedsReviewFilter filter={filter} onFilterChange={onFilterChange} />
       <span className="results-count" data-testid="results-count">
         {count === null ? '' : t('filter.count', { count, formatted: formatCount(count) })}
         {count !== null && unscored > 0 ? t('filter.unscored', { count: unscored, formatted: formatCount(unscored) }) : ''}

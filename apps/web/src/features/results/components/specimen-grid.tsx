@@ -1,6 +1,6 @@
 import { EyeOutlined } from '@ant-design/icons';
 import { Checkbox, Tag } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpecimenView } from '../../../lib/normalize-result';
 import { formatPpd, ppdColour } from '../../../lib/ppd';
@@ -23,7 +23,7 @@ function SpecimenImage({ src, alt, caption }: { src: string | null; alt: string;
 }
 
 /** One specimen: number, kind, its cut and lesion images, PPD in its band colour, confidence, review state. */
-function SpecimenCard({ specimen: s }: { specimen: SpecimenView }) {
+function SpecimenCard({ specimen: s, actions }: { specimen: SpecimenView; actions?: ReactNode }) {
   const { t } = useTranslation('results');
   const colour = ppdColour(s.ppd);
   const band = bandOf(s.ppd);
@@ -68,15 +68,16 @@ function SpecimenCard({ specimen: s }: { specimen: SpecimenView }) {
           {t('specimen.confidence', { value: s.confidence === null ? '--' : `${Math.round(s.confidence * 100)}%` })}
         </span>
       </footer>
+      {actions}
     </article>
   );
 }
 
 /**
  * Every specimen of a result as a grid (a 30-specimen photo stays scannable: compact cards, lazy images, and a
- * switch to show only those needing review).
+ * switch to show only those needing review). `renderActions` adds a specimen's review controls to its card.
  */
-export function SpecimenGrid({ specimens }: { specimens: SpecimenView[] }) {
+export function SpecimenGrid({ specimens, renderActions }: { specimens: SpecimenView[]; renderActions?: (s: SpecimenView) => ReactNode }) {
   const { t } = useTranslation('results');
   const [onlyReview, setOnlyReview] = useState(false);
   const flagged = specimens.filter((s) => s.needsReview).length;
@@ -101,7 +102,7 @@ export function SpecimenGrid({ specimens }: { specimens: SpecimenView[] }) {
       ) : (
         <div className="specimen-grid" data-testid="specimen-grid">
           {shown.map((s) => (
-            <SpecimenCard key={s.index} specimen={s} />
+            <SpecimenCard key={s.index} specimen={s} actions={renderActions?.(s)} />
           ))}
         </div>
       )}

@@ -2,10 +2,10 @@ import { EyeOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../../lib/api-client';
-import { listCount } from '../../../../lib/api-client';
+import { api, listCount } from '../../../../lib/api-client';
 import { formatCount } from '../../../../lib/format';
 import { resultFilterQuery, type ResultFilter } from '../../api/get-results-page';
+import './review.css';
 
 /** How many results of the filter (task, search, severity) have a specimen that needs review. */
 export function useNeedsReviewCount(filter: ResultFilter) {

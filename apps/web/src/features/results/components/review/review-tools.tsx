@@ -7,6 +7,7 @@ import { useReviewMutation } from '../../api/review-api';
 import { AddSpecimenModal } from './add-specimen-modal';
 import { ReviewHistoryModal } from './review-history-modal';
 import { reviewErrorMessage } from './review-error';
+import './review.css';
 
 /** The specimen the keys A (accept) and X (exclude) act on: the first one still needing review. */
 export function reviewTarget(result: ResultView | null): SpecimenView | null {

@@ -117,6 +117,8 @@ describe('images screen (e2e)', () => {
     await expect.poll(() => zipItem.getAttribute('data-status'), POLL).toBe('completed');
     // The entry that is not an image is listed with the error state.
     await expect.poll(() => page.locator('[data-testid="upload-item"][data-status="error"]').filter({ hasText: 'notes.txt' }).count(), POLL).toBe(1);
+    // The totals count what the browser sent (the archive), not the entries inside it.
+    await expect.poll(() => page.getByTestId('upload-summary-files').textContent(), POLL).toBe('1 / 1 file');
     await screenshot(page, 'images-upload-progress-en-1440', false);
     await page.keyboard.press('Escape');
     await card(page, 'zip-a.png').waitFor();

@@ -17,7 +17,9 @@ function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: n
     const timer = setInterval(() => setNow(Date.now()), 500);
     return () => clearInterval(timer);
   }, [busy]);
-  const totals = uploadTotals(items, startedAt, busy ? now : Date.now());
+  // The files the browser sends: a ZIP's entries (listed below it when they failed) are inside the archive.
+  const sent = items.filter((i) => !i.entry);
+  const totals = uploadTotals(sent, startedAt, busy ? now : Date.now());
   const percent = totals.bytes > 0 ? Math.floor((totals.bytesDone / totals.bytes) * 100) : totals.files > 0 ? Math.floor((totals.filesDone / totals.files) * 100) : 0;
   return (
     <div className="upload-summary" data-testid="upload-summary">
@@ -63,7 +65,7 @@ export function UploadProgressDialog({
   const busy = items.some((i) => i.status === 'uploading');
   return (
     <Modal open={open} title={t('upload_progress')} footer={null} closable={!busy} mask={{ closable: !busy }} onCancel={onClose}>
-      {items.length > 1 || items[0]?.size ? <UploadSummary items={items} startedAt={startedAt} /> : null}
+      {items.some((i) => !i.entry) ? <UploadSummary items={items} startedAt={startedAt} /> : null}
       <div className="upload-progress-list" data-testid="upload-progress">
         {items.map((item, i) => (
           <div className="upload-progress-item" key={`${item.fileName}-${i}`} data-testid="upload-item" data-status={item.status}>

@@ -16,6 +16,8 @@ export interface UploadItem {
   progress: number;
   /** `skipped`: not stored, a duplicate (its own warning look: it is not a successful upload). */
   status: 'uploading' | 'completed' | 'skipped' | 'error';
+  /** an entry of a ZIP archive reported by the server (not a file the browser sent: left out of the totals) */
+  entry?: boolean;
   /** Why a file failed (translated from the server's error code), or that it was skipped as a duplicate. */
   note?: string;
 }
@@ -188,7 +190,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
           status: 'completed',
           note: t('zip_summary', { count: res.count, skipped: res.skipped?.length ?? 0, failed: failedEntries.length }),
         },
-        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, size: 0, progress: 100, status: 'error', note: uploadErrorMessage(t, e.code) })),
+        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, size: 0, progress: 100, status: 'error', entry: true, note: uploadErrorMessage(t, e.code) })),
       ]);
       announce(res);
       finish(failedEntries.length > 0);

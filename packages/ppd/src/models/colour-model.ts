@@ -5,7 +5,9 @@ import { otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
 import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
 import type { SpecimenKind } from '../types.js';
+import { hullSpans } from '../imaging/convex-hull.js';
 import type { SegmentationModel } from './segmentation-model.js';
+import { NOT_SPECIMEN } from './segmentation-model.js';
 
 export const COLOUR_ENGINE_INFO: EngineInfo = { name: 'colour', label: 'Colour segmentation (CIELAB)', kind: 'colour' };
 
@@ -87,6 +89,73 @@ function peelColoured(a: number, b: number): boolean {
 
 function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
+}
+
+/**
+ * Bark: the brown, reddish outside of the root (a* above a few units, hue 30-80 degrees, clearly coloured, darker
+ * than flesh). Measured on the real tray: bark L* 30-50, a* 6-12, hue 57-76; CBSD necrosis is olive to grey
+ * (a* -3 to 3, hue 74-103), blue-black PPD streaks are bluer still.
+ */
+function barkColoured(L: number, a: number, b: number): boolean {
+  if (L > 62 || a < 4 || a * a + b * b < 12 * 12) return false;
+  const hue = (Math.atan2(b, a) * 180) / Math.PI;
+  return hue >= 30 && hue <= 80;
+}
+
+/** A bark crescent is at most this share of the specimen, and reaches round at most this share of it. */
+const CRESCENT_MAX_SHARE = 0.4;
+const CRESCENT_MAX_REACH = 0.75;
+/** ... and at least this much of it is bark-coloured. */
+const CRESCENT_MIN_BARK = 0.5;
+
+/**
+ * A slice cut at a slant, or photographed from the side, shows the root's outside as a wide crescent of bark
+ * beside its flesh face (6-30 % of the radius on one side, far past a peel ring). The face is the convex hull
+ * of the tissue that reads healthy; what lies outside it, when it is mostly bark-coloured, on one side only,
+ * and a minor part of the specimen, is not cut surface: it leaves the specimen (neither lesion nor area).
+ * Returns those pixels, or null when there is no such crescent.
+ * A brown lesion inside the face stays, since flesh round it keeps it inside the hull; a slice discoloured all
+ * round has no one-sided crescent.
+ */
+function barkCrescent(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: number, height: number): Uint8Array | null {
+  const area = countOnes(mask);
+  let cx = 0;
+  let cy = 0;
+  let healthy = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || p[i]! >= 0.5) continue;
+    healthy++;
+    cx += i % width;
+    cy += Math.floor(i / width);
+  }
+  if (healthy < 0.3 * area) return null;
+  cx /= healthy;
+  cy /= healthy;
+  const face = hullSpans(width, 0, 0, width - 1, height - 1, (i) => mask[i] === 1 && p[i]! < 0.5);
+  const outside = (i: number) => {
+    const r = Math.floor(i / width) - face.y0;
+    const x = i % width;
+    return r < 0 || r >= face.xmin.length || x < face.xmin[r]! || x > face.xmax[r]!;
+  };
+  let crescent = 0;
+  let bark = 0;
+  const SECTORS = 36;
+  const sectors = new Float64Array(SECTORS);
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || !outside(i)) continue;
+    crescent++;
+    if (barkColoured(lab.L[i]!, lab.a[i]!, lab.b[i]!)) bark++;
+    const angle = Math.atan2(Math.floor(i / width) - cy, (i % width) - cx);
+    sectors[Math.min(SECTORS - 1, Math.floor(((angle + Math.PI) / (2 * Math.PI)) * SECTORS))]!++;
+  }
+  // the sectors where the crescent is thick (at least half its mean per sector): a one-sided crescent fills
+  // about half of them, a band all round fills all
+  let reach = 0;
+  for (const n of sectors) if (n >= (0.5 * crescent) / SECTORS) reach++;
+  if (crescent < 0.03 * area || crescent > CRESCENT_MAX_SHARE * area || bark < CRESCENT_MIN_BARK * crescent || reach > CRESCENT_MAX_REACH * SECTORS) return null;
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) if (mask[i] && outside(i)) out[i] = 1;
+  return out;
 }
 
 /**
@@ -698,14 +767,29 @@ class ColourModel implements SegmentationModel {
   }
 
   async lesionProbability(cut: RgbImage, mask: Uint8Array, kind: SpecimenKind = 'root_slice'): Promise<Float32Array> {
-    const { width, height } = cut;
-    const lab = rgbToLab(cut.data, width, height);
+    const lab = rgbToLab(cut.data, cut.width, cut.height);
+    const p = this.scoreSurface(lab, mask, kind);
+    if (kind !== 'root_slice') return p;
+    // Bark seen from the side leaves the specimen, and the face alone is scored again: the bark's dark brown
+    // had set the lesion cut, above the olive streaks of the face itself.
+    const bark = barkCrescent(p, lab, mask, cut.width, cut.height);
+    if (!bark) return p;
+    const face = mask.slice();
+    for (let i = 0; i < face.length; i++) if (bark[i]) face[i] = 0;
+    const q = this.scoreSurface(lab, face, kind);
+    for (let i = 0; i < q.length; i++) if (bark[i]) q[i] = NOT_SPECIMEN;
+    return q;
+  }
+
+  /** P(discoloured) of the pixels of `mask`: distance from the healthy reference, cut, peel stripped. */
+  private scoreSurface(lab: LabPlanes, mask: Uint8Array, kind: SpecimenKind): Float32Array {
+    const { width } = lab;
     const area = countOnes(mask);
-    const p = new Float32Array(width * height);
+    const p = new Float32Array(mask.length);
     if (area === 0) return p;
     const ring = Math.max(1, Math.round(PEEL_SHARE * Math.sqrt(area / Math.PI)));
     // distance to the specimen's outline, shared by the interior test and the peel bands
-    const edgeDist = boundaryDistance(mask, width, height);
+    const edgeDist = boundaryDistance(mask, width, lab.height);
     let inner: Uint8Array = new Uint8Array(mask.length);
     for (let i = 0; i < inner.length; i++) inner[i] = edgeDist[i]! > ring ? 1 : 0;
     if (countOnes(inner) < 0.3 * area) inner = mask;
@@ -722,7 +806,7 @@ class ColourModel implements SegmentationModel {
       if (ref.L < HEALTHY_MIN_L) ref = TYPICAL_FLESH;
     }
 
-    const dist = new Float32Array(width * height);
+    const dist = new Float32Array(mask.length);
     for (let i = 0; i < dist.length; i++) {
       if (!mask[i]) continue;
       const dL = Math.max(0, ref.L - lab.L[i]!);

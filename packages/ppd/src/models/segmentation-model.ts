@@ -11,9 +11,13 @@ export interface SegmentationModel {
   /** P(specimen) for every pixel of the working image. */
   specimenProbability(image: RgbImage): Promise<Float32Array>;
   /**
-   * P(discoloured) for every pixel of one cut; `mask` marks the specimen's own pixels (the rest is ignored).
+   * P(discoloured) for every pixel of one cut (`NOT_SPECIMEN` where a pixel of the mask turns out not to be
+   * cut surface, e.g. bark seen from the side: it counts neither as lesion nor in the specimen's area); `mask` marks the specimen's own pixels (the rest is ignored).
    * `kind` says what the specimen is: a root slice's peel is not discolouration; a leaf has none.
    */
   lesionProbability(cut: RgbImage, mask: Uint8Array, kind: SpecimenKind): Promise<Float32Array>;
   close(): Promise<void>;
 }
+
+/** A lesion "probability" that takes a pixel out of the specimen (see `lesionProbability`). */
+export const NOT_SPECIMEN = -1;

@@ -9,16 +9,19 @@ import { checkScene, type SpecimenVerdict } from './scene-check.js';
 import { lesionProbability, scoreCut } from './second-segmentation.js';
 
 /**
- * Sizes in the parameters (`min_size`, `morph_kernel_size`) are working-image pixels, meant for photos of at
- * least VGA size. A smaller photo (a 150-px crop of one slice, a thumbnail) has them scaled down with it: at
- * full value they would open away every streak of such a crop and drop lesions the size of a tray slice's
+ * Sizes in the parameters (`min_size`, `morph_kernel_size`) are pixels of the photo as taken, as a researcher
+ * reads them, not of the engine's 1024-px working copy: on a 12 MP tray photo, 100 px is a speck, and read on
+ * the working copy it was a whole CBSD streak (a 4000 x 3000 tray's slice is ~150 working px across). A photo
+ * smaller than VGA (a 150-px crop of one slice, a thumbnail) counts as enlarged to 640 px, for the same reason
  * (on the real CBSD crops: slice MAE 0.55 -> 0.40 against the person's labels).
  */
-const PARAMS_REFERENCE_SIDE = 640;
+const PARAMS_LEAST_SIDE = 640;
 
-export function scaledParams(params: AnalysisParams, width: number, height: number): AnalysisParams {
-  const scale = Math.min(1, Math.max(width, height) / PARAMS_REFERENCE_SIDE);
-  if (scale === 1) return params;
+export function scaledParams(params: AnalysisParams, width: number, height: number, originalWidth: number, originalHeight: number): AnalysisParams {
+  const side = Math.max(width, height);
+  const original = Math.max(originalWidth, originalHeight);
+  const scale = (side / original) * Math.min(1, original / PARAMS_LEAST_SIDE);
+  if (scale >= 1) return params;
   const kernel = Math.max(1, 2 * Math.round((params.morph_kernel_size * scale - 1) / 2) + 1);
   return { ...params, min_size: params.min_size * scale * scale, morph_kernel_size: kernel };
 }
@@ -105,13 +108,15 @@ export async function analyseImage(
   lap('decode');
   if (!decoded.ok) return failedResult(decoded.code, decoded.message, started, timings);
   const { image, originalWidth, originalHeight } = decoded.decoded;
-  params = scaledParams(params, image.width, image.height);
 
   // Specimens are large: find them on a half-size copy (a quarter of the pixel work) when the photo is big.
   const halved = Math.max(image.width, image.height) > HALVE_ABOVE;
   const small = halved ? halve(image) : image;
+  const lesionParams = scaledParams(params, image.width, image.height, originalWidth, originalHeight);
+  // specimens are found with the small-photo rule only: the working copy is what their size limits were set on
+  const specimenParams = scaledParams(params, image.width, image.height, image.width, image.height);
   const specimenProb = await model.specimenProbability(small);
-  const found = findSpecimens(specimenProb, small.width, small.height, halved ? params.min_size / 4 : params.min_size, luma(small));
+  const found = findSpecimens(specimenProb, small.width, small.height, halved ? specimenParams.min_size / 4 : specimenParams.min_size, luma(small));
   const specimens = halved ? found.map((s) => upscaleSpecimen(s, image.width, image.height)) : found;
   lap('first');
   if (found.length === 0) {
@@ -142,6 +147,7 @@ export async function analyseImage(
 
   const sub: number[] = [];
   const lesions: Uint8Array[] = [];
+  const surfaces: Uint8Array[] = [];
   const confidences: number[] = [];
   if (mode === 'full') {
     for (let i = 0; i < kept.length; i++) {
@@ -149,9 +155,10 @@ export async function analyseImage(
       const v = verdicts[i]!;
       const crop = crops[i]!;
       const prob = await lesionProbability(model, crop, s.mask, params.use_tta, v.kind ?? 'root_slice');
-      const score = scoreCut(prob, s.mask, crop.width, crop.height, params);
+      const score = scoreCut(prob, s.mask, crop.width, crop.height, lesionParams);
       sub.push(round2(10 * score.share));
       lesions.push(score.lesion);
+      surfaces.push(score.specimen);
       confidences.push(round2(specimenConfidence(score.certainty, v, s.area / typicalArea)));
     }
   }
@@ -160,7 +167,7 @@ export async function analyseImage(
   const cut2 = await Promise.all(crops.map((c) => encodeWebp(c)));
   const pred =
     mode === 'full'
-      ? await Promise.all(crops.map((c, i) => encodeWebp(overlayLesions(c, kept[i]!.mask, lesions[i]!, params.overlay_opacity))))
+      ? await Promise.all(crops.map((c, i) => encodeWebp(overlayLesions(c, surfaces[i]!, lesions[i]!, params.overlay_opacity))))
       : [];
   const overview = await encodeWebp(
     drawOverview(

@@ -5,6 +5,8 @@ import type { AnalysisParams, SpecimenKind } from '../types.js';
 
 export interface CutScore {
   lesion: Uint8Array;
+  /** the specimen's own pixels, less what the model took out of it (bark seen from the side) */
+  specimen: Uint8Array;
   /** discoloured share of the specimen, 0-1 */
   share: number;
   /** mean |2p - 1| over the specimen's pixels */
@@ -71,8 +73,10 @@ function postProcess(raw: Uint8Array, mask: Uint8Array, width: number, height: n
  * Second segmentation: cut the probability at `threshold`, post-process with `method: post`;
  * score = lesion area / specimen area.
  */
-export function scoreCut(prob: Float32Array, mask: Uint8Array, width: number, height: number, params: AnalysisParams): CutScore {
-  let lesion: Uint8Array = new Uint8Array(mask.length);
+export function scoreCut(prob: Float32Array, cutMask: Uint8Array, width: number, height: number, params: AnalysisParams): CutScore {
+  let lesion: Uint8Array = new Uint8Array(cutMask.length);
+  const mask = new Uint8Array(cutMask.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = cutMask[i] && prob[i]! >= 0 ? 1 : 0;
   let certain = 0;
   let area = 0;
   for (let i = 0; i < mask.length; i++) {
@@ -83,5 +87,5 @@ export function scoreCut(prob: Float32Array, mask: Uint8Array, width: number, he
     if (p >= params.threshold) lesion[i] = 1;
   }
   if (params.method === 'post') lesion = postProcess(lesion, mask, width, height, params);
-  return { lesion, share: area > 0 ? countOnes(lesion) / area : 0, certainty: area > 0 ? certain / area : 0 };
+  return { lesion, specimen: mask, share: area > 0 ? countOnes(lesion) / area : 0, certainty: area > 0 ? certain / area : 0 };
 }

@@ -3,6 +3,7 @@ import { storedState } from './helpers/data-dir.js';
 import { makeJpeg } from './helpers/fixtures.js';
 import { multipartBody, RawConnection } from './helpers/raw-socket.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { MultipartHeaderCheck } from '../src/uploads/multipart-header-check.js';
 
 /** Issue 13, point 4: every upload is answered, and an early answer does not poison the connection. */
 let server: TestServer;
@@ -122,6 +123,33 @@ describe('an early answer leaves the keep-alive connection usable', () => {
       expect(JSON.parse(next!.body).count).toBe(0);
     } finally {
       conn.close();
+    }
+  });
+});
+
+describe('the part header check, however the body is cut into chunks', () => {
+  const good = () =>
+    multipartBody(B, [
+      { headers: 'Content-Disposition: form-data; name="folder_id"', body: '3' },
+      { headers: 'Content-Disposition: form-data; name="files"; filename="a \\"b\\".jpg"\r\nContent-Type: image/jpeg', body: Buffer.concat([jpeg, Buffer.from(`\r\n-${B}\r\n--`)]) },
+      { headers: 'Content-Disposition: form-data; name="files"; filename="empty.jpg"', body: '' },
+    ]);
+  const bad = () => multipartBody(B, [{ headers: 'Content-Disposition: form-data; name="files"; filename="x.jpg"', body: jpeg }, filePart('a\r\nb.jpg', 'photos')]);
+
+  it('finds no problem in a valid body and the problem in a mangled one, at every split point', () => {
+    for (const [body, expected] of [
+      [good(), null],
+      [bad(), 'photos'],
+    ] as const) {
+      for (let at = 0; at <= body.length; at += 7) {
+        const check = new MultipartHeaderCheck(B);
+        check.push(body.subarray(0, at));
+        check.push(body.subarray(at));
+        expect(check.problem?.field ?? null, `split at ${at}`).toBe(expected);
+      }
+      const bytewise = new MultipartHeaderCheck(B);
+      for (let i = 0; i < body.length; i++) bytewise.push(body.subarray(i, i + 1));
+      expect(bytewise.problem?.field ?? null).toBe(expected);
     }
   });
 });

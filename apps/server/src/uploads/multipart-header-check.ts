@@ -3,6 +3,7 @@ const MAX_HEADER_BYTES = 16 * 1024;
 const TOKEN_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/;
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
 
 export interface MultipartProblem {
   /** the form field of the part (its `name`), or `files` when it cannot be read */
@@ -37,14 +38,27 @@ export class MultipartHeaderCheck {
 
   push(chunk: Buffer): void {
     if (this.problem || this.state === 'done') return;
-    let buf = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+    let buf = chunk;
+    // Bytes of the stream just before `buf` that `buf` does not hold (the carry, when not joined to it).
+    let behind = EMPTY;
+    if (this.carry.length > 0) {
+      // Inside a part body (gigabytes of a ZIP) the carry is only the last bytes of the previous chunk: the
+      // chunk is copied only when a delimiter spans the seam, never on the way through.
+      const seam = this.state === 'body' ? Buffer.concat([this.carry, chunk.subarray(0, this.delimiter.length - 1)]) : undefined;
+      if (!seam || seam.indexOf(this.delimiter) !== -1) buf = Buffer.concat([this.carry, chunk]);
+      else behind = this.carry;
+    }
     for (;;) {
       if (this.state === 'body') {
         const at = buf.indexOf(this.delimiter);
         if (at === -1) {
-          this.carry = Buffer.from(buf.subarray(Math.max(0, buf.length - this.delimiter.length + 1)));
+          // Keep what could be the start of a delimiter that the next chunk completes.
+          const keep = this.delimiter.length - 1;
+          const tail = buf.length >= keep ? buf.subarray(buf.length - keep) : Buffer.concat([behind, buf]).subarray(-keep);
+          this.carry = Buffer.from(tail);
           return;
         }
+        behind = EMPTY;
         buf = buf.subarray(at + this.delimiter.length);
         this.state = 'after-delimiter';
       } else if (this.state === 'after-delimiter') {

@@ -101,12 +101,10 @@ describe('reviewing results in the browser', () => {
       await expect.poll(() => title().textContent(), POLL).toBe((await api(id)).imageName);
       await expect.poll(() => detail().locator('.specimen-review.is-target').count(), POLL).toBe(1);
       const left = (await api(id)).specimens.filter((s: any) => s.needs_review).length;
-      for (let k = 0; k < left; k++) {
-        const before = (await api(id)).specimens.filter((s: any) => s.needs_review).length;
-        // Exclude the second flagged specimen of a result with two, accept the rest.
-        await page.keyboard.press(k === 1 ? 'x' : 'a');
-        await expect.poll(async () => (await api(id)).specimens.filter((s: any) => s.needs_review).length, POLL).toBe(before - 1);
-      }
+      // Pressed as fast as a reviewer types: keys wait their turn, none is dropped. Exclude the second flagged
+      // specimen of a result with two, accept the rest.
+      for (let k = 0; k < left; k++) await page.keyboard.press(k === 1 ? 'x' : 'a');
+      await expect.poll(async () => (await api(id)).specimens.filter((s: any) => s.needs_review).length, POLL).toBe(0);
       if (i === order.length - 1) break;
     }
     const seconds = (Date.now() - started) / 1000;

@@ -37,12 +37,30 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
   const review = useReviewMutation();
   const [adding, setAdding] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
-  const latest = useRef({ result, onNext, onPrev, busy: false, dialogs: false });
-  latest.current = { result, onNext, onPrev, busy: review.isPending, dialogs: adding || historyOpen };
+  const latest = useRef({ result, onNext, onPrev, dialogs: false });
+  latest.current = { result, onNext, onPrev, dialogs: adding || historyOpen };
+  // Keys pressed while a change is still on its way wait their turn (none is dropped), each acting on the
+  // result as the change before it left it.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const current = useRef(result);
+  current.current = result;
 
   useEffect(() => {
+    const act = (key: 'a' | 'x') => async () => {
+      const r = current.current;
+      const target = reviewTarget(r);
+      if (!target) return;
+      const body = key === 'a' ? { ppd: null } : { excluded: true };
+      try {
+        const updated = await review.mutateAsync({ kind: 'patch', resultId: r.id, index: target.index, body });
+        if (current.current.id === updated.id) current.current = updated;
+        if (!reviewTarget(updated) && latest.current.result.id === updated.id) latest.current.onNext?.();
+      } catch (err) {
+        message.error(reviewErrorMessage(t, err));
+      }
+    };
     const onKey = (e: KeyboardEvent) => {
-      const { result: r, onNext: next, onPrev: prev, busy, dialogs } = latest.current;
+      const { onNext: next, onPrev: prev, dialogs } = latest.current;
       if (dialogs || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
       // A popover form (set PPD) or a dropdown has the focus inside it: its keys are its own.
       if (document.querySelector('.ant-popover:not(.ant-popover-hidden) input')) return;
@@ -53,17 +71,9 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
       } else if (key === 'p' && prev) {
         e.preventDefault();
         prev();
-      } else if ((key === 'a' || key === 'x') && !busy) {
-        const target = reviewTarget(r);
-        if (!target) return;
+      } else if (key === 'a' || key === 'x') {
         e.preventDefault();
-        const body = key === 'a' ? { ppd: null } : { excluded: true };
-        review
-          .mutateAsync({ kind: 'patch', resultId: r.id, index: target.index, body })
-          .then((updated) => {
-            if (!reviewTarget(updated) && latest.current.result.id === updated.id) latest.current.onNext?.();
-          })
-          .catch((err: unknown) => message.error(reviewErrorMessage(t, err)));
+        queue.current = queue.current.then(act(key));
       }
     };
     window.addEventListener('keydown', onKey);

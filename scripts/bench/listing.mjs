@@ -44,8 +44,9 @@ try {
   const sites = ['Wuming', 'Danzhou', 'Nanning', 'Haikou', 'Field trial', 'Greenhouse', '木薯试验田', 'Plot'];
   const insertFolder = db.prepare('insert into folders (name, name_key, description, created_at) values (?, ?, ?, ?)');
   const insertImage = db.prepare(
-    `insert into images (name, name_lower, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // name_sort (migration 0009) approximated by the lower-cased name: distinct values, as real keys are.
+    `insert into images (name, name_lower, name_sort, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -71,7 +72,7 @@ try {
       const created = new Date(start + Math.floor((i / IMAGES) * 320 * 86400000) + Math.floor(rand() * 60000)).toISOString();
       const ppd = rand() < 0.3 ? Math.round(rand() * 1200) / 100 : null;
       insertImage.run(
-        name, name.toLowerCase(), folder, folderKeys[folder ?? 0], 800_000 + Math.floor(rand() * 7_000_000), format, 4000, 3000, sha,
+        name, name.toLowerCase(), name.toLowerCase(), folder, folderKeys[folder ?? 0], 800_000 + Math.floor(rand() * 7_000_000), format, 4000, 3000, sha,
         `originals/${sha.slice(0, 2)}/${sha}.jpg`, `thumbs/${sha.slice(0, 2)}/${sha}.webp`, created,
         ppd, ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
       );

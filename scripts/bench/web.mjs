@@ -66,8 +66,9 @@ async function seed() {
   const db = new Database(path.join(dataDir, 'cassavascope.db'));
   const insertFolder = db.prepare('insert into folders (name, name_key, description, created_at) values (?, ?, ?, ?)');
   const insertImage = db.prepare(
-    `insert into images (name, name_lower, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // name_sort (migration 0009) approximated by the lower-cased name: distinct values, as real keys are.
+    `insert into images (name, name_lower, name_sort, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -86,7 +87,7 @@ async function seed() {
       const created = new Date(start + Math.floor((i / IMAGES) * 320 * 86_400_000)).toISOString();
       const ppd = rand() < 0.4 ? Math.round(rand() * 1200) / 100 : null;
       insertImage.run(
-        name, name.toLowerCase(), folder, folderKeys[folder ?? 0], 500_000 + Math.floor(rand() * 7_000_000), 'jpeg', 4000, 3000, sha,
+        name, name.toLowerCase(), name.toLowerCase(), folder, folderKeys[folder ?? 0], 500_000 + Math.floor(rand() * 7_000_000), 'jpeg', 4000, 3000, sha,
         `originals/${sha.slice(0, 2)}/${sha}.jpg`, thumbKeys[i % THUMBS], created,
         ppd, ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
       );

@@ -18,6 +18,8 @@ export interface ImagesTable {
   name: string;
   /** name lower-cased in JS (Unicode-aware, unlike SQLite's lower()): what `search` matches with LIKE */
   name_lower: string;
+  /** what `ordering=name` sorts by (images/name-sort.ts; migration 0009); written by ImagesRepository.insert */
+  name_sort: Generated<string>;
   folder_id: number | null;
   /** the folder's name_key, '' when uncategorised (what ordering=folder sorts by) */
   folder_sort: Generated<string>;

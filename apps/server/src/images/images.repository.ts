@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ImagesTable } from '../db/schema.js';
+import { nameSortKey } from './name-sort.js';
 
 export type ImageRow = Selectable<ImagesTable>;
-export type NewImageRow = Omit<ImageRow, 'id' | 'ppd_value' | 'last_prediction' | 'last_result_id' | 'folder_sort'> & {
+export type NewImageRow = Omit<ImageRow, 'id' | 'ppd_value' | 'last_prediction' | 'last_result_id' | 'folder_sort' | 'name_sort'> & {
   folder_sort?: string;
 };
 
@@ -123,7 +124,7 @@ export class ImagesRepository {
     const walk = !!counts && counts.matching * counts.matching > (offset + limit) * counts.total;
     const ids = this.filtered(this.db, filter, walk).select('images.id');
     // ordering=folder: by folder name, case-insensitively (folder_sort); uncategorised sort first.
-    const column = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_sort' } as const;
+    const column = { created_time: 'images.created_at', name: 'images.name_sort', size: 'images.size', folder: 'images.folder_sort' } as const;
     const pageIds = ids.orderBy(column[order.key], dir).orderBy('images.id', dir);
     const ordered = await pageIds.limit(limit).offset(offset).execute();
     if (ordered.length === 0) return [];
@@ -138,7 +139,7 @@ export class ImagesRepository {
    */
   async groupValuesInOrder(filter: ImageFilter, order: ImageOrder): Promise<{ v: string | number | null }[]> {
     const dir = order.desc ? 'desc' : 'asc';
-    const column = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_sort' } as const;
+    const column = { created_time: 'images.created_at', name: 'images.name_sort', size: 'images.size', folder: 'images.folder_sort' } as const;
     const value = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_id' } as const;
     return this.filtered(this.db, filter)
       .select(sql<string | number | null>`${sql.ref(value[order.key])}`.as('v'))
@@ -253,7 +254,7 @@ export class ImagesRepository {
   }
 
   async insert(row: NewImageRow, db: Db = this.db): Promise<ImageRow> {
-    return db.insertInto('images').values(row).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('images').values({ ...row, name_sort: nameSortKey(row.name) }).returningAll().executeTakeFirstOrThrow();
   }
 
   /**

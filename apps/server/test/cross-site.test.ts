@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/config.js';
 import { storedKeys } from './helpers/data-dir.js';
 import { makeJpeg } from './helpers/fixtures.js';
 import { rawRequest } from './helpers/raw-request.js';
@@ -148,6 +150,16 @@ describe('unknown Host names (DNS rebinding)', () => {
   it.each(['127.0.0.1', 'localhost', 'LOCALHOST', '[::1]'])('Host: %s:port is answered', async (name) => {
     const res = await rawRequest(server.url, 'GET', '/api/status/', { host: `${name}:${port}` });
     expect(res.status).toBe(200);
+  });
+
+  it('HOST=0.0.0.0 answers the machine addresses and name; ALLOWED_HOSTS=* answers any; a bad list stops the start', () => {
+    const lan = loadConfig({ HOST: '0.0.0.0' }).allowedHosts!;
+    expect(lan.has(os.hostname().toLowerCase())).toBe(true);
+    for (const addresses of Object.values(os.networkInterfaces())) for (const a of addresses ?? []) expect(lan.has(a.address.toLowerCase())).toBe(true);
+    expect(lan.has('evil.example')).toBe(false);
+    expect(loadConfig({ HOST: '127.0.0.1' }).allowedHosts).toEqual(new Set(['localhost', '127.0.0.1', '::1']));
+    expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toBeNull();
+    expect(() => loadConfig({ ALLOWED_HOSTS: 'a.example/x' })).toThrow(/ALLOWED_HOSTS/);
   });
 
   it('ALLOWED_HOSTS names the hosts a proxy forwards', async () => {

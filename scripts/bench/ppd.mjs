@@ -65,6 +65,29 @@ try {
   figure('rss_max', rssMax / 2 ** 20, 'MiB', { images: total });
   figure('rss_end', rssEnd / 2 ** 20, 'MiB');
 
+  // What 15 slices cost: the real tray photo (../shared/real-photos, never copied into the repository), enlarged
+  // to 12 MP, against a 3-slice photo of the same size, one worker, CPU time per image.
+  const tray = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../shared/real-photos/roots/cbsd_tray_cassava1.jpg');
+  if (await fs.stat(tray).catch(() => null)) {
+    const trayJpeg = await sharp(tray).resize(4000, 2604).jpeg({ quality: 90 }).toBuffer();
+    const three = photos[0];
+    const one = await createEngine({ workers: 1 });
+    const cost = async (jpeg, n) => {
+      await one.analyse(jpeg);
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      let specimens = 0;
+      for (let i = 0; i < n; i++) specimens = (await one.analyse(jpeg)).specimens.length;
+      const c = process.cpuUsage(c0);
+      return { cpu: (c.user + c.system) / 1e3 / n, wall: (performance.now() - t0) / n, specimens };
+    };
+    const t15 = await cost(trayJpeg, 20);
+    const t3 = await cost(three, 20);
+    await one.close();
+    figure('tray_15_slices_cpu_per_image', t15.cpu, 'ms CPU/image', { specimens: t15.specimens, width: 4000, height: 2604, wall_ms: Math.round(t15.wall) });
+    figure('three_slices_cpu_per_image', t3.cpu, 'ms CPU/image', { specimens: t3.specimens, width: 4000, height: 3000, wall_ms: Math.round(t3.wall) });
+  }
+
   // ONNX: the raw network call, then the whole pipeline, on 512 x 512 photos with the tiny model.
   const session = await ort.InferenceSession.create(tinyOnnxModelBytes(512), { intraOpNumThreads: 1 });
   const input = new ort.Tensor('float32', new Float32Array(3 * 512 * 512).fill(0.5), [1, 3, 512, 512]);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import http from 'node:http';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -181,6 +182,64 @@ describe.skipIf(!mounted)('a full disk', () => {
       if (tmpMounted) spawnSync('umount', ['-l', tmpMount]);
       await fsp.rm(filler, { force: true });
       await stop(server).catch(() => undefined);
+    }
+  });
+});
+
+describe('a full object store', () => {
+  /**
+   * s3rver cannot play a full store (it crashes on ENOSPC), so a small S3 endpoint answers writes as MinIO does
+   * when its drives are full (507 XMinioStorageFull) and everything else as an empty bucket.
+   */
+  async function fullObjectStore(): Promise<{ endpoint: string; puts: () => number; close: () => Promise<void> }> {
+    let puts = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        const parts = url.pathname.split('/').filter(Boolean);
+        res.setHeader('content-type', 'application/xml');
+        if (req.method === 'PUT' && parts.length > 1) {
+          puts += 1;
+          res.statusCode = 507;
+          res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.</Message></Error>');
+        } else if (req.method === 'HEAD') {
+          res.statusCode = parts.length > 1 ? 404 : 200;
+          res.end();
+        } else if (req.method === 'POST' && url.searchParams.has('delete')) {
+          res.end('<?xml version="1.0" encoding="UTF-8"?><DeleteResult></DeleteResult>');
+        } else if (req.method === 'GET' && parts.length === 1) {
+          res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${parts[0]}</Name><IsTruncated>false</IsTruncated></ListBucketResult>`);
+        } else {
+          res.statusCode = 404;
+          res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>none</Message></Error>');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { endpoint: `http://127.0.0.1:${port}`, puts: () => puts, close: () => new Promise((r) => server.close(() => r())) };
+  }
+
+  it('an upload the object store refuses as full is 507 storage_full, with no row and no temp file', async () => {
+    const store = await fullObjectStore();
+    const server = await startTestServer({
+      S3_ENDPOINT: store.endpoint,
+      S3_BUCKET: 'full',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    try {
+      const res = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'a.jpg', data: await makeJpeg({ seed: 31 }) }]) });
+      expect(store.puts()).toBeGreaterThan(0);
+      expect(res.status).toBe(507);
+      expect(res.body.code).toBe('storage_full');
+      expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+      expect((await server.json('/api/images/')).status).toBe(200);
+    } finally {
+      await server.close();
+      await store.close();
     }
   });
 });

@@ -77,13 +77,26 @@ describe('images screen (e2e)', () => {
     await dialog.waitFor();
     // Item 12: one dialog at a time: the progress dialog is not left showing behind the duplicate question.
     await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
-    await expect.poll(() => dialog.getByTestId('duplicate-names').innerText(), POLL).toBe('copy-of-002.png\nleaf-001.png');
+    await expect.poll(() => dialog.locator('.duplicate-name').allTextContents(), POLL).toEqual(['copy-of-002.png', 'leaf-001.png']);
+    // Issue 15 item 11: each says how it matched and which image it matched.
+    await expect.poll(() => dialog.getByTestId('duplicate-reason').allTextContents(), POLL).toEqual([
+      'Same content as “leaf-002.png” in Trial A',
+      'Same name as “leaf-001.png” in Uncategorized (different content)',
+    ]);
+    // ...and the choice does not send the files again: one upload request, then a small resume request.
+    const uploadPosts: string[] = [];
+    const onRequest = (r: import('playwright-core').Request) => {
+      if (r.method() === 'POST' && r.url().includes('/api/images/')) uploadPosts.push(new URL(r.url()).pathname);
+    };
+    page.on('request', onRequest);
     await expect.poll(() => dialog.locator('.ant-typography').first().textContent(), POLL).toContain('2 files already exist');
     await expect.poll(() => dialog.locator('input[value="skip"]').isChecked(), POLL).toBe(true);
     await screenshot(page, 'images-duplicates-en-1440', false);
     await dialog.getByTestId('duplicate-ok').click();
     await toast(page, '1 image uploaded successfully');
     await toast(page, '2 duplicates skipped');
+    page.off('request', onRequest);
+    expect(uploadPosts).toEqual(['/api/images/upload-resume/']);
     // Skipped files have their own (warning) state: they were not uploaded.
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-item"][data-status="skipped"]').length === 2);
     expect(await page.locator('[data-testid="upload-item"][data-status="completed"]').count()).toBe(1);

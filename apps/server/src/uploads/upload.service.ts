@@ -31,6 +31,16 @@ export interface UploadOptions {
   action: 'skip' | 'overwrite' | undefined;
 }
 
+/**
+ * One duplicate of a 409 (an addition to api.md's `duplicates`): matched `by` its name in the target folder, by its
+ * bytes elsewhere in the library, both, or an earlier file of the same request; `existing` is the image it matched.
+ */
+export interface DuplicateMatch {
+  name: string;
+  by: 'name' | 'content' | 'name_and_content' | 'request';
+  existing: { id: number; name: string; folder_id: number | null } | null;
+}
+
 /** What happened to each file of a request, in request order. */
 export type FileResult =
   | { kind: 'stored'; name: string; image: Image; overwritten: boolean }
@@ -103,6 +113,8 @@ export class UploadService {
     const seenNames = new Set<string>();
     const seenHashes = new Set<string>();
     const duplicates: string[] = [];
+    /** Why each duplicate is one, for the 409 (the dialog says by name or by content, and which image). */
+    const matches: { name: string; by: DuplicateMatch['by']; sha256: string; existing: ImageRow | undefined }[] = [];
     const plans: Plan[] = [];
     batch.candidates.forEach((c, i) => {
       const o = outcomes[i];
@@ -127,6 +139,13 @@ export class UploadService {
         return;
       }
       duplicates.push(c.name);
+      const inRequest = inRequestName || (seenHashes.has(sha) && holders.length === 0 && !nameMatch);
+      matches.push({
+        name: c.name,
+        by: nameMatch ? (holders.includes(nameMatch.id) ? 'name_and_content' : 'name') : holders.length > 0 ? 'content' : inRequest ? 'request' : 'content',
+        sha256: sha,
+        existing: nameMatch,
+      });
       // Bytes that already exist, or a second file of this request, have nothing to replace.
       if (options.action === 'overwrite' && !byteMatchElsewhere && !inRequestName && nameMatch) {
         plans.push({ ...store, overwrite: nameMatch });
@@ -137,9 +156,23 @@ export class UploadService {
     if (duplicates.length > 0 && options.checkDuplicate && options.action === undefined) {
       throw new ApiError(409, 'duplicate', `${duplicates.length} file(s) already exist: ${duplicates.slice(0, 20).join(', ')}`, {
         duplicates,
+        matches: await this.describeMatches(matches, db),
       });
     }
     return plans;
+  }
+
+  /** Each duplicate with how it matched and the image it matched (content matches: the oldest with those bytes). */
+  private async describeMatches(
+    matches: { name: string; by: DuplicateMatch['by']; sha256: string; existing: ImageRow | undefined }[],
+    db: Kysely<Database>,
+  ): Promise<DuplicateMatch[]> {
+    const out: DuplicateMatch[] = [];
+    for (const m of matches) {
+      const existing = m.existing ?? (m.by === 'request' ? undefined : await this.images.getBySha256(m.sha256, db));
+      out.push({ name: m.name, by: m.by, existing: existing ? { id: existing.id, name: existing.name, folder_id: existing.folder_id } : null });
+    }
+    return out;
   }
 
   /**

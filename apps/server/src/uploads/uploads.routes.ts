@@ -13,6 +13,7 @@ import { parseUploadFields } from './upload-fields.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 import { UploadService, type FileResult } from './upload.service.js';
 import { ZipEarlyEntries } from './zip-early-entries.js';
+import { PendingUploads } from './pending-uploads.js';
 import { readZip } from './zip-intake.js';
 
 const STATUS_OF_ERROR: Record<string, number> = { not_an_image: 415, too_large: 413 };
@@ -30,6 +31,33 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
   const tempDir = ctx.storage.tempDir;
   const zipLimits = { maxEntryBytes: ctx.config.maxUploadBytes, maxEntries: UPLOAD_LIMITS.maxZipEntries, maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes };
+  const pending = new PendingUploads();
+  app.addHook('onClose', () => pending.close());
+
+  /**
+   * Ingests a batch; with `resumable=1`, a 409 duplicate keeps the batch's staged files under a token (returned
+   * in the 409 as `upload_token`) so the choice that follows does not send the bytes again. `keep` is set when kept: the
+   * caller must then not discard the batch.
+   */
+  async function ingestOrKeep(
+    batch: UploadBatch,
+    options: ReturnType<typeof parseUploadFields>,
+    fields: Record<string, string>,
+    kept: { value: boolean },
+  ): Promise<FileResult[]> {
+    try {
+      return await service.ingest(batch, options);
+    } catch (err) {
+      // Opt-in (`resumable=1`): other clients keep the plain 409 that leaves nothing behind.
+      const resumable = fields.resumable === '1' || fields.resumable === 'true';
+      if (resumable && err instanceof ApiError && err.statusCode === 409 && err.code === 'duplicate' && options.action === undefined) {
+        kept.value = true;
+        const token = pending.keep(batch, options.folderId);
+        throw new ApiError(409, err.code, err.detail, { ...err.extra, upload_token: token });
+      }
+      throw err;
+    }
+  }
 
   /**
    * Receives the files, decoding each as soon as it has arrived; cleans up whatever happens.
@@ -39,25 +67,27 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   async function withBatch<T>(
     req: FastifyRequest,
     maxFiles: number,
-    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>, early?: ZipEarlyEntries) => Promise<T>,
+    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>, early?: ZipEarlyEntries, kept?: { value: boolean }) => Promise<T>,
     zip = false,
   ): Promise<T> {
     // Refused before a byte is read when the disk is already (nearly) full.
     if (await ctx.space.isNearlyFull()) throw new ApiError(507, 'storage_full', STORAGE_FULL_DETAIL);
     const batch = new UploadBatch();
+    // Set when a 409 keeps the batch for the choice that follows (its files then outlive this request).
+    const kept = { value: false };
     const stopIdleWatch = abortWhenIdle(req, ctx.config.uploadIdleMs);
     try {
       if (!zip) {
         const onFile = (file: ReceivedFile) => batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
         const { files, fields } = await receiveMultipart(req, tempDir, maxFiles, onFile);
-        return await work(batch, files, fields);
+        return await work(batch, files, fields, undefined, kept);
       }
       const early = new ZipEarlyEntries(tempDir, zipLimits, (staged) => batch.prefetch(staged));
       let files: ReceivedFile[] = [];
       try {
         const received = await receiveMultipart(req, tempDir, maxFiles, undefined, { hash: false, through: () => early.scanner() });
         files = received.files;
-        return await work(batch, files, received.fields, early);
+        return await work(batch, files, received.fields, early, kept);
       } finally {
         // The caller owns these temp files; make sure they go too.
         await discard(files.map((f) => f.staged));
@@ -65,15 +95,15 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       }
     } finally {
       stopIdleWatch();
-      await batch.discardAll();
+      if (!kept.value) await batch.discardAll();
     }
   }
 
   app.post('/images/upload-files/', (req, reply) =>
-    withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields) => {
+    withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields, _early, kept) => {
       const options = parseUploadFields(fields);
       if (files.length === 0) throw badRequest('No file was sent (multipart field "files")', { files: 'This field is required' });
-      const results = await service.ingest(batch, options);
+      const results = await ingestOrKeep(batch, options, fields, kept ?? { value: false });
       const only = results.length === 1 ? onlyFileError(results[0]) : undefined;
       if (only) throw only;
       // Returned, not sent: Fastify answers after withBatch's cleanup, so no temp file outlives the response.
@@ -113,7 +143,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return withBatch(
       req,
       1,
-      async (batch, files, fields, early) => {
+      async (batch, files, fields, early, kept) => {
         const options = parseUploadFields(fields);
         const zip = files[0];
         if (!zip) throw badRequest('No ZIP file was sent (multipart field "file")', { file: 'This field is required' });
@@ -134,7 +164,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         // The archive itself is no longer needed once its entries are staged.
         await discard([zip.staged]);
         const storeStart = performance.now();
-        const results = await service.ingest(batch, options);
+        const results = await ingestOrKeep(batch, options, fields, kept ?? { value: false });
         req.log.info(
           { entries: batch.candidates.length, receivedMs: Math.round(extractStart - requestStart), extractedMs: Math.round(storeStart - extractStart), storedMs: Math.round(performance.now() - storeStart) },
           'ZIP ingested',
@@ -145,5 +175,28 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       true,
     );
+  });
+
+  /**
+   * The choice after a 409 duplicate (an addition, docs/api.md): `{"upload_token", "duplicate_action"}` stores the
+   * refused upload's files (kept by the server) under that choice, without sending them again. The answer is the
+   * one the upload would have given with `duplicate_action` (201, count, uploaded, skipped, errors). An unknown or
+   * expired token (10 minutes) is 410 `upload_expired`: send the files again.
+   */
+  app.post('/images/upload-resume/', async (req, reply) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const token = typeof body.upload_token === 'string' ? body.upload_token : '';
+    const action = body.duplicate_action;
+    if (!token) throw badRequest('upload_token is required', { upload_token: 'This field is required' });
+    if (action !== 'skip' && action !== 'overwrite') throw badRequest('duplicate_action must be skip or overwrite', { duplicate_action: 'must be skip or overwrite' });
+    const found = pending.take(token);
+    if (!found) throw new ApiError(410, 'upload_expired', 'This upload is no longer kept: send the files again');
+    try {
+      const results = await service.ingest(found.batch, { folderId: found.folderId, checkDuplicate: true, action });
+      reply.status(201);
+      return UploadService.response(results);
+    } finally {
+      await found.batch.discardAll();
+    }
   });
 }

@@ -254,7 +254,7 @@ export default function ImagesPage() {
       />
       {/* Hidden while the duplicate question is asked: one dialog at a time (issue 15 item 12). */}
       <UploadProgressDialog open={upload.open && upload.duplicates === null} items={upload.items} startedAt={upload.startedAt} onClose={upload.close} />
-      <DuplicateDialog names={upload.duplicates} onAnswer={upload.resolveDuplicates} />
+      <DuplicateDialog names={upload.duplicates} matches={upload.matches} folderNames={folderNames} onAnswer={upload.resolveDuplicates} />
       <MoveDialog open={moveOpen} count={selected.size} folders={folderList} busy={moving} onCancel={() => setMoveOpen(false)} onMove={(f) => void move(f)} />
       <ImagePreview
         images={images}

@@ -1,5 +1,5 @@
 import type { UploadResponse } from '@cassavascope/contract';
-import { uploadWithProgress } from '../../../lib/api-client';
+import { apiRequest, uploadWithProgress } from '../../../lib/api-client';
 
 export type DuplicateAction = 'skip' | 'overwrite';
 
@@ -9,11 +9,49 @@ export interface UploadOptions {
   duplicateAction?: DuplicateAction | undefined;
 }
 
+/** How a file of a 409 matched (`matches`, an addition of this server), and the image it matched. */
+export interface DuplicateMatch {
+  name: string;
+  by: 'name' | 'content' | 'name_and_content' | 'request';
+  existing: { id: number; name: string; folder_id: number | null } | null;
+}
+
+/** A 409 `matches` list as sent, or [] from a server without it. */
+export function duplicateMatches(body: Record<string, unknown>): DuplicateMatch[] {
+  const raw = body.matches;
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((m): DuplicateMatch[] => {
+    if (!m || typeof m !== 'object') return [];
+    const r = m as Record<string, unknown>;
+    const by = r.by === 'name' || r.by === 'content' || r.by === 'name_and_content' || r.by === 'request' ? r.by : null;
+    if (typeof r.name !== 'string' || !by) return [];
+    const e = r.existing as Record<string, unknown> | null | undefined;
+    const existing =
+      e && typeof e.id === 'number' && typeof e.name === 'string'
+        ? { id: e.id, name: e.name, folder_id: typeof e.folder_id === 'number' ? e.folder_id : null }
+        : null;
+    return [{ name: r.name, by, existing }];
+  });
+}
+
+/** Storing the choice after a 409 can take a while (a large ZIP's entries): no 10 s timeout for it. */
+const RESUME_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * The choice after a resumable 409 (`upload_token`): the server stores the files it kept with that action, so the
+ * bytes are not sent again. A 410 `upload_expired` means they are gone: the caller sends the files again.
+ */
+export function resumeUpload(token: string, action: DuplicateAction): Promise<UploadResponse> {
+  return apiRequest<UploadResponse>('/images/upload-resume/', { method: 'POST', body: { upload_token: token, duplicate_action: action }, timeoutMs: RESUME_TIMEOUT_MS });
+}
+
 function baseForm(options: UploadOptions): FormData {
   const form = new FormData();
   if (options.folderId !== null) form.set('folder_id', String(options.folderId));
   form.set('check_duplicate', options.checkDuplicate ? '1' : '0');
   if (options.duplicateAction) form.set('duplicate_action', options.duplicateAction);
+  // A 409 then carries an upload_token: the choice that follows does not send the bytes again.
+  else if (options.checkDuplicate) form.set('resumable', '1');
   return form;
 }
 

@@ -1,11 +1,32 @@
 import { Modal, Radio, Space, Typography, type ButtonProps } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DuplicateAction } from '../api/upload-images';
+import type { DuplicateAction, DuplicateMatch } from '../api/upload-images';
 
-/** Asks what to do with duplicates: skip (default) or overwrite. Cancel stops the upload. */
-export function DuplicateDialog({ names, onAnswer }: { names: string[] | null; onAnswer: (a: DuplicateAction | null) => void }) {
+/**
+ * Asks what to do with duplicates: skip (default) or overwrite. Cancel stops the upload. Each name says how it
+ * matched (same name in the folder, same content elsewhere, or twice in this upload) and which image it matched.
+ */
+export function DuplicateDialog({
+  names,
+  matches,
+  folderNames,
+  onAnswer,
+}: {
+  names: string[] | null;
+  matches: DuplicateMatch[];
+  folderNames: Map<number, string>;
+  onAnswer: (a: DuplicateAction | null) => void;
+}) {
   const { t } = useTranslation('images');
+  const matchOf = new Map(matches.map((m) => [m.name, m]));
+  const reason = (name: string): string | null => {
+    const m = matchOf.get(name);
+    if (!m) return null;
+    const folder = m.existing ? (m.existing.folder_id === null ? t('uncategorized') : (folderNames.get(m.existing.folder_id) ?? '--')) : '';
+    const existing = m.existing?.name ?? '';
+    return t(`duplicate_match.${m.by}`, { existing, folder });
+  };
   const [action, setAction] = useState<DuplicateAction>('skip');
   useEffect(() => {
     if (names) setAction('skip');
@@ -23,9 +44,19 @@ export function DuplicateDialog({ names, onAnswer }: { names: string[] | null; o
     >
       <Typography.Paragraph>{t('duplicates_text', { count: names?.length ?? 0 })}</Typography.Paragraph>
       <ul className="duplicate-names" data-testid="duplicate-names">
-        {(names ?? []).slice(0, 20).map((n) => (
-          <li key={n}>{n}</li>
-        ))}
+        {(names ?? []).slice(0, 20).map((n) => {
+          const why = reason(n);
+          return (
+            <li key={n}>
+              <span className="duplicate-name">{n}</span>
+              {why ? (
+                <span className="duplicate-reason" data-testid="duplicate-reason">
+                  {why}
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
         {(names?.length ?? 0) > 20 ? <li>{t('and_more', { count: (names?.length ?? 0) - 20 })}</li> : null}
       </ul>
       <Radio.Group value={action} onChange={(e) => setAction(e.target.value as DuplicateAction)}>

@@ -6,7 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { errorMessage, uploadErrorMessage } from '../../../lib/error-message';
 import { invalidateLibrary } from '../../../lib/folders-api';
-import { uploadImageFiles, uploadZip, type DuplicateAction, type UploadOptions } from '../api/upload-images';
+import {
+  duplicateMatches,
+  resumeUpload,
+  uploadImageFiles,
+  uploadZip,
+  type DuplicateAction,
+  type DuplicateMatch,
+  type UploadOptions,
+} from '../api/upload-images';
 
 /** Spec section 3: an upload progress item. */
 export interface UploadItem {
@@ -55,13 +63,16 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
   const [items, setItems] = useState<UploadItem[]>([]);
   const [open, setOpen] = useState(false);
   const [duplicates, setDuplicates] = useState<string[] | null>(null);
+  /** how each duplicate matched and which image (from the server's 409 `matches`) */
+  const [matches, setMatches] = useState<DuplicateMatch[]>([]);
   /** when the bytes being sent now started (the dialog's speed and time left) */
   const [startedAt, setStartedAt] = useState<number | null>(null);
   const answer = useRef<((action: DuplicateAction | null) => void) | null>(null);
 
-  const askDuplicates = (names: string[]) =>
+  const askDuplicates = (names: string[], found: DuplicateMatch[]) =>
     new Promise<DuplicateAction | null>((resolve) => {
       answer.current = resolve;
+      setMatches(found);
       setDuplicates(names);
     });
 
@@ -97,6 +108,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     send: (options: UploadOptions) => Promise<UploadResponse>,
     settings: UploadSettings,
     preDuplicates: string[],
+    onResume: () => void,
   ): Promise<UploadResponse | null> => {
     const options: UploadOptions = { folderId: settings.folderId, checkDuplicate: settings.checkDuplicate };
     try {
@@ -104,8 +116,19 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 409 && err.code === 'duplicate')) throw err;
       const listed = Array.isArray(err.body.duplicates) ? (err.body.duplicates as unknown[]).map(String) : [];
-      const chosen = await askDuplicates(listed.length > 0 ? listed : preDuplicates);
+      const chosen = await askDuplicates(listed.length > 0 ? listed : preDuplicates, duplicateMatches(err.body));
       if (!chosen) return null;
+      // The server kept the files (issue 15 item 11): the choice is a small request, the bytes are not sent again.
+      const token = typeof err.body.upload_token === 'string' ? err.body.upload_token : null;
+      if (token) {
+        onResume();
+        try {
+          return await resumeUpload(token, chosen);
+        } catch (resumeErr) {
+          if (!(resumeErr instanceof ApiError && resumeErr.status === 410)) throw resumeErr;
+          // Kept too long (or the server restarted): send them again with the choice.
+        }
+      }
       return send({ ...options, duplicateAction: chosen });
     }
   };
@@ -144,6 +167,8 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
         },
         settings,
         pre,
+        // Storing what the server kept: every file's bytes are there already.
+        () => setItems((prev) => prev.map((it) => ({ ...it, progress: 100 }))),
       );
       if (!res) {
         setOpen(false);
@@ -176,6 +201,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
         },
         settings,
         [],
+        () => setItems([item(100)]),
       );
       if (!res) {
         setOpen(false);
@@ -220,5 +246,5 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     if (images.length === 0 && zips.length === 0) message.error(t('no_supported_files'));
   };
 
-  return { items, startedAt, open, close: () => setOpen(false), duplicates, resolveDuplicates, start };
+  return { items, startedAt, open, close: () => setOpen(false), duplicates, matches, resolveDuplicates, start };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeContext } from '../src/context.js';
 import { storedState } from './helpers/data-dir.js';
-import { formWith, makeJpeg } from './helpers/fixtures.js';
+import { formWith, makeJpeg, makeZip } from './helpers/fixtures.js';
 import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
 import { specimenFiles, uploadFiles, waitForTask } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -92,6 +92,17 @@ describe.skipIf(!mounted)('a full disk', () => {
       const halfway = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'big.jpg', data: big }]) });
       expect(halfway.status).toBe(507);
       expect(halfway.body.code).toBe('storage_full');
+      expect(await storedState(server)).toEqual(before);
+      await fillDisk();
+
+      // A ZIP that arrives whole but whose entries do not fit: 507, none of its entries kept.
+      // (Two bits of entropy a byte: the ZIP is a quarter of what its entries take once extracted.)
+      const lowEntropy = () => Buffer.from(crypto.randomBytes(3 << 20).map((b) => b & 3));
+      const zip = await makeZip([1, 2, 3].map((i) => ({ name: `z${i}.jpg`, data: lowEntropy() })));
+      await freeBytes(zip.length + (2 << 20));
+      const zipped = await server.json('/api/images/upload-batch/', { method: 'POST', body: formWith([{ field: 'file', name: 'z.zip', data: zip }]) });
+      expect(zipped.status).toBe(507);
+      expect(zipped.body.code).toBe('storage_full');
       expect(await storedState(server)).toEqual(before);
       await fillDisk();
 

@@ -4,6 +4,7 @@ import type { JobRunner } from '../scoring/job-runner.js';
 import { createLimit, type Limit } from '../util/limiter.js';
 import { JobsRepository, type JobRow } from './jobs.repository.js';
 import type { TaskQueue } from './task-queue.js';
+import { isStorageFull } from '../storage/storage-full.js';
 
 /** What a queue transport needs: the job rows' database, a logger, and the runner it delivers jobs to. */
 export interface QueueDeps {
@@ -22,6 +23,8 @@ export interface EmbeddedQueueOptions {
 
 /** A job that keeps failing (not a bad image: those are results) is given up after this many attempts. */
 const MAX_ATTEMPTS = 3;
+/** A job stopped by a full disk is queued again after this pause. */
+const STORAGE_FULL_PAUSE_MS = 5_000;
 /** A fallback poll, in case a wake-up is missed; enqueue and job completion wake the loop at once. */
 const POLL_MS = 2000;
 
@@ -119,6 +122,16 @@ export class EmbeddedQueue implements TaskQueue {
         if (outcome === 'interrupted') await this.repo.setJobStatus(job.id, 'queued');
       })
       .catch(async (err: unknown) => {
+        if (isStorageFull(err)) {
+          // A full disk is no fault of the job: it waits (its task stays running, nothing recorded is lost)
+          // and is queued again after a pause, however often; it never uses up the task's attempts.
+          this.deps.log.warn({ err, jobId: job.id, taskId: job.task_id }, 'queue: storage full, the job waits');
+          const retry = setTimeout(() => {
+            if (!this.stopped) void this.repo.setJobStatus(job.id, 'queued').then(() => this.wake(), () => undefined);
+          }, STORAGE_FULL_PAUSE_MS);
+          retry.unref();
+          return;
+        }
         this.deps.log.error({ err, jobId: job.id, taskId: job.task_id, attempt: job.attempts }, 'queue: job failed');
         try {
           if (job.attempts < MAX_ATTEMPTS) await this.repo.setJobStatus(job.id, 'queued');

@@ -3,7 +3,7 @@ const MAX_HEADER_BYTES = 16 * 1024;
 const TOKEN_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/;
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
-const EMPTY = Buffer.alloc(0);
+const EMPTY: Buffer = Buffer.alloc(0);
 
 export interface MultipartProblem {
   /** the form field of the part (its `name`), or `files` when it cannot be read */
@@ -40,7 +40,7 @@ export class MultipartHeaderCheck {
     if (this.problem || this.state === 'done') return;
     let buf = chunk;
     // Bytes of the stream just before `buf` that `buf` does not hold (the carry, when not joined to it).
-    let behind = EMPTY;
+    let behind: Buffer = EMPTY;
     if (this.carry.length > 0) {
       // Inside a part body (gigabytes of a ZIP) the carry is only the last bytes of the previous chunk: the
       // chunk is copied only when a delimiter spans the seam, never on the way through.

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type yauzl from 'yauzl';
 import { ApiError } from '../http/errors.js';
 import { displayName, isPlainName, NAME_PROBLEM } from '../names/names.js';
+import { isStorageFull } from '../storage/storage-full.js';
 import { baseName, decodeZipName, UNNAMED } from './file-names.js';
 import { discard, stageStream, TooLargeError, type StagedFile } from './staged-file.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
@@ -136,6 +137,8 @@ export async function readZip(
       // Never more than the declared size (already checked against the limits): a lying header stops here.
       extracted = await stageStream(await openEntry(zip, entry, file), tempDir, size, { crc32: true });
     } catch (err) {
+      // No room for the entry is no fault of the archive: the whole request is a 507 and nothing is kept.
+      if (isStorageFull(err)) throw err;
       if (err instanceof TooLargeError) return fail('corrupt_entry', 'The entry holds more bytes than its header declares');
       return fail('corrupt_entry', `The entry could not be extracted: ${err instanceof Error ? err.message : String(err)}`);
     }

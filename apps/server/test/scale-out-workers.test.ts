@@ -190,22 +190,22 @@ describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
     expect((await pgBossJobStates(server)).retried).toBe(0);
   });
 
-  it('a predict_single whose API process died (its job claimed, never handed to pg-boss) is finished by a worker', { timeout: 300_000 }, async () => {
+  it('predict_single goes through pg-boss like any job: a worker scores it, and finishes it if the waiting request is gone', { timeout: 300_000 }, async () => {
     server = await startApi();
-    const [imageId] = await seedImages(server, 1);
-    // What predict_single leaves when its process dies before running the job: the task running, its job
-    // claimed ('running') and pg-boss never told. Untouched for longer than a job may go without a heartbeat.
-    const { task, jobId } = await new TasksService(server.ctx).createForSingle({ image_id: imageId! });
-    const longAgo = new Date(Date.now() - 3_600_000).toISOString();
-    await server.ctx.db.kysely.updateTable('task_jobs').set({ updated_at: longAgo }).where('id', '=', jobId).execute();
-    // The API starting again (its queue's start-up sweep) queues the job for the workers.
-    await server.ctx.queue.stop();
-    await server.ctx.queue.start();
+    const [imageId, other] = await seedImages(server, 2);
     startWorker(server);
+    // The API works no jobs: the answer can only come from the worker process, through the queue.
+    const res = await server.json('/api/predictions/predict_single/', { method: 'POST', body: { image_id: imageId } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ image_id: imageId, error_code: null });
+    expect(res.body.ppd_value).not.toBeNull();
+    const jobs = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'task-job'`.execute(server.ctx.db.kysely);
+    expect(jobs.rows[0]!.n).toBeGreaterThanOrEqual(1);
+    // A request that never waits (its API process died after creating the task): the job is already queued, a worker finishes it.
+    const task = await new TasksService(server.ctx).createForSingle({ image_id: other! });
     const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
     expect(done.status).toBe('completed');
-    const rows = await resultRows(server, task.id);
-    expect(rows).toEqual([{ image_id: imageId, error_code: null }]);
+    expect(await resultRows(server, task.id)).toEqual([{ image_id: other, error_code: null }]);
   });
 
   it('cancel from the API stops a task that other processes are working on', { timeout: 300_000 }, async () => {

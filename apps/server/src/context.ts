@@ -92,6 +92,7 @@ export async function reclaimOrphans(ctx: AppContext): Promise<void> {
 
 /** Stops the queue (in-flight jobs are queued again), then the engine's workers, then the database. */
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.space.settle();
   await ctx.queue.stop();
   await ctx.engine.close();
   await ctx.db.close();

@@ -75,6 +75,11 @@ export class DiskSpace {
     return this.restoring;
   }
 
+  /** Waits for a reserve being written (before DATA_DIR may be removed or the process exits). */
+  async settle(): Promise<void> {
+    await this.restoring;
+  }
+
   private async writeReserves(): Promise<void> {
     if (this.reserveBytes <= 0) return;
     await this.writeReserve(this.startReservePath, START_RESERVE_BYTES);

@@ -1,5 +1,6 @@
 import { severityOf } from '@cassavascope/contract';
-import { cropRgb, halve, type Rect, type RgbImage } from '../imaging/raster.js';
+import { rgbToLab } from '../imaging/lab.js';
+import { cropRgb, halve, type Rect } from '../imaging/raster.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
 import { drawOverview, encodeWebp, overlayLesions } from '../render/visualise.js';
 import type { AnalysisMode, AnalysisParams, AnalysisResult, Box, SpecimenResult } from '../types.js';
@@ -24,13 +25,6 @@ export function scaledParams(params: AnalysisParams, width: number, height: numb
   if (scale >= 1) return params;
   const kernel = Math.max(1, 2 * Math.round((params.morph_kernel_size * scale - 1) / 2) + 1);
   return { ...params, min_size: params.min_size * scale * scale, morph_kernel_size: kernel };
-}
-
-/** Rec. 601 luma of every pixel: enough to tell paper from flesh when a notch is judged. */
-function luma(img: RgbImage): Float32Array {
-  const out = new Float32Array(img.width * img.height);
-  for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = 0.299 * img.data[j]! + 0.587 * img.data[j + 1]! + 0.114 * img.data[j + 2]!;
-  return out;
 }
 
 /** Working images longer than this run the first segmentation at half size. */
@@ -116,7 +110,7 @@ export async function analyseImage(
   // specimens are found with the small-photo rule only: the working copy is what their size limits were set on
   const specimenParams = scaledParams(params, image.width, image.height, image.width, image.height);
   const specimenProb = await model.specimenProbability(small);
-  const found = findSpecimens(specimenProb, small.width, small.height, halved ? specimenParams.min_size / 4 : specimenParams.min_size, luma(small));
+  const found = findSpecimens(specimenProb, small.width, small.height, halved ? specimenParams.min_size / 4 : specimenParams.min_size, rgbToLab(small.data, small.width, small.height));
   const specimens = halved ? found.map((s) => upscaleSpecimen(s, image.width, image.height)) : found;
   lap('first');
   if (found.length === 0) {

@@ -1,5 +1,7 @@
 import { hullSpans, spansArea, spansNear, type RowSpans } from '../imaging/convex-hull.js';
-import { boundaryDistance, components, fillHoles, open } from '../imaging/mask-ops.js';
+import type { LabPlanes } from '../imaging/lab.js';
+import { boundaryDistance, components, countOnes, dilate, erode, fillHoles, open } from '../imaging/mask-ops.js';
+import { quantile } from '../imaging/otsu.js';
 import { splitTouching } from '../imaging/split-touching.js';
 import type { Rect } from '../imaging/raster.js';
 
@@ -36,6 +38,81 @@ const MAX_FILLED_GAP = 0.06;
  */
 const NOTCH_MAX_PROBABILITY = 0.15;
 
+/**
+ * A pale interior reaches the background only through a channel narrower than this share of the photo's long
+ * side, and is thicker than that itself.
+ */
+const INTERIOR_NECK = 0.02;
+
+/**
+ * Flesh as pale as the paper inside a slice that touches the frame (a crop cut tight round one slice): the
+ * slice's rim is found, but its pale interior reaches the frame through the gap where the rim meets the frame,
+ * so it is no hole to fill. The background proper is what the frame reaches through channels at least
+ * `2 x INTERIOR_NECK` wide (a morphological opening grown back from the frame). A region beyond a narrower
+ * channel, thick itself, whose mean colour stands farther from the background's mean than the background's own
+ * spread allows, is the specimen's interior (background between slices laid in a ring is the background's
+ * colour and stays background).
+ */
+function fillPaleInteriors(mask: Uint8Array, lab: LabPlanes): Uint8Array {
+  const { width, height } = lab;
+  const r = Math.max(2, Math.round(INTERIOR_NECK * Math.max(width, height)));
+  const k = 2 * r + 1;
+  const bg = new Uint8Array(mask.length);
+  for (let i = 0; i < bg.length; i++) bg[i] = mask[i] ? 0 : 1;
+  const core = erode(bg, width, height, k);
+  const cc = components(core, width, height, 4);
+  const onFrame = new Uint8Array(cc.count + 1);
+  for (let x = 0; x < width; x++) {
+    onFrame[cc.labels[x]!] = 1;
+    onFrame[cc.labels[(height - 1) * width + x]!] = 1;
+  }
+  for (let y = 0; y < height; y++) {
+    onFrame[cc.labels[y * width]!] = 1;
+    onFrame[cc.labels[y * width + width - 1]!] = 1;
+  }
+  onFrame[0] = 0;
+  const seeds = new Uint8Array(mask.length);
+  for (let i = 0; i < seeds.length; i++) seeds[i] = onFrame[cc.labels[i]!]!;
+  const reached = dilate(seeds, width, height, k);
+  const rest = new Uint8Array(mask.length);
+  // the background's typical colour and spread, over what the frame reaches: medians, since the blurred rims
+  // of the specimens along it are no background colour
+  const reachedBg = new Uint8Array(mask.length);
+  for (let i = 0; i < rest.length; i++) {
+    if (!bg[i]) continue;
+    if (reached[i]) reachedBg[i] = 1;
+    else rest[i] = 1;
+  }
+  if (countOnes(reachedBg) === 0) return mask;
+  const mean = [quantile(lab.L, 0.5, reachedBg), quantile(lab.a, 0.5, reachedBg, -128, 128), quantile(lab.b, 0.5, reachedBg, -128, 128)];
+  const off = new Float32Array(mask.length);
+  for (let i = 0; i < off.length; i++) if (reachedBg[i]) off[i] = Math.hypot(lab.L[i]! - mean[0]!, lab.a[i]! - mean[1]!, lab.b[i]! - mean[2]!);
+  const spread = quantile(off, 0.5, reachedBg, 0, 100);
+  const rc = components(rest, width, height, 4);
+  if (rc.count === 0) return mask;
+  const depth = boundaryDistance(rest, width, height);
+  const deepest = new Int32Array(rc.count + 1);
+  const sums = new Float64Array(3 * (rc.count + 1));
+  for (let i = 0; i < rest.length; i++) {
+    const id = rc.labels[i]!;
+    if (!id) continue;
+    deepest[id] = Math.max(deepest[id]!, depth[i]!);
+    sums[3 * id]! += lab.L[i]!;
+    sums[3 * id + 1]! += lab.a[i]!;
+    sums[3 * id + 2]! += lab.b[i]!;
+  }
+  const interior = new Uint8Array(rc.count + 1);
+  for (let id = 1; id <= rc.count; id++) {
+    if (deepest[id]! <= r) continue;
+    const n = rc.areas[id]!;
+    const dE = Math.hypot(sums[3 * id]! / n - mean[0]!, sums[3 * id + 1]! / n - mean[1]!, sums[3 * id + 2]! / n - mean[2]!);
+    if (dE > 3 * spread + 3) interior[id] = 1;
+  }
+  const out = mask.slice();
+  for (let i = 0; i < out.length; i++) if (interior[rc.labels[i]!]) out[i] = 1;
+  return out;
+}
+
 interface Group {
   members: number[];
   x0: number;
@@ -51,10 +128,11 @@ interface Group {
  * Specimens under `minSize` working pixels are dropped; the three largest are kept in reading order
  * (rows top to bottom, left to right within a row), each cropped with a small margin.
  */
-export function findSpecimens(prob: Float32Array, width: number, height: number, minSize: number, luma?: Float32Array): Specimen[] {
+export function findSpecimens(prob: Float32Array, width: number, height: number, minSize: number, lab?: LabPlanes): Specimen[] {
   let mask: Uint8Array = new Uint8Array(width * height);
   for (let i = 0; i < mask.length; i++) mask[i] = prob[i]! >= 0.5 ? 1 : 0;
   mask = fillHoles(mask, width, height);
+  if (lab) mask = fillPaleInteriors(mask, lab);
   const k = Math.max(3, Math.round(Math.max(width, height) / 200) | 1);
   mask = open(mask, width, height, k, 1);
   const c = components(mask, width, height, 8);
@@ -110,7 +188,7 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
     }
     // Slices laid touching each other are one region: each becomes a specimen of its own.
     const parts = splitTouching(region, gw, gh) ?? [region];
-    return parts.map((part) => completeToHull(part, g, gw, width, prob, luma));
+    return parts.map((part) => completeToHull(part, g, gw, width, prob, lab?.L));
   });
 
   // Sample labels and rulers are squarely placed rectangles; slices and leaves never fill their box like that.

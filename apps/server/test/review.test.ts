@@ -155,6 +155,10 @@ describe('reviewing one specimen (PATCH /predictions/{id}/specimens/{index}/)', 
       ['included', true, false],
     ]);
     expect((await server.json('/api/predictions/999999/history/')).status).toBe(404);
+    // Without the trailing slash: the same answers.
+    expect((await server.json(`/api/predictions/${r.id}/history`)).body).toEqual(h.body);
+    const noSlash = await server.json(`/api/predictions/${r.id}/specimens/1`, { method: 'PATCH', body: { ppd: 11 } });
+    expect(noSlash.status).toBe(400);
   });
 });
 

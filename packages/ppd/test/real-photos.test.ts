@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
 import { comparePhoto, summarise, type PhotoOutcome } from '../src/evaluate/compare.js';
@@ -64,6 +65,25 @@ describe.skipIf(!present)('real photos', () => {
     expect(tray.extra).toBe(0);
     const s = summarise([tray]);
     expect(s.mae).toBeLessThanOrEqual(0.8);
+  });
+
+  it('finds 30 slices in one photo (the real tray, and below it the same tray upside down), and neither label card', async () => {
+    // upside down, the first tray's label card lies on the frame as in the photo, not against the second tray
+    const file = path.join(REAL, 'roots', 'cbsd_tray_cassava1.jpg');
+    const { width, height } = await sharp(file).metadata();
+    const two = await sharp({ create: { width: width!, height: height! * 2, channels: 3, background: '#000000' } })
+      .composite([
+        { input: await sharp(file).flip().toBuffer(), left: 0, top: 0 },
+        { input: await sharp(file).toBuffer(), left: 0, top: height! },
+      ])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const r = await engine.analyse(two);
+    expect(r.error_code).toBeNull();
+    expect(r.specimens).toHaveLength(30);
+    expect(r.sub_ppd_values).toHaveLength(30);
+    expect(r.images.pred).toHaveLength(30);
+    for (const sp of r.specimens) expect(sp.kind).toBe('root_slice');
   });
 
   it('leaves the bark of slices seen from the side out of the score (tray slices with wide brown crescents)', () => {

@@ -134,6 +134,7 @@ describe('images screen (e2e)', () => {
     await expect.poll(() => page.getByTestId('upload-summary-files').textContent(), POLL).toBe('1 / 1 file');
     await screenshot(page, 'images-upload-progress-en-1440', false);
     await page.keyboard.press('Escape');
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
     await card(page, 'zip-a.png').waitFor();
     await card(page, 'zip-b.png').waitFor();
     await expectSidebarCount(page, 'all', 7);
@@ -148,7 +149,9 @@ describe('images screen (e2e)', () => {
     await toast(page, '2 duplicates skipped');
     expect(await page.locator('.ant-message-notice').filter({ hasText: 'uploaded successfully' }).count()).toBe(0);
     expect(await page.locator('.ant-message-notice-success').count()).toBe(0);
-    await page.keyboard.press('Escape');
+    // The dialog stays open (notes.txt failed): closed by its button, and gone before the next test.
+    await page.locator('.ant-modal').filter({ has: page.getByTestId('upload-progress') }).locator('.ant-modal-close').click();
+    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
     await expectSidebarCount(page, 'all', 7);
   });
 

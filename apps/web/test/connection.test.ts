@@ -79,6 +79,23 @@ describe('connection screen', () => {
     await page.setViewportSize(DESKTOP);
   });
 
+  it('warns when the server reports its disk running low (issue 13)', async () => {
+    await page.route(
+      '**/api/status/',
+      async (route) => {
+        const real = await route.fetch();
+        const body = { ...(await real.json()), disk: { free_bytes: 200 * 1024 ** 2, total_bytes: 50 * 1024 ** 3, low: true } };
+        await route.fulfill({ response: real, json: body });
+      },
+      { times: 1 },
+    );
+    await page.getByTestId('connection-start').click();
+    const disk = page.getByTestId('status-disk');
+    await expect.poll(() => disk.getAttribute('data-low'), POLL).toBe('true');
+    await expect.poll(() => disk.textContent(), POLL).toBe('0.2 GB free of 50.0 GBRunning low: free space before uploads are refused');
+    await screenshot(page, 'connection-disk-low-en-1440');
+  });
+
   it('shows the message and the five-item checklist when the server is stopped', async () => {
     await e2e.server.close();
     await page.getByTestId('connection-start').click();

@@ -65,7 +65,10 @@ export function UploadProgressDialog({
   const busy = items.some((i) => i.status === 'uploading');
   return (
     <Modal open={open} title={t('upload_progress')} footer={null} closable={!busy} mask={{ closable: !busy }} onCancel={onClose}>
-      {items.some((i) => !i.entry) ? <UploadSummary items={items} startedAt={startedAt} /> : null}
+      {/* The totals for many files or an archive; one picture's own row says it all. */}
+      {items.filter((i) => !i.entry).length > 1 || items.some((i) => !i.entry && i.fileName.toLowerCase().endsWith('.zip')) ? (
+        <UploadSummary items={items} startedAt={startedAt} />
+      ) : null}
       <div className="upload-progress-list" data-testid="upload-progress">
         {items.map((item, i) => (
           <div className="upload-progress-item" key={`${item.fileName}-${i}`} data-testid="upload-item" data-status={item.status}>

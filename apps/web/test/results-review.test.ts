@@ -256,5 +256,12 @@ describe('reviewing results in the browser', () => {
     await expect.poll(() => cards.nth(1).getByTestId('review-include').count(), POLL).toBe(1);
     await screenshot(page, 'review-detail-zh-390', false);
     await closeDetail();
+    // The filter bar with its review filter fits a phone too.
+    await expect.poll(() => page.getByTestId('results-needs-review').isVisible(), POLL).toBe(true);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(wide).toBeLessThanOrEqual(0);
+    const right = (await page.getByTestId('results-needs-review').boundingBox())!;
+    expect(right.x + right.width).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'review-filter-zh-390', false);
   });
 });

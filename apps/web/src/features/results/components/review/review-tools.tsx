@@ -62,8 +62,8 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
     const onKey = (e: KeyboardEvent) => {
       const { onNext: next, onPrev: prev, dialogs } = latest.current;
       if (dialogs || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
-      // A popover form (set PPD) or a dropdown has the focus inside it: its keys are its own.
-      if (document.querySelector('.ant-popover:not(.ant-popover-hidden) input')) return;
+      // A popover form (set PPD) has the focus inside it, or the full-screen preview is on top: their keys are their own.
+      if (document.querySelector('.ant-popover:not(.ant-popover-hidden) input, [data-testid="result-fullscreen"]')) return;
       const key = e.key.toLowerCase();
       if (key === 'n' && next) {
         e.preventDefault();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { card, expectSidebarCount, toast, uploadThroughUi, type PickedFile } from './helpers/images-ui';
 import { pngBytes, zipBytes } from './helpers/test-files';
@@ -329,6 +330,15 @@ describe('images screen (e2e)', () => {
     await expect.poll(() => page.getByTestId('quick-jump').count(), POLL).toBe(1);
     expect(await indexOverlapsGrid(page)).toBe(false);
     await screenshot(page, 'images-grid-zh-390');
+    // The duplicate question on a phone, in Chinese: each match said in words (issue 15 items 11, 16).
+    await uploadThroughUi(page, 'single', [png('again.png', 2)]);
+    const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('duplicate-names') });
+    await dialog.waitFor();
+    await expect.poll(() => dialog.getByTestId('duplicate-reason').allTextContents(), POLL).toEqual(['与“Trial A”中的“leaf-002.png”内容相同']);
+    expect(englishSentences(await dialog.innerText())).toEqual([]);
+    await screenshot(page, 'images-duplicates-zh-390', false);
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
     await e2e.setLanguage('en');
     await page.getByText('Upload').first().waitFor();
     // Dates follow the language too.

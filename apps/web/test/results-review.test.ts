@@ -175,22 +175,24 @@ describe('reviewing results in the browser', () => {
     await detail().getByTestId('review-add').click();
     const draw = page.getByTestId('review-draw');
     await expect.poll(() => draw.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL).toBe(true);
-    // The modal zooms in: measure once it has settled.
+    // The modal zooms in: measure once its animations have finished and two reads a frame apart agree.
+    await draw.evaluate((el) => Promise.all((el.closest('.ant-modal-wrap') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)));
     let box = (await draw.boundingBox())!;
     await expect
       .poll(async () => {
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const now = (await draw.boundingBox())!;
-        const same = Math.abs(now.x - box.x) + Math.abs(now.width - box.width) < 0.5;
+        const same = Math.abs(now.x - box.x) + Math.abs(now.y - box.y) + Math.abs(now.width - box.width) < 0.5;
         box = now;
         return same;
       }, POLL)
       .toBe(true);
-    // Drag over the top-left corner of the photo (background there: the reviewer gives the score).
     await page.mouse.move(box.x + 4, box.y + 4);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * 0.12, box.y + box.height * 0.15, { steps: 5 });
     await page.mouse.up();
     await expect.poll(() => page.getByTestId('review-add-box').textContent(), POLL).toMatch(/^Box: \d+ × \d+ px at/);
+    const shown = /^Box: (\d+) × (\d+) px at \((\d+), (\d+)\)/.exec((await page.getByTestId('review-add-box').textContent())!)!.slice(1).map(Number);
     await page.getByTestId('review-add-ppd').fill('6.25');
     await page.getByTestId('review-add-note').fill('a slice the engine missed');
     await screenshot(page, 'review-add-en-1440', false);
@@ -203,7 +205,9 @@ describe('reviewing results in the browser', () => {
     const after = await api(id);
     const s = after.specimens.at(-1);
     expect(s).toMatchObject({ index: before.specimens.length + 1, source: 'reviewer', ppd: 6.25, engine_ppd: null });
-    expect(s.box[0]).toBeLessThan(20);
+    // The box saved is the one the screen showed, drawn in the photo's top-left part.
+    expect(s.box).toEqual([shown[2], shown[3], shown[0], shown[1]]);
+    expect(s.box[0]).toBeLessThan(480 * 0.1);
     expect(s.box[2]).toBeGreaterThanOrEqual(8);
     const history = (await e2e.server.api(`/api/predictions/${id}/history/`)).body;
     expect(history.at(-1)).toMatchObject({ change: 'added', note: 'a slice the engine missed', user: null });

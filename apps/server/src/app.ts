@@ -7,6 +7,8 @@ import { registerUnreadBodyHandling } from './http/unread-body.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { openapiRoutes } from './openapi/openapi.routes.js';
+import { ApiDocRegistry } from './openapi/route-doc.js';
 import { predictionsRoutes } from './predictions/predictions.routes.js';
 import { registerRequestGuard } from './security/request-guard.js';
 import { registerSpaceHooks } from './storage/disk-space.js';
@@ -86,8 +88,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.status(404).send({ code: 'not_found', detail: `No route for ${req.method} ${req.url.split('?')[0]}` });
   });
 
+  // Every route registered from here on, with the schemas it declares: GET /api/openapi.json describes them.
+  const apiDocs = new ApiDocRegistry();
+  app.addHook('onRoute', apiDocs.onRoute);
+  app.decorate('apiDocs', apiDocs);
+
   await app.register(
     async (api) => {
+      await openapiRoutes(api, apiDocs);
       await statusRoutes(api, ctx);
       await imagesRoutes(api, ctx);
       await foldersRoutes(api, ctx);

@@ -1,3 +1,4 @@
 export * from './constants.js';
 export * from './objects.js';
 export * from './parameters.js';
+export * from './responses.js';

@@ -1,12 +1,14 @@
-import { FOLDER_NAME_MAX } from '@cassavascope/contract';
+import { FOLDER_NAME_MAX, folderListSchema, folderSchema, imageListSchema, movedSchema } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
+import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
 import { isPlainName, parseInput, PLAIN_NAME_MESSAGE } from '../http/validation.js';
 import { nfc } from '../names/names.js';
 import { listImages } from '../images/images.routes.js';
+import { imageListQuerySchema } from '../images/image-list-query.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
 import { ImagesService } from '../images/images.service.js';
 import { FoldersService, type FolderDeleteMode } from './folders.service.js';
 
@@ -49,25 +51,32 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const service = new FoldersService(ctx);
   const images = new ImagesService(ctx);
 
-  app.get('/folders/', async (req) => {
+  app.get('/folders/', doc({ summary: 'List folders, ordered by name', query: pagingQuerySchema, responses: { 200: folderListSchema } }), async (req) => {
     const paging = parsePaging(flatQuery(req.query));
     const { count, results } = await service.list(paging);
     return listEnvelope(req, paging, count, results);
   });
 
-  app.post('/folders/', async (req, reply) => {
+  const nameTaken = errorResponse('`name_exists`: a folder of that name exists (case-insensitively)');
+  app.post('/folders/', doc({ summary: 'Create a folder', body: folderBody, responses: { 201: folderSchema, 409: nameTaken } }), async (req, reply) => {
     const body = parseInput(folderBody, req.body, 'folder');
     return reply.status(201).send(await service.create(body));
   });
 
-  app.get<{ Params: { id: string } }>('/folders/:id/', (req) => service.get(parsePathId(req.params.id)));
+  app.get<{ Params: { id: string } }>('/folders/:id/', doc({ summary: 'One folder', responses: { 200: folderSchema } }), (req) => service.get(parsePathId(req.params.id)));
 
-  app.put<{ Params: { id: string } }>('/folders/:id/', (req) => {
+  const updateDoc = doc({ summary: 'Rename a folder or change its description', body: folderBody, responses: { 200: folderSchema, 409: nameTaken } });
+  app.put<{ Params: { id: string } }>('/folders/:id/', updateDoc, (req) => {
     const id = parsePathId(req.params.id);
     return service.update(id, parseInput(folderBody, req.body, 'folder'));
   });
 
-  app.delete<{ Params: { id: string } }>('/folders/:id/', async (req, reply) => {
+  const deleteDoc = doc({
+    summary: 'Delete a folder; its images move (to uncategorised, or to `target`) or are deleted',
+    query: deleteQuery,
+    responses: { 204: null },
+  });
+  app.delete<{ Params: { id: string } }>('/folders/:id/', deleteDoc, async (req, reply) => {
     const id = parsePathId(req.params.id);
     const query = flatQuery(req.query);
     const present = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ''));
@@ -77,7 +86,12 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return reply.status(204).send();
   });
 
-  app.get<{ Params: { id: string } }>('/folders/:id/images/', async (req) => {
+  const imagesDoc = doc({
+    summary: "A folder's images (the images listing with the folder fixed)",
+    query: pagingQuerySchema.extend(imageListQuerySchema.omit({ folder: true }).shape),
+    responses: { 200: imageListSchema },
+  });
+  app.get<{ Params: { id: string } }>('/folders/:id/images/', imagesDoc, async (req) => {
     const id = parsePathId(req.params.id);
     await service.requireExists(id);
     return listImages(req, images, id);
@@ -89,6 +103,11 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const { image_ids } = parseInput(addImagesBody, body, 'body');
     return { moved: await service.addImages(folderId, image_ids) };
   };
-  app.post<{ Params: { id: string } }>('/folders/:id/add_images/', (req) => addImages(req.params.id, req.body));
-  app.post('/folders//add_images/', (req) => addImages(undefined, req.body));
+  const moveDoc = (summary: string, params?: { id: z.ZodType }) =>
+    doc({ summary, params, body: addImagesBody, responses: { 200: movedSchema } });
+  const folderOrNone = z.union([z.literal('none'), z.string().regex(/^\d{1,15}$/)]).meta({ description: 'a folder id, or none' });
+  app.post<{ Params: { id: string } }>('/folders/:id/add_images/', moveDoc('Move images into a folder (none: make them uncategorised)', { id: folderOrNone }), (req) =>
+    addImages(req.params.id, req.body),
+  );
+  app.post('/folders//add_images/', moveDoc('Make images uncategorised'), (req) => addImages(undefined, req.body));
 }

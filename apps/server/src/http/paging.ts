@@ -21,7 +21,8 @@ const pageSize = z
   .transform((s) => Math.min(Number(s), PAGE_SIZE_MAX))
   .refine((n) => n >= 1, 'page_size must be a positive integer');
 
-const pagingSchema = z.object({
+/** Exported for the OpenAPI document (list routes declare it as their query). */
+export const pagingQuerySchema = z.object({
   page: positiveInt('page').optional(),
   page_size: pageSize.optional(),
 });
@@ -51,7 +52,7 @@ export function flatQuery(query: unknown): Record<string, string> {
 
 export function parsePaging(query: Record<string, string>): Paging {
   const { page = 1, page_size = PAGE_SIZE_DEFAULT } = parseInput(
-    pagingSchema,
+    pagingQuerySchema,
     { page: query.page, page_size: query.page_size },
     'query',
   );

@@ -23,7 +23,7 @@ export const folderFilter = z.union([
   z.string().regex(/^\d{1,15}$/, 'must be a folder id or "none"').transform(Number).refine((n) => n >= 1, 'must be a folder id or "none"'),
 ]);
 
-const listQuerySchema = z.object({
+export const imageListQuerySchema = z.object({
   folder: folderFilter.optional(),
   // NFC, as names are stored: either spelling of a name finds it.
   search: z.string().max(500, 'must be at most 500 characters').transform(nfc).optional(),
@@ -44,9 +44,9 @@ const listQuerySchema = z.object({
  */
 export function parseImageListQuery(query: Record<string, string>): { filter: ImageFilter; order: ImageOrder } {
   const present = Object.fromEntries(
-    Object.entries(query).filter(([k, v]) => k in listQuerySchema.shape && v.trim() !== ''),
+    Object.entries(query).filter(([k, v]) => k in imageListQuerySchema.shape && v.trim() !== ''),
   );
-  const q = parseInput(listQuerySchema, present, 'query');
+  const q = parseInput(imageListQuerySchema, present, 'query');
   const ordering = q.ordering ?? '-created_time';
   return {
     filter: {

@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
+import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
 import { uploadsRoutes } from '../uploads/uploads.routes.js';
 import { ApiError } from '../http/errors.js';
 import { DATE_GROUPINGS, type DateGrouping } from './image-groups.js';
-import { parseImageListQuery } from './image-list-query.js';
+import { imageListQuerySchema, parseImageListQuery } from './image-list-query.js';
 import { ImagesService } from './images.service.js';
+import { imageGroupsSchema, imageDaySchema, imageListSchema, imageSchema, imageTypeSchema } from '@cassavascope/contract';
+import { z } from 'zod';
+import { doc } from '../openapi/route-doc.js';
 
 /**
  * `GET /images/` and `GET /folders/{id}/images/` (the latter with the folder fixed by its path).
@@ -32,17 +35,34 @@ function parseDateGrouping(value: string | undefined): DateGrouping {
 export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new ImagesService(ctx);
 
-  app.get('/images/', (req) => listImages(req, service));
-  app.get('/images/days/', () => service.days());
+  app.get(
+    '/images/',
+    doc({
+      summary: 'List images (filters, ordering, paging) with library facets',
+      query: pagingQuerySchema.extend(imageListQuerySchema.shape),
+      responses: { 200: imageListSchema },
+    }),
+    (req) => listImages(req, service),
+  );
+  app.get('/images/days/', doc({ summary: 'Upload days (UTC) with their image counts, newest first', responses: { 200: z.array(imageDaySchema) } }), () => service.days());
   // An addition (docs/api.md): group keys, counts and positions of the listing, whole filtered library.
-  app.get('/images/groups/', (req) => {
+  const groupsQuery = imageListQuerySchema.extend({ grouping: z.enum(DATE_GROUPINGS).optional() });
+  const groupsDoc = doc({
+    summary: "Group keys of the listing's ordering, with counts and positions over the whole filtered library",
+    query: groupsQuery,
+    responses: { 200: imageGroupsSchema },
+  });
+  app.get('/images/groups/', groupsDoc, (req) => {
     const query = flatQuery(req.query);
     const { filter, order } = parseImageListQuery(query);
     return service.groups(filter, order, parseDateGrouping(query.grouping));
   });
-  app.get('/images/types/', () => service.types());
-  app.get<{ Params: { id: string } }>('/images/:id/', (req) => service.get(parsePathId(req.params.id)));
-  app.delete<{ Params: { id: string } }>('/images/:id/', async (req, reply) => {
+  app.get('/images/types/', doc({ summary: 'Image formats with their counts', responses: { 200: z.array(imageTypeSchema) } }), () => service.types());
+  app.get<{ Params: { id: string } }>('/images/:id/', doc({ summary: 'One image', responses: { 200: imageSchema } }), (req) =>
+    service.get(parsePathId(req.params.id)),
+  );
+  const deleteDoc = doc({ summary: 'Delete an image, its files and its results', responses: { 204: null } });
+  app.delete<{ Params: { id: string } }>('/images/:id/', deleteDoc, async (req, reply) => {
     await service.delete(parsePathId(req.params.id));
     return reply.status(204).send();
   });

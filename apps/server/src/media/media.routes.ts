@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
 import { isValidKey } from '../storage/blob-storage.js';
 
 /** Stored blobs are content-addressed (or versioned): a URL's bytes never change. */
@@ -30,7 +32,20 @@ function parseRange(header: string | undefined, size: number): { start: number; 
  * itself: no request path ever becomes a file path.
  */
 export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get<{ Params: { '*': string } }>('/*', async (req, reply) => {
+  const binary = { type: 'string', format: 'binary' };
+  const mediaDoc = doc({
+    summary: 'A stored file (original, thumbnail or result image) by the key in its URL',
+    description: 'Immutable (content-addressed or versioned keys): long-lived cache headers, an ETag, and single byte ranges where the storage supports them.',
+    params: { path: z.string().meta({ description: 'the stored key, e.g. originals/ab/abcd....jpg' }) },
+    responses: {
+      200: { content: '*/*', description: 'The file, with its Content-Type', schema: binary },
+      206: { content: '*/*', description: 'One byte range of the file (Range: bytes=...)', schema: binary },
+      304: null,
+      404: errorResponse('`not_found`: no such file'),
+      416: errorResponse('`range_not_satisfiable`'),
+    },
+  });
+  app.get<{ Params: { '*': string } }>('/*', mediaDoc, async (req, reply) => {
     const key = req.params['*'];
     const blob = isValidKey(key) ? await ctx.storage.get(key) : null;
     if (!blob) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });

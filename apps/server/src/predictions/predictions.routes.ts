@@ -1,14 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { flatQuery, listEnvelope, parsePaging } from '../http/paging.js';
+import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
 import { parseInput } from '../http/validation.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
 import { batchCreateSchema, singlePredictSchema } from '../tasks/task-payload.schema.js';
 import { TasksService } from '../tasks/tasks.service.js';
 import { PredictionsService } from './predictions.service.js';
 import { ReviewService, type Reviewer } from './review.service.js';
-import { PPD_MAX, PPD_MIN, REVIEW_NOTE_MAX, SPECIMEN_BOX_MIN, SPECIMEN_KINDS } from '@cassavascope/contract';
+import {
+  PPD_MAX,
+  PPD_MIN,
+  predictionSummarySchema,
+  resultListSchema,
+  resultSchema,
+  REVIEW_NOTE_MAX,
+  reviewHistoryEntrySchema,
+  SPECIMEN_BOX_MIN,
+  SPECIMEN_KINDS,
+  taskSchema,
+} from '@cassavascope/contract';
 import { exportFileName } from './results-export.js';
 import { nfc } from '../names/names.js';
 
@@ -71,7 +83,8 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   const predictions = new PredictionsService(ctx, tasks);
   const review = new ReviewService(ctx);
 
-  app.get('/predictions/', async (req) => {
+  const listDoc = doc({ summary: 'List results (filters, ordering, paging)', query: pagingQuerySchema.extend(listQuerySchema.shape), responses: { 200: resultListSchema } });
+  app.get('/predictions/', listDoc, async (req) => {
     const query = flatQuery(req.query);
     const paging = parsePaging(query);
     const q = parseInput(
@@ -98,13 +111,23 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     return listEnvelope(req, paging, count, results);
   });
 
-  app.get('/predictions/summary/', async (req) => {
+  const summaryDoc = doc({
+    summary: 'Count, mean, extremes, severity bands and histogram over scored results (reviewed values)',
+    query: taskQuerySchema,
+    responses: { 200: predictionSummarySchema },
+  });
+  app.get('/predictions/summary/', summaryDoc, async (req) => {
     const query = flatQuery(req.query);
     const { task_id } = parseInput(taskQuerySchema, { task_id: query.task_id || undefined }, 'query');
     return predictions.summary(task_id);
   });
 
-  app.get('/predictions/export/', async (req, reply) => {
+  const exportDoc = doc({
+    summary: 'Export results as CSV (UTF-8 with BOM, one row per result, or per specimen with format=specimens)',
+    query: exportQuerySchema,
+    responses: { 200: { content: 'text/csv', description: 'An attachment named prediction_results_{task_id or all}_{YYYY-MM-DD}.csv' } },
+  });
+  app.get('/predictions/export/', exportDoc, async (req, reply) => {
     const query = flatQuery(req.query);
     const q = parseInput(
       exportQuerySchema,
@@ -126,29 +149,64 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
       .send(predictions.exportCsv(filter, q.format));
   });
 
-  app.get<{ Params: { id: string } }>('/predictions/:id/', async (req) => predictions.get(parsePathId(req.params.id)));
+  app.get<{ Params: { id: string } }>('/predictions/:id/', doc({ summary: 'One result', responses: { 200: resultSchema } }), async (req) => predictions.get(parsePathId(req.params.id)));
 
-  app.patch<{ Params: { id: string; index: string } }>('/predictions/:id/specimens/:index/', async (req) => {
+  const patchDoc = doc({
+    summary: 'Review one specimen: exclude or include it, or give its PPD (null: back to the engine\'s value)',
+    body: specimenPatchSchema,
+    responses: {
+      200: resultSchema,
+      404: errorResponse('`not_found` (result) or `unknown_specimen`'),
+      409: errorResponse('`not_scored`, `last_specimen` or `no_engine_value`'),
+    },
+  });
+  app.patch<{ Params: { id: string; index: string } }>('/predictions/:id/specimens/:index/', patchDoc, async (req) => {
     const id = parsePathId(req.params.id);
     const index = parsePathId(req.params.index, 'index');
     const input = parseInput(specimenPatchSchema, req.body, 'review');
     return review.patchSpecimen(id, index, input, reviewerOf(req));
   });
 
-  app.post<{ Params: { id: string } }>('/predictions/:id/specimens/', async (req, reply) => {
+  const addDoc = doc({
+    summary: 'Add a specimen the engine missed: a box, scored by the engine unless a ppd is given',
+    body: addSpecimenSchema,
+    responses: {
+      201: resultSchema,
+      409: errorResponse('`not_scored`, `image_deleted` or `image_unreadable`'),
+      422: errorResponse('`box_not_scored`: the engine found no specimen in the box (give a ppd)'),
+      503: errorResponse('`engine_unavailable`'),
+    },
+  });
+  app.post<{ Params: { id: string } }>('/predictions/:id/specimens/', addDoc, async (req, reply) => {
     const id = parsePathId(req.params.id);
     const input = parseInput(addSpecimenSchema, req.body, 'specimen');
     return reply.status(201).send(await review.addSpecimen(id, input, reviewerOf(req)));
   });
 
-  app.get<{ Params: { id: string } }>('/predictions/:id/history/', async (req) => review.history(parsePathId(req.params.id)));
+  const historyDoc = doc({ summary: 'Every review change of a result, oldest first', responses: { 200: z.array(reviewHistoryEntrySchema) } });
+  app.get<{ Params: { id: string } }>('/predictions/:id/history/', historyDoc, async (req) => review.history(parsePathId(req.params.id)));
 
-  app.post('/predictions/predict_single/', async (req) => {
+  const singleDoc = doc({
+    summary: 'Score one image now (a one-image task) and answer with its result',
+    body: singlePredictSchema,
+    responses: {
+      200: resultSchema,
+      400: errorResponse('`invalid` (with `fields`) or `unknown_ids`'),
+      503: errorResponse('`engine_unavailable` (with `task_id`)'),
+      504: errorResponse('`still_running` (with `task_id`): the result will appear under the task'),
+    },
+  });
+  app.post('/predictions/predict_single/', singleDoc, async (req) => {
     const input = parseInput(singlePredictSchema, req.body, 'prediction');
     return predictions.predictSingle(input);
   });
 
-  app.post('/predictions/predict_batch/', async (req, reply) => {
+  const batchDoc = doc({
+    summary: 'Start a prediction task (as POST /api/tasks/prediction/, the name optional)',
+    body: batchCreateSchema,
+    responses: { 201: taskSchema, 400: errorResponse('`invalid` (with `fields`), `unknown_ids` (with `ids`) or `no_images`') },
+  });
+  app.post('/predictions/predict_batch/', batchDoc, async (req, reply) => {
     const input = parseInput(batchCreateSchema, req.body, 'task');
     const name = input.name ?? `Prediction ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
     const task = await tasks.create({ ...input, name, type: input.type ?? 'prediction' });

@@ -1,8 +1,14 @@
+import { serverStatusSchema } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { doc } from '../openapi/route-doc.js';
 import { serverStatus } from './status.service.js';
 
 /** The Status section of api.md. */
 export async function statusRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/status/', async () => serverStatus(app, ctx));
+  app.get(
+    '/status/',
+    doc({ summary: 'Server status: version, counts, engine, backends, disk and a live check of each endpoint', responses: { 200: serverStatusSchema } }),
+    async () => serverStatus(app, ctx),
+  );
 }

@@ -3,7 +3,7 @@ import { parseInput } from '../http/validation.js';
 import { isPlainName, NAME_PROBLEM } from '../names/names.js';
 import type { UploadOptions } from './upload.service.js';
 
-const uploadFields = z.object({
+export const uploadFieldsSchema = z.object({
   folder_id: z
     .union([
       z.enum(['', 'none', 'null']).transform(() => null),
@@ -18,7 +18,7 @@ const uploadFields = z.object({
 /** The text fields of an upload request (multipart values are strings). */
 export function parseUploadFields(fields: Record<string, string>): UploadOptions & { name: string | undefined } {
   const f = parseInput(
-    uploadFields,
+    uploadFieldsSchema,
     { folder_id: fields.folder_id, check_duplicate: fields.check_duplicate, duplicate_action: fields.duplicate_action, name: fields.name },
     'upload',
   );

@@ -1,6 +1,10 @@
+import { imageSchema, uploadResponseSchema } from '@cassavascope/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../http/errors.js';
+import { parseInput } from '../http/validation.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
 import { toImage } from '../images/image-view.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { baseName, UNNAMED } from './file-names.js';
@@ -9,7 +13,7 @@ import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
 import { receiveMultipart, type ReceivedFile } from './multipart-intake.js';
 import { discard } from './staged-file.js';
 import { UploadBatch } from './upload-batch.js';
-import { parseUploadFields } from './upload-fields.js';
+import { parseUploadFields, uploadFieldsSchema } from './upload-fields.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 import { UploadService, type FileResult } from './upload.service.js';
 import { ZipEarlyEntries } from './zip-early-entries.js';
@@ -17,6 +21,22 @@ import { PendingUploads } from './pending-uploads.js';
 import { readZip } from './zip-intake.js';
 
 const STATUS_OF_ERROR: Record<string, number> = { not_an_image: 415, too_large: 413 };
+
+/** `resumable=1`: a 409 duplicate keeps the staged files under an `upload_token` (POST /images/upload-resume/). */
+const resumableField = z.object({ resumable: z.enum(['1', 'true', '0', 'false']).optional() });
+const manyFields = uploadFieldsSchema.omit({ name: true }).extend(resumableField.shape);
+
+/** `POST /images/upload-resume/`: the token of a refused upload and the choice. */
+const resumeBody = z.object({
+  upload_token: z.string({ error: 'This field is required' }).min(1, 'This field is required'),
+  duplicate_action: z.enum(['skip', 'overwrite'], { message: 'must be skip or overwrite' }),
+});
+
+const duplicate = errorResponse(
+  '`duplicate` (with `duplicates`, `matches` and, with resumable=1, `upload_token`): nothing was stored; send again with duplicate_action',
+);
+const tooLarge = errorResponse('`too_large`: a file over MAX_UPLOAD_MB, or too many files or entries');
+const notAnImage = errorResponse('`not_an_image` (the only file is not a complete JPEG, PNG, WebP, TIFF or GIF), `invalid_zip` or `unsupported_media_type`');
 
 /** A request whose only file failed answers with that file's error (415 not_an_image, 413 too_large). */
 function onlyFileError(result: FileResult | undefined): ApiError | undefined {
@@ -99,7 +119,12 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }
   }
 
-  app.post('/images/upload-files/', (req, reply) =>
+  const filesDoc = doc({
+    summary: 'Upload many image files',
+    multipart: { fields: manyFields, files: { files: { many: true, description: 'the images (repeat the field)' } } },
+    responses: { 201: uploadResponseSchema, 409: duplicate, 413: tooLarge, 415: notAnImage },
+  });
+  app.post('/images/upload-files/', filesDoc, (req, reply) =>
     withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields, _early, kept) => {
       const options = parseUploadFields(fields);
       if (files.length === 0) throw badRequest('No file was sent (multipart field "files")', { files: 'This field is required' });
@@ -112,7 +137,18 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }),
   );
 
-  app.post('/images/', (req, reply) =>
+  const oneDoc = doc({
+    summary: 'Upload one image file',
+    multipart: { fields: uploadFieldsSchema, files: { file: { many: false, description: 'the image' } } },
+    responses: {
+      200: { json: imageSchema, description: 'Skipped as a duplicate (duplicate_action=skip): the image that already holds this name or these bytes' },
+      201: imageSchema,
+      409: duplicate,
+      413: tooLarge,
+      415: notAnImage,
+    },
+  });
+  app.post('/images/', oneDoc, (req, reply) =>
     withBatch(req, 1, async (batch, files, fields) => {
       const options = parseUploadFields(fields);
       if (files.length === 0) throw badRequest('No file was sent (multipart field "file")', { file: 'This field is required' });
@@ -138,7 +174,18 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }),
   );
 
-  app.post('/images/upload-batch/', (req, reply: FastifyReply) => {
+  const batchDoc = doc({
+    summary: 'Upload a ZIP of images (folders inside it are flattened; other entries are listed in errors)',
+    multipart: { fields: manyFields, files: { file: { many: false, description: 'the ZIP archive' } } },
+    responses: {
+      201: uploadResponseSchema,
+      400: errorResponse('`invalid` (with `fields`) or `invalid_zip` (the archive breaks)'),
+      409: duplicate,
+      413: tooLarge,
+      415: notAnImage,
+    },
+  });
+  app.post('/images/upload-batch/', batchDoc, (req, reply: FastifyReply) => {
     const requestStart = performance.now();
     return withBatch(
       req,
@@ -183,12 +230,13 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
    * one the upload would have given with `duplicate_action` (201, count, uploaded, skipped, errors). An unknown or
    * expired token (10 minutes) is 410 `upload_expired`: send the files again.
    */
-  app.post('/images/upload-resume/', async (req, reply) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const token = typeof body.upload_token === 'string' ? body.upload_token : '';
-    const action = body.duplicate_action;
-    if (!token) throw badRequest('upload_token is required', { upload_token: 'This field is required' });
-    if (action !== 'skip' && action !== 'overwrite') throw badRequest('duplicate_action must be skip or overwrite', { duplicate_action: 'must be skip or overwrite' });
+  const resumeDoc = doc({
+    summary: 'Store a refused upload (409 with upload_token) with a duplicate_action, without sending the files again',
+    body: resumeBody,
+    responses: { 201: uploadResponseSchema, 410: errorResponse('`upload_expired`: the upload is no longer kept; send the files again') },
+  });
+  app.post('/images/upload-resume/', resumeDoc, async (req, reply) => {
+    const { upload_token: token, duplicate_action: action } = parseInput(resumeBody, req.body, 'upload resume');
     const found = pending.take(token);
     if (!found) throw new ApiError(410, 'upload_expired', 'This upload is no longer kept: send the files again');
     try {

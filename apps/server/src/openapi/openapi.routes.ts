@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { buildOpenApiDocument } from './openapi-document.js';
+import { doc, type ApiDocRegistry } from './route-doc.js';
+
+const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Swagger UI's files, served from node_modules (nothing comes from a CDN). */
+const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+/** The page's own start-up script: a file, so the page's Content-Security-Policy needs no inline script. */
+const INIT_JS = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    url: '/api/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    docExpansion: 'list',
+    defaultModelsExpandDepth: 0,
+    displayOperationId: false,
+    filter: true,
+    validatorUrl: null,
+  });
+});
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>CassavaScope API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" type="image/png" href="/api/docs/favicon-32x32.png">
+<link rel="stylesheet" href="/api/docs/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/api/docs/swagger-ui-bundle.js"></script>
+<script src="/api/docs/init.js"></script>
+</body>
+</html>
+`;
+
+/** Scripts and styles only from this server; the API itself is the only place the page may call. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** `GET /api/openapi.json` (the document of every route registered) and the reference page `/api/docs/`. */
+export async function openapiRoutes(app: FastifyInstance, registry: ApiDocRegistry): Promise<void> {
+  let document: string | undefined;
+
+  app.get(
+    '/openapi.json',
+    doc({
+      tag: 'reference',
+      summary: 'This OpenAPI 3.1 document',
+      responses: { 200: { content: 'application/json', description: 'The OpenAPI document', schema: { type: 'object' } } },
+    }),
+    async (_req, reply) => {
+      // Built once, on first request: by then every route is registered.
+      document ??= JSON.stringify(buildOpenApiDocument(registry.routes, VERSION));
+      return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-cache').send(document);
+    },
+  );
+
+  app.get(
+    '/docs/',
+    doc({
+      tag: 'reference',
+      summary: 'The API reference page (Swagger UI over this document)',
+      responses: { 200: { content: 'text/html', description: 'The page' } },
+    }),
+    async (_req, reply) =>
+      reply.header('Content-Security-Policy', CSP).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(PAGE),
+  );
+
+  app.get<{ Params: { '*': string } }>(
+    '/docs/*',
+    doc({
+      tag: 'reference',
+      summary: "The reference page's scripts, styles and icon",
+      params: { path: z.enum(['init.js', ...Object.keys(ASSETS)]) },
+      responses: { 200: { content: '*/*', description: 'The file', schema: { type: 'string', format: 'binary' } }, 404: 'error' },
+    }),
+    async (req, reply) => {
+      const name = req.params['*'];
+      if (name === 'init.js') return reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(INIT_JS);
+      const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+      if (!type) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
+      return reply
+        .type(type)
+        .header('Cache-Control', 'public, max-age=3600')
+        .send(fs.createReadStream(path.join(SWAGGER_DIR, name)));
+    },
+  );
+}

@@ -148,6 +148,20 @@ export class ImagesRepository {
       .execute();
   }
 
+  /**
+   * Images per UTC date prefix (`chars` = 4 year, 7 month, 10 day) of the filter, in the listing's date order:
+   * one grouped pass instead of a value per image (the default view of `GET /images/groups/`).
+   */
+  async countsByDatePrefix(filter: ImageFilter, chars: 4 | 7 | 10, desc: boolean): Promise<{ k: string; n: number }[]> {
+    const key = sql<string>`substr(images.created_at, 1, ${sql.lit(chars)})`;
+    const rows = await this.filtered(this.db, filter)
+      .select([key.as('k'), (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(key)
+      .orderBy(key, desc ? 'desc' : 'asc')
+      .execute();
+    return rows.map((r) => ({ k: String(r.k), n: Number(r.n) }));
+  }
+
   async facets(): Promise<{ all: number; uncategorized: number }> {
     const [all, uncategorized] = await Promise.all([this.count({}), this.count({ folder: null })]);
     return { all, uncategorized };

@@ -57,6 +57,17 @@ export class ImagesService {
    * page first.
    */
   async groups(filter: ImageFilter, order: ImageOrder, grouping: DateGrouping): Promise<{ count: number; groups: ImageGroup[] }> {
+    if (order.key === 'created_time') {
+      // Date prefixes follow the date order: counted by the database in one grouped pass.
+      const counts = await this.repo.countsByDatePrefix(filter, grouping === 'year' ? 4 : grouping === 'month' ? 7 : 10, order.desc);
+      let start = 0;
+      const groups = counts.map(({ k, n }) => {
+        const group = { key: /^\d{4}/.test(k) ? k : '--', count: n, start };
+        start += n;
+        return group;
+      });
+      return { count: start, groups };
+    }
     const rows = await this.repo.groupValuesInOrder(filter, order);
     return { count: rows.length, groups: groupRuns(rows.map((r) => groupKey(order.key, r.v, grouping))) };
   }

@@ -70,15 +70,22 @@ export function drawOverview(image: RgbImage, boxes: Rect[], values: (number | n
   const { width, height } = image;
   const data = image.data.slice();
   const t = Math.max(2, Math.round(Math.max(width, height) / 400));
-  const scale = Math.max(2, Math.round(Math.max(width, height) / 350));
+  const labelOf = (i: number) => {
+    const v = values[i];
+    return v === null || v === undefined ? `${i + 1}` : `${i + 1}: ${v.toFixed(2)}`;
+  };
+  // One label size for the photo, no wider than a typical box (the median's fit), so a tray of 30 slices keeps
+  // every value readable and off its neighbour's, and a photo of three keeps large labels.
+  const fits = boxes.map((b, i) => Math.floor((b.x1 - b.x0) / (textWidth(labelOf(i), 1) + 2))).sort((p, q) => p - q);
+  const typicalFit = fits.length ? fits[Math.floor(fits.length / 2)]! : Infinity;
+  const scale = Math.max(1, Math.min(Math.max(2, Math.round(Math.max(width, height) / 350)), typicalFit));
   boxes.forEach((b, i) => {
     const colour = BOX_COLOURS[i % BOX_COLOURS.length]!;
     fillRect(data, width, height, { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y0 + t }, colour);
     fillRect(data, width, height, { x0: b.x0, y0: b.y1 - t, x1: b.x1, y1: b.y1 }, colour);
     fillRect(data, width, height, { x0: b.x0, y0: b.y0, x1: b.x0 + t, y1: b.y1 }, colour);
     fillRect(data, width, height, { x0: b.x1 - t, y0: b.y0, x1: b.x1, y1: b.y1 }, colour);
-    const v = values[i];
-    const label = v === null || v === undefined ? `${i + 1}` : `${i + 1}: ${v.toFixed(2)}`;
+    const label = labelOf(i);
     const lw = textWidth(label, scale) + 2 * scale;
     const lh = GLYPH_H * scale + 2 * scale;
     const ly = b.y0 - lh >= 0 ? b.y0 - lh : b.y0 + t;

@@ -155,10 +155,11 @@ export function ImageBrowser(props: Props) {
   }, [sort, direction, groupOrder, serverGroups]);
 
   const scrollToGroup = useCallback(
-    (key: string) => {
+    (key: string, smooth = true) => {
       const index = groupStart.get(key);
       if (index === undefined) return false;
-      virtuoso.current?.scrollToIndex({ index, align: 'start', behavior: 'smooth' });
+      // A group that had to be loaded first is far away: go there at once rather than scroll past every row.
+      virtuoso.current?.scrollToIndex({ index, align: 'start', behavior: smooth ? 'smooth' : 'auto' });
       return true;
     },
     [groupStart],
@@ -170,7 +171,7 @@ export function ImageBrowser(props: Props) {
   const { hasMore, loadingMore, onLoadMore } = props;
   useEffect(() => {
     if (!pendingJump) return;
-    if (scrollToGroup(pendingJump)) setPendingJump(null);
+    if (scrollToGroup(pendingJump, false)) setPendingJump(null);
     else if (!hasMore) setPendingJump(null);
     else if (jumpPages.current >= JUMP_PAGE_LIMIT) {
       setPendingJump(null);

@@ -23,9 +23,9 @@ export interface RouteDoc {
   multipart?: { fields: z.ZodObject; files: Record<string, { many: boolean; description: string }> };
   /**
    * The answers. A schema is a JSON body; `null` is no body (204, 304); `{content, description}` names another
-   * media type (CSV, HTML, binary). Error statuses map to the `{code, detail}` body; 403 (cross-site writes),
-   * 421 (unknown Host) and 500 are added to every route, 400 to every route with input, 404 to every route with
-   * an id in its path.
+   * media type (CSV, HTML, binary); `'error'` or `errorResponse(description)` is the `{code, detail}` body. Added
+   * unless given: 421 (unknown Host) and 500 to every route, 403 (cross-site) to writes, 507 (storage full) to
+   * writes other than DELETE, 400 to routes with input, 404 to routes with an id in the path.
    */
   responses: Record<number, ResponseDoc>;
 }
@@ -41,6 +41,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** this route's OpenAPI description (src/openapi/route-doc.ts) */
     openapi?: RouteDoc;
+  }
+  interface FastifyInstance {
+    /** every route registered, with its description (src/app.ts): the OpenAPI document's source */
+    apiDocs: ApiDocRegistry;
   }
 }
 
@@ -75,11 +79,4 @@ export class ApiDocRegistry {
       this.routes.push({ method, url, doc: options.config?.openapi });
     }
   };
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** the routes registered under /api and /media with their descriptions (src/app.ts) */
-    apiDocs: ApiDocRegistry;
-  }
 }

@@ -1,6 +1,6 @@
 import { hullSpans, spansArea, spansNear, type RowSpans } from '../imaging/convex-hull.js';
 import type { LabPlanes } from '../imaging/lab.js';
-import { boundaryDistance, components, countOnes, dilate, erode, fillHoles, open } from '../imaging/mask-ops.js';
+import { boundaryDistance, components, countOnes, dilate, erode, fillHoles, labelRuns, open } from '../imaging/mask-ops.js';
 import { quantile } from '../imaging/otsu.js';
 import { splitTouching } from '../imaging/split-touching.js';
 import type { Rect } from '../imaging/raster.js';
@@ -53,44 +53,45 @@ const INTERIOR_NECK = 0.02;
  * spread allows, is the specimen's interior (background between slices laid in a ring is the background's
  * colour and stays background).
  */
+function touchesFrame(mask: Uint8Array, width: number, height: number): boolean {
+  for (let x = 0; x < width; x++) if (mask[x] || mask[(height - 1) * width + x]) return true;
+  for (let y = 0; y < height; y++) if (mask[y * width] || mask[y * width + width - 1]) return true;
+  return false;
+}
+
+/** (Only a specimen touching the frame can open its interior to the frame: other photos skip this step.) */
 function fillPaleInteriors(mask: Uint8Array, lab: LabPlanes): Uint8Array {
   const { width, height } = lab;
   const r = Math.max(2, Math.round(INTERIOR_NECK * Math.max(width, height)));
   const k = 2 * r + 1;
   const bg = new Uint8Array(mask.length);
   for (let i = 0; i < bg.length; i++) bg[i] = mask[i] ? 0 : 1;
-  const core = erode(bg, width, height, k);
-  const cc = components(core, width, height, 4);
-  const onFrame = new Uint8Array(cc.count + 1);
-  for (let x = 0; x < width; x++) {
-    onFrame[cc.labels[x]!] = 1;
-    onFrame[cc.labels[(height - 1) * width + x]!] = 1;
-  }
-  for (let y = 0; y < height; y++) {
-    onFrame[cc.labels[y * width]!] = 1;
-    onFrame[cc.labels[y * width + width - 1]!] = 1;
-  }
-  onFrame[0] = 0;
+  // the opened background's parts that touch the frame, as row runs (cheaper than a pixel flood)
+  const runs = labelRuns(erode(bg, width, height, k), width, height, 1, 4);
   const seeds = new Uint8Array(mask.length);
-  for (let i = 0; i < seeds.length; i++) seeds[i] = onFrame[cc.labels[i]!]!;
+  for (let q = 0; q < runs.count; q++) {
+    if (runs.border(q)) seeds.fill(1, runs.row[q]! * width + runs.x0[q]!, runs.row[q]! * width + runs.x1[q]!);
+  }
   const reached = dilate(seeds, width, height, k);
   const rest = new Uint8Array(mask.length);
-  // the background's typical colour and spread, over what the frame reaches: medians, since the blurred rims
-  // of the specimens along it are no background colour
   const reachedBg = new Uint8Array(mask.length);
   for (let i = 0; i < rest.length; i++) {
     if (!bg[i]) continue;
     if (reached[i]) reachedBg[i] = 1;
     else rest[i] = 1;
   }
-  if (countOnes(reachedBg) === 0) return mask;
+  // most photos end here: what the opening cut off is thin (between close slices, in an outline's hollows)
+  const depth = boundaryDistance(rest, width, height);
+  let thickest = 0;
+  for (let i = 0; i < depth.length; i++) if (depth[i]! > thickest) thickest = depth[i]!;
+  if (thickest <= r || countOnes(reachedBg) === 0) return mask;
+  // the background's typical colour and spread, over what the frame reaches: medians, since the blurred rims
+  // of the specimens along it are no background colour
   const mean = [quantile(lab.L, 0.5, reachedBg), quantile(lab.a, 0.5, reachedBg, -128, 128), quantile(lab.b, 0.5, reachedBg, -128, 128)];
   const off = new Float32Array(mask.length);
   for (let i = 0; i < off.length; i++) if (reachedBg[i]) off[i] = Math.hypot(lab.L[i]! - mean[0]!, lab.a[i]! - mean[1]!, lab.b[i]! - mean[2]!);
   const spread = quantile(off, 0.5, reachedBg, 0, 100);
   const rc = components(rest, width, height, 4);
-  if (rc.count === 0) return mask;
-  const depth = boundaryDistance(rest, width, height);
   const deepest = new Int32Array(rc.count + 1);
   const sums = new Float64Array(3 * (rc.count + 1));
   for (let i = 0; i < rest.length; i++) {
@@ -132,7 +133,7 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
   let mask: Uint8Array = new Uint8Array(width * height);
   for (let i = 0; i < mask.length; i++) mask[i] = prob[i]! >= 0.5 ? 1 : 0;
   mask = fillHoles(mask, width, height);
-  if (lab) mask = fillPaleInteriors(mask, lab);
+  if (lab && touchesFrame(mask, width, height)) mask = fillPaleInteriors(mask, lab);
   const k = Math.max(3, Math.round(Math.max(width, height) / 200) | 1);
   mask = open(mask, width, height, k, 1);
   const c = components(mask, width, height, 8);

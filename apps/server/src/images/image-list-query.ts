@@ -24,17 +24,18 @@ export const folderFilter = z.union([
 ]);
 
 export const imageListQuerySchema = z.object({
-  folder: folderFilter.optional(),
+  folder: folderFilter.meta({ description: 'a folder id, or none for uncategorised images' }).optional(),
   // NFC, as names are stored: either spelling of a name finds it.
-  search: z.string().max(500, 'must be at most 500 characters').transform(nfc).optional(),
+  search: z.string().max(500, 'must be at most 500 characters').transform(nfc).meta({ description: 'part of the name, case-insensitive' }).optional(),
   ordering: z
     .string()
     .refine((s) => (ORDERINGS as readonly string[]).includes(s.replace(/^-/, '')), {
       message: `must be one of ${ORDERINGS.join(', ')}, optionally prefixed with -`,
     })
+    .meta({ description: `${ORDERINGS.join(', ')}, optionally prefixed with - (descending); default -created_time` })
     .optional(),
   format: z.enum(IMAGE_FORMATS, { message: `must be one of ${IMAGE_FORMATS.join(', ')}` }).optional(),
-  day: isoDay.optional(),
+  day: isoDay.meta({ description: 'upload day YYYY-MM-DD (UTC)' }).optional(),
   has_ppd: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
 });
 

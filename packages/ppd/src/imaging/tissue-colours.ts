@@ -1,15 +1,18 @@
+const COT_55 = 1 / Math.tan((55 * Math.PI) / 180);
+const TAN_10 = Math.tan((10 * Math.PI) / 180);
+const TAN_80 = Math.tan((80 * Math.PI) / 180);
+
 /** Colour classes, CIELAB. Cassava flesh: white to cream or yellow, never saturated; leaf tissue: green. */
 export function isFlesh(L: number, a: number, b: number): boolean {
-  const chroma = Math.hypot(a, b);
-  if (L < 55 || chroma > 40 || a > 12 || a < -12) return false;
-  if (chroma < 3) return L >= 70; // near-neutral white flesh (highlights, pale cultivars)
-  const hue = (Math.atan2(b, a) * 180) / Math.PI;
-  return hue >= 55 && hue <= 125;
+  const chroma2 = a * a + b * b; // squared: Math.hypot is slow, and this runs per pixel
+  if (L < 55 || chroma2 > 40 * 40 || a > 12 || a < -12) return false;
+  if (chroma2 < 3 * 3) return L >= 70; // near-neutral white flesh (highlights, pale cultivars)
+  // hue 55-125 degrees, without atan2 (this runs per pixel): b > 0 and |a| <= b cot 55
+  return b > 0 && Math.abs(a) <= COT_55 * b;
 }
 
 export function isFoliage(L: number, a: number, b: number): boolean {
-  const chroma = Math.hypot(a, b);
-  if (chroma < 14 || a > -6 || L < 12) return false;
-  const hue = (Math.atan2(b, a) * 180) / Math.PI;
-  return hue >= 100 && hue <= 170;
+  if (a * a + b * b < 14 * 14 || a > -6 || L < 12) return false;
+  // hue 100-170 degrees with a < 0, without atan2: tan 10 <= b / -a <= tan 80
+  return b >= TAN_10 * -a && b <= TAN_80 * -a;
 }

@@ -393,7 +393,13 @@ function backgroundDistance(
   const l = Lp * BG_L_WEIGHT;
   let best = Infinity;
   for (let j = 0; j < cL.length; j++) {
-    let d = Math.sqrt((l - cL[j]!) ** 2 + (a - ca[j]!) ** 2 + (b - cb[j]!) ** 2) - margin[j]!;
+    const dl0 = l - cL[j]!;
+    const da0 = a - ca[j]!;
+    const db0 = b - cb[j]!;
+    const d2 = dl0 * dl0 + da0 * da0 + db0 * db0;
+    // the square root only for a colour that can beat the best so far (this runs per pixel and colour)
+    const reach = best + margin[j]!;
+    let d = reach > 0 && d2 >= reach * reach ? Infinity : Math.sqrt(d2) - margin[j]!;
     if (shade && shade.on[j] && Lp < cL[j]! / BG_L_WEIGHT) {
       const m = Math.max(SHADOW_MIN_LIGHT, (Lp + 16) / shade.l16[j]!);
       const dl = BG_L_WEIGHT * (Lp + 16 - m * shade.l16[j]!);
@@ -646,9 +652,9 @@ class ColourModel implements SegmentationModel {
   readonly info = COLOUR_ENGINE_INFO;
   private photoReference: Reference | null = null;
 
-  async specimenProbability(image: RgbImage): Promise<Float32Array> {
+  async specimenProbability(image: RgbImage, imageLab?: LabPlanes): Promise<Float32Array> {
     const { width, height } = image;
-    const lab = rgbToLab(image.data, width, height);
+    const lab = imageLab ?? rgbToLab(image.data, width, height);
     const r = Math.max(1, Math.round(Math.max(width, height) / 300));
     const L = boxBlur(lab.L, width, height, r);
     const A = boxBlur(lab.a, width, height, r);
@@ -719,7 +725,8 @@ class ColourModel implements SegmentationModel {
     if (lowCut < cut) {
       const weak = new Uint8Array(n);
       // only cream flesh grows this way: a grey shadow or a lighting gradient on the card never does
-      for (let i = 0; i < n; i++) weak[i] = dist[i]! > lowCut && Math.hypot(A[i]!, B[i]!) >= HYSTERESIS_MIN_CHROMA && isFlesh(L[i]!, A[i]!, B[i]!) ? 1 : 0;
+      const minChroma2 = HYSTERESIS_MIN_CHROMA * HYSTERESIS_MIN_CHROMA;
+      for (let i = 0; i < n; i++) weak[i] = dist[i]! > lowCut && A[i]! * A[i]! + B[i]! * B[i]! >= minChroma2 && isFlesh(L[i]!, A[i]!, B[i]!) ? 1 : 0;
       // off the blur's edge ramp: a weak pixel must lie a blur radius inside the weak region
       const inner = erode(weak, width, height, 2 * r + 1);
       const runs = labelRuns(inner, width, height, 1, 8);

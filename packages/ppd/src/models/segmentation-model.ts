@@ -1,4 +1,5 @@
 import type { EngineInfo } from '@cassavascope/contract';
+import type { LabPlanes } from '../imaging/lab.js';
 import type { RgbImage } from '../imaging/raster.js';
 import type { SpecimenKind } from '../types.js';
 
@@ -8,8 +9,8 @@ import type { SpecimenKind } from '../types.js';
  */
 export interface SegmentationModel {
   readonly info: EngineInfo;
-  /** P(specimen) for every pixel of the working image. */
-  specimenProbability(image: RgbImage): Promise<Float32Array>;
+  /** P(specimen) for every pixel of the working image (`lab`: its CIELAB planes, when the caller has them). */
+  specimenProbability(image: RgbImage, lab?: LabPlanes): Promise<Float32Array>;
   /**
    * P(discoloured) for every pixel of one cut (`NOT_SPECIMEN` where a pixel of the mask turns out not to be
    * cut surface, e.g. bark seen from the side: it counts neither as lesion nor in the specimen's area); `mask` marks the specimen's own pixels (the rest is ignored).

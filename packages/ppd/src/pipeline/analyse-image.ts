@@ -109,14 +109,15 @@ export async function analyseImage(
   const lesionParams = scaledParams(params, image.width, image.height, originalWidth, originalHeight);
   // specimens are found with the small-photo rule only: the working copy is what their size limits were set on
   const specimenParams = scaledParams(params, image.width, image.height, image.width, image.height);
-  const specimenProb = await model.specimenProbability(small);
-  const found = findSpecimens(specimenProb, small.width, small.height, halved ? specimenParams.min_size / 4 : specimenParams.min_size, rgbToLab(small.data, small.width, small.height));
+  const smallLab = rgbToLab(small.data, small.width, small.height);
+  const specimenProb = await model.specimenProbability(small, smallLab);
+  const found = findSpecimens(specimenProb, small.width, small.height, halved ? specimenParams.min_size / 4 : specimenParams.min_size, smallLab);
   const specimens = halved ? found.map((s) => upscaleSpecimen(s, image.width, image.height)) : found;
   lap('first');
   if (found.length === 0) {
     return failedResult('no_specimen_found', NO_SPECIMEN_MESSAGE, started, timings);
   }
-  const scene = checkScene(small, found);
+  const scene = checkScene(small, found, smallLab);
   if (scene.refusal) {
     // the overview still shows what was seen, so a person can tell why
     const overview = await encodeWebp(drawOverview(image, specimens.map((s) => s.rect), specimens.map(() => null)));

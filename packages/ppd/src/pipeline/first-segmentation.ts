@@ -89,7 +89,9 @@ function fillPaleInteriors(mask: Uint8Array, lab: LabPlanes): Uint8Array {
   // of the specimens along it are no background colour
   const mean = [quantile(lab.L, 0.5, reachedBg), quantile(lab.a, 0.5, reachedBg, -128, 128), quantile(lab.b, 0.5, reachedBg, -128, 128)];
   const off = new Float32Array(mask.length);
-  for (let i = 0; i < off.length; i++) if (reachedBg[i]) off[i] = Math.hypot(lab.L[i]! - mean[0]!, lab.a[i]! - mean[1]!, lab.b[i]! - mean[2]!);
+  for (let i = 0; i < off.length; i++) {
+    if (reachedBg[i]) off[i] = Math.sqrt((lab.L[i]! - mean[0]!) ** 2 + (lab.a[i]! - mean[1]!) ** 2 + (lab.b[i]! - mean[2]!) ** 2);
+  }
   const spread = quantile(off, 0.5, reachedBg, 0, 100);
   const rc = components(rest, width, height, 4);
   const deepest = new Int32Array(rc.count + 1);

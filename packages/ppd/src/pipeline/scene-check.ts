@@ -100,9 +100,9 @@ const MAX_BACKGROUND_FOLIAGE = 0.25;
 /** A leaf cut off by the frame this much is a leaf on the plant, photographed in the field. */
 const LEAF_MAX_FRAME_SHARE = 0.15;
 
-export function checkScene(image: RgbImage, specimens: Specimen[]): SceneVerdict {
+export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: LabPlanes): SceneVerdict {
   const { width, height } = image;
-  const lab = rgbToLab(image.data, width, height);
+  const lab = labPlanes ?? rgbToLab(image.data, width, height);
   const n = width * height;
   const inSpecimen = new Uint8Array(n);
   for (const s of specimens) {

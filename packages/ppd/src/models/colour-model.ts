@@ -6,8 +6,7 @@ import type { RgbImage } from '../imaging/raster.js';
 import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
 import type { SpecimenKind } from '../types.js';
 import { hullSpans } from '../imaging/convex-hull.js';
-import type { SegmentationModel } from './segmentation-model.js';
-import { NOT_SPECIMEN } from './segmentation-model.js';
+import { NOT_SPECIMEN, type SegmentationModel } from './segmentation-model.js';
 
 export const COLOUR_ENGINE_INFO: EngineInfo = { name: 'colour', label: 'Colour segmentation (CIELAB)', kind: 'colour' };
 

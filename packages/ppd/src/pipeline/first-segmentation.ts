@@ -44,6 +44,13 @@ const NOTCH_MAX_PROBABILITY = 0.15;
  */
 const INTERIOR_NECK = 0.02;
 
+/** Whether any specimen pixel lies on the photo's edge. */
+function touchesFrame(mask: Uint8Array, width: number, height: number): boolean {
+  for (let x = 0; x < width; x++) if (mask[x] || mask[(height - 1) * width + x]) return true;
+  for (let y = 0; y < height; y++) if (mask[y * width] || mask[y * width + width - 1]) return true;
+  return false;
+}
+
 /**
  * Flesh as pale as the paper inside a slice that touches the frame (a crop cut tight round one slice): the
  * slice's rim is found, but its pale interior reaches the frame through the gap where the rim meets the frame,
@@ -52,14 +59,8 @@ const INTERIOR_NECK = 0.02;
  * channel, thick itself, whose mean colour stands farther from the background's mean than the background's own
  * spread allows, is the specimen's interior (background between slices laid in a ring is the background's
  * colour and stays background).
+ * Only a specimen touching the frame can open its interior to the frame: other photos skip this step.
  */
-function touchesFrame(mask: Uint8Array, width: number, height: number): boolean {
-  for (let x = 0; x < width; x++) if (mask[x] || mask[(height - 1) * width + x]) return true;
-  for (let y = 0; y < height; y++) if (mask[y * width] || mask[y * width + width - 1]) return true;
-  return false;
-}
-
-/** (Only a specimen touching the frame can open its interior to the frame: other photos skip this step.) */
 function fillPaleInteriors(mask: Uint8Array, lab: LabPlanes): Uint8Array {
   const { width, height } = lab;
   const r = Math.max(2, Math.round(INTERIOR_NECK * Math.max(width, height)));
@@ -237,7 +238,7 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
  * One specimen from its pixels (`part`, in the group's box): its own box, and its pixels completed to their
  * convex hull when they already fill most of it (a slice whose rim looks like the table is still whole).
  */
-function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: number, prob: Float32Array, luma?: Float32Array) {
+function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: number, prob: Float32Array, lightness?: Float32Array) {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -1;
@@ -279,12 +280,12 @@ function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: n
       sy += y;
     }
   }
-  if (solid && luma) count -= keepNotchesOpen(own, part, g, box, boxWidth, Math.sqrt(area / Math.PI), prob, luma, width);
+  if (solid && lightness) count -= keepNotchesOpen(own, part, g, box, boxWidth, Math.sqrt(area / Math.PI), prob, lightness, width);
   return { g, own, area: count, cx: sx / count, cy: sy / count };
 }
 
 /** Takes the wide gaps (see MAX_FILLED_GAP) back out of a hull-completed mask; returns how many pixels it took. */
-function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group, boxWidth: number, radius: number, prob: Float32Array, luma: Float32Array, width: number): number {
+function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group, boxWidth: number, radius: number, prob: Float32Array, lightness: Float32Array, width: number): number {
   const gw = g.x1 - g.x0 + 1;
   const gh = g.y1 - g.y0 + 1;
   const gap = new Uint8Array(gw * gh);
@@ -307,13 +308,13 @@ function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group
       const i = y * gw + x;
       if (!gap[i]) {
         if (own[i]) {
-          partL += luma[(y + g.y0) * width + x + g.x0]!;
+          partL += lightness[(y + g.y0) * width + x + g.x0]!;
           partN++;
         }
         continue;
       }
       const id = c.labels[i]!;
-      lSum[id]! += luma[(y + g.y0) * width + x + g.x0]!;
+      lSum[id]! += lightness[(y + g.y0) * width + x + g.x0]!;
       deepest[id] = Math.max(deepest[id]!, depth[i]!);
       pSum[id]! += prob[(y + g.y0) * width + x + g.x0]!;
       // on the hull's edge: a neighbour outside the completed specimen (or the box)

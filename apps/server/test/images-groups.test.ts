@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ImagesRepository } from '../src/images/images.repository.js';
+import { insertImageRow } from './helpers/image-rows.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -7,26 +7,8 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
  * the whole filtered library, not just the pages loaded (issue 15 item 3).
  */
 let server: TestServer;
-let counter = 0;
-
-async function seed(name: string, created: string, size = 1000, folderId: number | null = null): Promise<void> {
-  counter += 1;
-  const sha = String(counter).padStart(64, 'b');
-  await new ImagesRepository(server.ctx.db.kysely, server.ctx.db.dialect).insert({
-    name,
-    name_lower: name.toLowerCase(),
-    folder_id: folderId,
-    folder_sort: '',
-    size,
-    format: 'jpeg',
-    width: 10,
-    height: 10,
-    sha256: sha,
-    blob_key: `originals/bb/${sha}.jpg`,
-    thumb_key: `thumbs/bb/${sha}.webp`,
-    created_at: created,
-  });
-}
+const seed = (name: string, created: string, size = 1000, folderId: number | null = null) =>
+  insertImageRow(server, { name, created, size, folderId });
 
 beforeAll(async () => {
   server = await startTestServer();

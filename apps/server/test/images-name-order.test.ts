@@ -6,31 +6,12 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { nameSortKey } from '../src/images/name-sort.js';
-import { ImagesRepository } from '../src/images/images.repository.js';
+import { insertImageRow } from './helpers/image-rows.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /** `ordering=name` sorts names as people do (issue 15 item 9; migration 0009, images/name-sort.ts). */
 let server: TestServer;
-let counter = 0;
-
-async function seed(name: string): Promise<void> {
-  counter += 1;
-  const sha = String(counter).padStart(64, 'c');
-  await new ImagesRepository(server.ctx.db.kysely, server.ctx.db.dialect).insert({
-    name,
-    name_lower: name.toLowerCase(),
-    folder_id: null,
-    folder_sort: '',
-    size: 1000,
-    format: 'jpeg',
-    width: 10,
-    height: 10,
-    sha256: sha,
-    blob_key: `originals/cc/${sha}.jpg`,
-    thumb_key: `thumbs/cc/${sha}.webp`,
-    created_at: new Date(Date.UTC(2026, 10, 1, 0, 0, counter)).toISOString(),
-  });
-}
+const seed = (name: string) => insertImageRow(server, { name });
 
 const names = async (query: string) => ((await server.json(`/api/images/${query}`)).body.results as { name: string }[]).map((i) => i.name);
 

@@ -29,8 +29,7 @@ import { UploadSettingsDialog, type UploadMode } from './components/upload-setti
 import { useUpload } from './hooks/use-upload';
 import type { DateGrouping } from './image-groups';
 import './images.css';
-
-const SEARCH_DEBOUNCE_MS = 300;
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
 
 /** Called by the shell when idle: the folders and the first page of images are ready before the first visit. */
 export function prefetch(queryClient: QueryClient): void {

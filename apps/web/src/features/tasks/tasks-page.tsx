@@ -18,10 +18,10 @@ import { TaskSummaryCards } from './components/task-summary-cards';
 import { useNow } from './hooks/use-now';
 import { countStatuses, summarizeTasks, summaryCounts } from './task-figures';
 import './tasks.css';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
 
 const STATUS_FILTERS = ['all', 'running', 'completed', 'failed', 'cancelled'] as const;
 
-const SEARCH_DEBOUNCE_MS = 300;
 
 /** Tasks: follow, cancel, inspect and delete prediction tasks (spec section 2). */
 export default function TasksPage() {

@@ -11,6 +11,7 @@ import {
   type ImageSort,
 } from '../api/get-prediction-images';
 import { formatCount } from '../../../lib/format';
+import { useLiveSearch } from '../../../lib/use-live-search';
 import type { PredictionSelection } from '../hooks/use-prediction-selection';
 
 const ROW_HEIGHT = 56;
@@ -52,8 +53,6 @@ interface Props {
 }
 
 /** Typing pauses this long before the search applies. */
-const SEARCH_DEBOUNCE_MS = 300;
-
 /** Image search and sort, select all, and the virtualised checklist (thumbnail, name, format). */
 export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
   const { t } = useTranslation('prediction');
@@ -65,16 +64,7 @@ export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
   const [allRefs, setAllRefs] = useState<{ key: string; ids: number[] } | null>(null);
   const filterKey = JSON.stringify(filter);
   // Live search (issue 15 item 10): the list follows the typing once it pauses, as on Images and Tasks.
-  const [searchInput, setSearchInput] = useState(filter.search);
-  const latest = useRef({ filter, onFilterChange });
-  latest.current = { filter, onFilterChange };
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      const { filter: current, onFilterChange: change } = latest.current;
-      if (searchInput !== current.search) change({ ...current, search: searchInput });
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput]);
+  const [searchInput, setSearchInput] = useLiveSearch(filter, onFilterChange);
 
   // "Select all" covers every image of the current filter, not only the rows on screen.
   const knownIds = allRefs?.key === filterKey ? allRefs.ids : (first.data?.items.length === count ? first.data.items.map((i) => i.id) : null);

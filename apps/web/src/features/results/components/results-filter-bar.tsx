@@ -1,16 +1,14 @@
 import { AppstoreOutlined, DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { Button, Input, Segmented, Select } from 'antd';
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../../../lib/format';
+import { useLiveSearch } from '../../../lib/use-live-search';
 import type { ResultFilter } from '../api/get-results-page';
 import { NeedsReviewFilter } from './review/needs-review-filter';
 
 export type ResultsView = 'grid' | 'list';
 
 /** Typing pauses this long before the search applies. */
-export const SEARCH_DEBOUNCE_MS = 300;
-
 interface Props {
   filter: ResultFilter;
   onFilterChange: (filter: ResultFilter) => void;
@@ -28,16 +26,7 @@ interface Props {
 export function ResultsFilterBar({ filter, onFilterChange, count, unscored, view, onViewChange, onExport, exporting }: Props) {
   const { t } = useTranslation('results');
   // Live search (issue 15 item 10): the filter follows the typing once it pauses, as on Images and Tasks.
-  const [input, setInput] = useState(filter.search);
-  const latest = useRef({ filter, onFilterChange });
-  latest.current = { filter, onFilterChange };
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      const { filter: current, onFilterChange: change } = latest.current;
-      if (input !== current.search) change({ ...current, search: input });
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [input]);
+  const [input, setInput] = useLiveSearch(filter, onFilterChange);
   return (
     <div className="results-filter-bar">
       <Input.Search

@@ -12,8 +12,8 @@ import { Button, Drawer, Grid, Menu } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageMenu } from './language-menu';
-import { useCurrentSection, useNavigateSection } from './section-context';
-import { SECTIONS, type Section } from './sections';
+import { useCurrentSection, useNavigateSection } from '../lib/section-context';
+import { SECTIONS, type Section } from '../lib/sections';
 import { BrandMark } from './brand-mark';
 
 const ICONS: Record<Section, ReactNode> = {

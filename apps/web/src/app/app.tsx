@@ -6,8 +6,9 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppHeader } from './app-header';
 import { createQueryClient } from './query-client';
-import { SectionProvider, useCurrentSection } from './section-context';
-import { prefetchSections, SECTION_PAGES, type Section } from './sections';
+import { SectionProvider, useCurrentSection } from '../lib/section-context';
+import type { Section } from '../lib/sections';
+import { prefetchSections, SECTION_PAGES } from './sections';
 import { theme } from './theme';
 import './app.css';
 

@@ -1,27 +1,17 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { SECTIONS, type Section } from '../lib/sections';
 
-/** The sections of the one page (spec section 2). There are no URL routes: the current one is app state. */
-export const SECTIONS = ['home', 'images', 'folders', 'prediction', 'tasks', 'results', 'connection'] as const;
-export type Section = (typeof SECTIONS)[number];
-
-export const DEFAULT_SECTION: Section = 'home';
-
-/** Any unknown value falls back to images (spec section 2). */
-export function parseSection(value: unknown): Section {
-  return (SECTIONS as readonly unknown[]).includes(value) ? (value as Section) : 'images';
-}
-
-/**
- * Each section is a lazily loaded chunk: apps/web/src/features/<section>/<section>-page.tsx, default export.
- * Keeps the initial bundle small (only the shell and the first section load at start).
- */
 /** A page module: the page as default export and, optionally, `prefetch` to warm its first query. */
 interface PageModule {
   default: ComponentType;
   prefetch?: (queryClient: QueryClient) => void;
 }
 
+/**
+ * Each section is a lazily loaded chunk: apps/web/src/features/<section>/<section>-page.tsx, default export.
+ * Keeps the initial bundle small (only the shell and the first section load at start).
+ */
 const LOADERS: Record<Section, () => Promise<PageModule>> = {
   home: () => import('../features/home/home-page'),
   images: () => import('../features/images/images-page'),

@@ -3,14 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Carousel } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigateSection } from '../../app/section-context';
+import { useNavigateSection } from '../../lib/section-context';
 import { useEngine } from '../../lib/engine-status';
 import { errorMessage } from '../../lib/error-message';
 import { invalidateLibrary } from '../../lib/folders-api';
 import { focusImagesOnFolder } from '../../lib/images-focus';
 import { engineLabelText } from '../../lib/model-label';
 import { loadSampleSet, SAMPLE_COUNT } from './sample-set';
-import type { Section } from '../../app/sections';
+import type { Section } from '../../lib/sections';
 import { LeafArt } from './leaf-art';
 
 /** Spec section 9: 3 slides, rotating every 5 seconds. */

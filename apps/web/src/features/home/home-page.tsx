@@ -12,7 +12,7 @@ import {
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigateSection } from '../../app/section-context';
+import { useNavigateSection } from '../../lib/section-context';
 import { HomeHero } from './home-hero';
 import { HomeStats } from './home-stats';
 import './home.css';

@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Col, Input, Row, Typography } from 'antd';
 import { TASK_NAME_MAX } from '@cassavascope/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigateSection } from '../../app/section-context';
+import { useNavigateSection } from '../../lib/section-context';
 import { codeMessage, errorCode } from '../../lib/error-message';
 import { useCreatePredictionTask, type PredictionParameterValues } from './api/create-prediction-task';
 import { useEngine } from './api/get-engine-status';

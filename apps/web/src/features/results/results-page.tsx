@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigateSection } from '../../app/section-context';
+import { useNavigateSection } from '../../lib/section-context';
 import { LoadErrorState } from '../../lib/load-error-state';
 import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
 import { exportResults } from './api/export-results';

@@ -3,7 +3,7 @@ import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons'
 import { App, Button, Empty, Input, Select, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigateSection } from '../../app/section-context';
+import { useNavigateSection } from '../../lib/section-context';
 import { LoadErrorState } from '../../lib/load-error-state';
 import type { TaskView } from '../../lib/normalize-task';
 import { focusResultsOnTask } from '../../lib/results-focus';

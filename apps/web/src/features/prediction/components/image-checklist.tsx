@@ -1,6 +1,6 @@
 import { Checkbox, Empty, Input, Select, Skeleton, Spin, Tag, App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso } from 'react-virtuoso';
 import {

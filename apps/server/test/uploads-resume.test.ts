@@ -1,6 +1,12 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storedState } from './helpers/data-dir.js';
+import { closeContext } from '../src/context.js';
+import { PENDING_UPLOAD_TTL_MS, PendingUploads } from '../src/uploads/pending-uploads.js';
+import { storedKeys, storedState } from './helpers/data-dir.js';
 import { formWith, makeJpeg, makeZip } from './helpers/fixtures.js';
+import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -10,6 +16,7 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
  */
 let server: TestServer;
 
+const pendingKeys = async (s: TestServer) => (await storedKeys(s)).filter((k) => k.startsWith('pending/'));
 const upload = (path: string, files: { name: string; data: Buffer; field?: string }[], fields: Record<string, string> = {}) =>
   server.json(path, { method: 'POST', body: formWith(files, fields) });
 const resume = (body: unknown) => server.json('/api/images/upload-resume/', { method: 'POST', body });
@@ -47,6 +54,10 @@ describe('resumable duplicate choice', () => {
     ]);
     expect(conflict.body.upload_token).toMatch(/^[\w-]{20,}$/);
     expect((await storedState(server)).images).toBe(1);
+    // Kept where every API process sees them: the bytes in storage (the three files and their thumbnails), not
+    // this process's temp dir.
+    expect(await pendingKeys(server)).toHaveLength(6);
+    expect((await storedState(server)).tmp).toEqual([]);
 
     // The choice: no files sent.
     const done = await resume({ upload_token: conflict.body.upload_token, duplicate_action: 'overwrite' });
@@ -57,6 +68,7 @@ describe('resumable duplicate choice', () => {
     // Used once; its files are gone from the temp dir.
     expect((await resume({ upload_token: conflict.body.upload_token, duplicate_action: 'skip' })).status).toBe(410);
     expect((await storedState(server)).tmp).toEqual([]);
+    expect(await pendingKeys(server)).toEqual([]);
   });
 
   it('upload-batch: a ZIP refused for duplicates is stored from the kept entries with skip', async () => {
@@ -71,6 +83,27 @@ describe('resumable duplicate choice', () => {
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ count: 1, skipped: ['a.jpg'] });
     expect((await storedState(server)).tmp).toEqual([]);
+    expect(await pendingKeys(server)).toEqual([]);
+  });
+
+  it('an expired upload is swept by any process: its files go and its token is 410', async () => {
+    const a = await makeJpeg({ seed: 85 });
+    await upload('/api/images/upload-files/', [{ name: 'old.jpg', data: a }]);
+    const conflict = await upload('/api/images/upload-files/', [{ name: 'old.jpg', data: a }], { resumable: '1' });
+    expect(conflict.status).toBe(409);
+    expect(await pendingKeys(server)).toHaveLength(2);
+    // Another process's sweeper (its own instance on the same database and storage), once the lifetime has passed.
+    const other = new PendingUploads({ db: server.ctx.db.kysely, storage: server.ctx.storage, log: server.ctx.log });
+    try {
+      await other.sweep(Date.now() + PENDING_UPLOAD_TTL_MS - 60_000);
+      expect(await pendingKeys(server)).toHaveLength(2);
+      await other.sweep(Date.now() + PENDING_UPLOAD_TTL_MS + 1000);
+    } finally {
+      await other.close();
+    }
+    expect(await pendingKeys(server)).toEqual([]);
+    expect((await resume({ upload_token: conflict.body.upload_token, duplicate_action: 'skip' })).status).toBe(410);
+    expect((await storedState(server)).images).toBe(1);
   });
 
   it('without resumable the 409 keeps nothing; bad choices are 400, unknown tokens 410', async () => {
@@ -83,5 +116,48 @@ describe('resumable duplicate choice', () => {
     expect((await resume({ upload_token: 'nope', duplicate_action: 'skip' })).status).toBe(410);
     expect((await resume({ upload_token: 'nope', duplicate_action: 'keep' })).body.fields).toHaveProperty('duplicate_action');
     expect((await resume({ duplicate_action: 'skip' })).body.fields).toHaveProperty('upload_token');
+  });
+});
+
+describe('resumable duplicate choice behind several API processes', () => {
+  it('the choice reaches another process (the first one has stopped) and is stored there, once', async () => {
+    // Two servers on one database and one storage: the same DATA_DIR (SQLite, local files) or the same
+    // PostgreSQL database and S3 bucket (the scale-out pass).
+    const env = { DATA_DIR: await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-two-')), ...(await scaleOutEnvForTest()) };
+    const first = await startTestServer(env);
+    const a = await makeJpeg({ seed: 95 });
+    const b = await makeJpeg({ seed: 96 });
+    const c = await makeJpeg({ seed: 97, width: 90, height: 30 });
+    const kept = await first.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'leaf.jpg', data: a }]) });
+    const zip = await makeZip([{ name: 'leaf.jpg', data: c }, { name: 'root.jpg', data: b }]);
+    const conflict = await first.json('/api/images/upload-batch/', {
+      method: 'POST',
+      body: formWith([{ field: 'file', name: 'plot.zip', data: zip }], { resumable: '1' }),
+    });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.matches).toEqual([{ name: 'leaf.jpg', by: 'name', existing: expect.objectContaining({ id: kept.body.uploaded[0].id }) }]);
+    // The process that refused it goes away (its memory with it); its data stays.
+    await first.app.close();
+    await closeContext(first.ctx);
+
+    const second = await startTestServer(env);
+    try {
+      const done = await second.json('/api/images/upload-resume/', { method: 'POST', body: { upload_token: conflict.body.upload_token, duplicate_action: 'overwrite' } });
+      expect(done.status).toBe(201);
+      expect(done.body.uploaded.map((i: { name: string }) => i.name)).toEqual(['leaf.jpg', 'root.jpg']);
+      expect(done.body.uploaded[0]).toMatchObject({ id: kept.body.uploaded[0].id, width: 90, height: 30 });
+      const listed = await second.json('/api/images/?ordering=name');
+      expect(listed.body.results.map((i: { name: string }) => i.name)).toEqual(['leaf.jpg', 'root.jpg']);
+      // The stored files are whole: the thumbnail kept with the upload is served.
+      const thumb = await second.request(new URL(done.body.uploaded[1].thumbnail_url, second.url).pathname);
+      expect(thumb.status).toBe(200);
+      expect((await thumb.arrayBuffer()).byteLength).toBeGreaterThan(100);
+      // Used once, wherever it is asked for again; nothing of it is left behind.
+      expect((await second.json('/api/images/upload-resume/', { method: 'POST', body: { upload_token: conflict.body.upload_token, duplicate_action: 'skip' } })).status).toBe(410);
+      expect(await pendingKeys(second)).toEqual([]);
+      expect((await storedState(second)).tmp).toEqual([]);
+    } finally {
+      await second.close();
+    }
   });
 });

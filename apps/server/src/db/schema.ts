@@ -132,6 +132,19 @@ export interface ImageCountsTable {
   n: number;
 }
 
+/**
+ * An upload refused with a 409 duplicate, kept for the user's choice (migration 0012); owned by
+ * uploads/pending-uploads.repository.ts. `files` is JSON (uploads/pending-uploads.ts); the bytes are in blob
+ * storage under `pending/<token>/`.
+ */
+export interface PendingUploadsTable {
+  token: string;
+  folder_id: number | null;
+  files: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   folders: FoldersTable;
   images: ImagesTable;
@@ -140,4 +153,5 @@ export interface Database {
   task_jobs: TaskJobsTable;
   results: ResultsTable;
   result_reviews: ResultReviewsTable;
+  pending_uploads: PendingUploadsTable;
 }

@@ -7,6 +7,11 @@ import { discard, type StagedFile } from './staged-file.js';
 
 export type ProbeOutcome = { ok: true; image: ProbedImage } | { ok: false; code: string; detail: string };
 
+/** Where a staged file's decode writes its thumbnail (a temp file beside it). */
+export function thumbnailPathOf(stagedPath: string): string {
+  return `${stagedPath}.thumb.webp`;
+}
+
 /** One file of an upload request, in the order it was sent. */
 export interface Candidate {
   /** the name as sent (base name only) */
@@ -50,7 +55,7 @@ export class UploadBatch {
     }
     const known = this.probes.get(staged.sha256);
     if (known) return known;
-    const outcome = probeImage(staged.path, format, `${staged.path}.thumb.webp`).then(
+    const outcome = probeImage(staged.path, format, thumbnailPathOf(staged.path)).then(
       (image): ProbeOutcome => ({ ok: true, image }),
       (err): ProbeOutcome =>
         // A thumbnail that could not be written is a full disk, not a bad image.
@@ -60,6 +65,11 @@ export class UploadBatch {
     );
     this.probes.set(staged.sha256, outcome);
     return outcome;
+  }
+
+  /** Adds a file decoded earlier (a kept upload brought back for the duplicate choice: no second decode). */
+  addProbed(name: string, staged: StagedFile, image: ProbedImage): void {
+    this.candidates.push({ name, staged, outcome: Promise.resolve({ ok: true, image }) });
   }
 
   addError(name: string, code: string, detail: string): void {

@@ -6,7 +6,6 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { toImage } from '../images/image-view.js';
-import { ImagesRepository } from '../images/images.repository.js';
 import { baseName, UNNAMED } from './file-names.js';
 import { abortWhenIdle } from './idle-upload.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
@@ -48,32 +47,24 @@ function onlyFileError(result: FileResult | undefined): ApiError | undefined {
 /** Upload routes of the Images section: POST /images/, /images/upload-files/, /images/upload-batch/. */
 export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new UploadService(ctx);
-  const images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
   const tempDir = ctx.storage.tempDir;
   const zipLimits = { maxEntryBytes: ctx.config.maxUploadBytes, maxEntries: UPLOAD_LIMITS.maxZipEntries, maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes };
-  const pending = new PendingUploads();
+  const pending = new PendingUploads({ db: ctx.db.kysely, storage: ctx.storage, log: ctx.log });
   app.addHook('onClose', () => pending.close());
 
   /**
-   * Ingests a batch; with `resumable=1`, a 409 duplicate keeps the batch's staged files under a token (returned
-   * in the 409 as `upload_token`) so the choice that follows does not send the bytes again. `keep` is set when kept: the
-   * caller must then not discard the batch.
+   * Ingests a batch; with `resumable=1`, a 409 duplicate keeps the batch's files under a token (returned in the
+   * 409 as `upload_token`) so the choice that follows does not send the bytes again.
    */
-  async function ingestOrKeep(
-    batch: UploadBatch,
-    options: ReturnType<typeof parseUploadFields>,
-    fields: Record<string, string>,
-    kept: { value: boolean },
-  ): Promise<FileResult[]> {
+  async function ingestOrKeep(batch: UploadBatch, options: ReturnType<typeof parseUploadFields>, fields: Record<string, string>): Promise<FileResult[]> {
     try {
       return await service.ingest(batch, options);
     } catch (err) {
       // Opt-in (`resumable=1`): other clients keep the plain 409 that leaves nothing behind.
       const resumable = fields.resumable === '1' || fields.resumable === 'true';
       if (resumable && err instanceof ApiError && err.statusCode === 409 && err.code === 'duplicate' && options.action === undefined) {
-        kept.value = true;
-        const token = pending.keep(batch, options.folderId);
-        throw new ApiError(409, err.code, err.detail, { ...err.extra, upload_token: token });
+        const token = await pending.keep(batch, options.folderId);
+        if (token !== undefined) throw new ApiError(409, err.code, err.detail, { ...err.extra, upload_token: token });
       }
       throw err;
     }
@@ -87,27 +78,25 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   async function withBatch<T>(
     req: FastifyRequest,
     maxFiles: number,
-    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>, early?: ZipEarlyEntries, kept?: { value: boolean }) => Promise<T>,
+    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>, early?: ZipEarlyEntries) => Promise<T>,
     zip = false,
   ): Promise<T> {
     // Refused before a byte is read when the disk is already (nearly) full.
     if (await ctx.space.isNearlyFull()) throw new ApiError(507, 'storage_full', STORAGE_FULL_DETAIL);
     const batch = new UploadBatch();
-    // Set when a 409 keeps the batch for the choice that follows (its files then outlive this request).
-    const kept = { value: false };
     const stopIdleWatch = abortWhenIdle(req, ctx.config.uploadIdleMs);
     try {
       if (!zip) {
         const onFile = (file: ReceivedFile) => batch.addFile(baseName(file.filename) || UNNAMED, file.staged);
         const { files, fields } = await receiveMultipart(req, tempDir, maxFiles, onFile);
-        return await work(batch, files, fields, undefined, kept);
+        return await work(batch, files, fields);
       }
       const early = new ZipEarlyEntries(tempDir, zipLimits, (staged) => batch.prefetch(staged));
       let files: ReceivedFile[] = [];
       try {
         const received = await receiveMultipart(req, tempDir, maxFiles, undefined, { hash: false, through: () => early.scanner() });
         files = received.files;
-        return await work(batch, files, received.fields, early, kept);
+        return await work(batch, files, received.fields, early);
       } finally {
         // The caller owns these temp files; make sure they go too.
         await discard(files.map((f) => f.staged));
@@ -115,7 +104,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       }
     } finally {
       stopIdleWatch();
-      if (!kept.value) await batch.discardAll();
+      // Files a 409 kept for the duplicate choice have moved to storage already (pending-uploads.ts).
+      await batch.discardAll();
     }
   }
 
@@ -125,10 +115,10 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     responses: { 201: uploadResponseSchema, 409: duplicate, 413: tooLarge, 415: notAnImage },
   });
   app.post('/images/upload-files/', filesDoc, (req, reply) =>
-    withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields, _early, kept) => {
+    withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields) => {
       const options = parseUploadFields(fields);
       if (files.length === 0) throw badRequest('No file was sent (multipart field "files")', { files: 'This field is required' });
-      const results = await ingestOrKeep(batch, options, fields, kept ?? { value: false });
+      const results = await ingestOrKeep(batch, options, fields);
       const only = results.length === 1 ? onlyFileError(results[0]) : undefined;
       if (only) throw only;
       // Returned, not sent: Fastify answers after withBatch's cleanup, so no temp file outlives the response.
@@ -168,7 +158,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       }
       // Skipped (duplicate_action=skip): the image that already holds this name or these bytes.
       const sha = batch.candidates[0]?.staged?.sha256;
-      const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await images.getBySha256(sha) : undefined);
+      const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await service.imageWithBytes(sha) : undefined);
       if (!existing) throw new ApiError(409, 'duplicate', 'The file is a duplicate', { duplicates: [result?.name ?? ''] });
       return toImage(existing, ctx.storage);
     }),
@@ -190,7 +180,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return withBatch(
       req,
       1,
-      async (batch, files, fields, early, kept) => {
+      async (batch, files, fields, early) => {
         const options = parseUploadFields(fields);
         const zip = files[0];
         if (!zip) throw badRequest('No ZIP file was sent (multipart field "file")', { file: 'This field is required' });
@@ -211,7 +201,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         // The archive itself is no longer needed once its entries are staged.
         await discard([zip.staged]);
         const storeStart = performance.now();
-        const results = await ingestOrKeep(batch, options, fields, kept ?? { value: false });
+        const results = await ingestOrKeep(batch, options, fields);
         req.log.info(
           { entries: batch.candidates.length, receivedMs: Math.round(extractStart - requestStart), extractedMs: Math.round(storeStart - extractStart), storedMs: Math.round(performance.now() - storeStart) },
           'ZIP ingested',
@@ -237,14 +227,14 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   });
   app.post('/images/upload-resume/', resumeDoc, async (req, reply) => {
     const { upload_token: token, duplicate_action: action } = parseInput(resumeBody, req.body, 'upload resume');
-    const found = pending.take(token);
+    const found = await pending.take(token);
     if (!found) throw new ApiError(410, 'upload_expired', 'This upload is no longer kept: send the files again');
     try {
       const results = await service.ingest(found.batch, { folderId: found.folderId, checkDuplicate: true, action });
       reply.status(201);
       return UploadService.response(results);
     } finally {
-      await found.batch.discardAll();
+      await pending.finish(found);
     }
   });
 }

@@ -1,6 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FoldersTable } from '../db/schema.js';
 
+/** Ids per statement (SQLite's variable limit). */
+const IDS_PER_QUERY = 500;
+
 export type FolderRow = Selectable<FoldersTable> & { image_count: number };
 
 type Db = Kysely<Database>;
@@ -35,6 +38,16 @@ export class FoldersRepository {
   async getById(id: number, db: Db = this.db): Promise<FolderRow | undefined> {
     const row = await this.withCount(db).where('id', '=', id).executeTakeFirst();
     return row && { ...row, image_count: Number(row.image_count) };
+  }
+
+  /** Which of these ids are no folder. */
+  async missingIds(ids: number[], db: Db = this.db): Promise<number[]> {
+    const found = new Set<number>();
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const rows = await db.selectFrom('folders').select('id').where('id', 'in', ids.slice(i, i + IDS_PER_QUERY)).execute();
+      for (const r of rows) found.add(r.id);
+    }
+    return ids.filter((id) => !found.has(id));
   }
 
   async exists(id: number, db: Db = this.db): Promise<boolean> {

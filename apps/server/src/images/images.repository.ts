@@ -38,6 +38,9 @@ function nextDay(day: string): string {
 
 type Db = Kysely<Database>;
 
+/** PostgreSQL advisory lock key under which uploads insert their rows one request at a time. */
+const UPLOAD_ROWS_LOCK = 0x63617373;
+
 /** The trigram index needs 3 characters; shorter terms scan the narrow name index instead. */
 const TRIGRAM_MIN = 3;
 
@@ -214,6 +217,14 @@ export class ImagesRepository {
     return db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /**
+   * Inside an upload's transaction: waits until no other upload is inserting rows (PostgreSQL advisory lock, held
+   * to the end of the transaction). SQLite has one writer already.
+   */
+  async lockUploadRows(trx: Db): Promise<void> {
+    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${UPLOAD_ROWS_LOCK})`.execute(trx);
+  }
+
   async getBySha256(sha256: string, db: Db = this.db): Promise<ImageRow | undefined> {
     return db.selectFrom('images').selectAll().where('sha256', '=', sha256).orderBy('id').limit(1).executeTakeFirst();
   }
@@ -236,8 +247,9 @@ export class ImagesRepository {
     return ids.filter((id) => !found.has(id));
   }
 
+  /** The folder's image ids, ascending. */
   async idsInFolder(folderId: number, db: Db = this.db): Promise<number[]> {
-    const rows = await db.selectFrom('images').select('id').where('folder_id', '=', folderId).execute();
+    const rows = await db.selectFrom('images').select('id').where('folder_id', '=', folderId).orderBy('id').execute();
     return rows.map((r) => r.id);
   }
 

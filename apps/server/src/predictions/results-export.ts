@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { sqliteMainFile } from '../db/sqlite-file.js';
 import { EXPORT_PAGE, ResultsRepository, type ExportFormat, type ResultFilter } from './results.repository.js';
 import { parseStoredSpecimens } from './stored-specimens.js';
 
@@ -90,8 +90,7 @@ async function* keysetPages(db: Db, filter: ExportFilter, format: ExportFormat):
  * filled with result rows nobody else needs.
  */
 async function* sqlitePages(db: Db, filter: ExportFilter, format: ExportFormat): AsyncGenerator<ExportRow[]> {
-  const list = await sql<{ name: string; file: string }>`pragma database_list`.execute(db.kysely);
-  const file = list.rows.find((r) => r.name === 'main')?.file;
+  const file = await sqliteMainFile(db);
   if (!file) {
     yield* keysetPages(db, filter, format);
     return;

@@ -272,6 +272,22 @@ export class ResultsRepository {
     return done;
   }
 
+  /** Of the (task, image) pairs these ids make, those that have a result row, as `task/image` (the orphan sweep). */
+  async resultPairs(taskIds: number[], imageIds: number[]): Promise<Set<string>> {
+    const pairs = new Set<string>();
+    if (taskIds.length === 0) return pairs;
+    for (let i = 0; i < imageIds.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('results')
+        .select(['task_id', 'image_id'])
+        .where('task_id', 'in', taskIds)
+        .where('image_id', 'in', imageIds.slice(i, i + CHUNK))
+        .execute();
+      for (const r of rows) pairs.add(`${r.task_id}/${r.image_id}`);
+    }
+    return pairs;
+  }
+
   async hasResult(taskId: number, imageId: number): Promise<boolean> {
     return (await this.imagesWithResults(taskId, [imageId])).size > 0;
   }

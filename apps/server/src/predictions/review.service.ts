@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { resultKeyPrefix } from '../scoring/run-job.js';
 import { TaskState } from '../tasks/task-state.js';
+import { TasksRepository } from '../tasks/tasks.repository.js';
 import { cropBox, cutImage, scoreBox } from './box-scoring.js';
 import { toResult } from './result.mapper.js';
 import { assertScored, patchSpecimen, reviewedValues, type ChangeMade, type SpecimenPatch } from './review-rules.js';
@@ -77,7 +78,7 @@ export class ReviewService {
     const original = await this.ctx.storage.getBuffer(image.blob_key);
     if (!original) throw new ApiError(409, 'image_unreadable', 'The stored original could not be read');
     const crop = await cropBox(original, input.box);
-    const task = await this.ctx.db.kysely.selectFrom('tasks').select('parameters').where('id', '=', snapshot.row.task_id).executeTakeFirst();
+    const task = await new TasksRepository(this.ctx.db.kysely).get(snapshot.row.task_id);
     const scored = input.ppd === undefined ? await scoreBox(this.ctx.engine, crop, JSON.parse(task?.parameters ?? '{}') as PredictionParameters) : null;
     const cut = scored ? scored.cut : await cutImage(crop);
     const pred = scored ? scored.pred : cut;

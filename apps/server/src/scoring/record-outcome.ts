@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { ImagesRepository } from '../images/images.repository.js';
 import { ResultsRepository, type ResultRecord } from '../predictions/results.repository.js';
 import { TaskState } from '../tasks/task-state.js';
 
@@ -18,7 +19,7 @@ class DuplicateRow extends Error {}
 export async function recordOutcome(db: Kysely<Database>, rec: ResultRecord): Promise<RecordOutcome> {
   try {
     return await db.transaction().execute(async (trx) => {
-      const imageExists = (await trx.selectFrom('images').select('id').where('id', '=', rec.imageId).executeTakeFirst()) !== undefined;
+      const imageExists = (await new ImagesRepository(trx).getById(rec.imageId)) !== undefined;
       // An image gone by now is reported as deleted, whatever the attempt to score it ran into.
       const r: ResultRecord =
         imageExists || rec.errorCode === 'image_deleted'

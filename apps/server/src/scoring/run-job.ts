@@ -6,9 +6,11 @@ import { EngineUnavailableError, engineInfo } from '../engine/app-engine.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { isStorageFull } from '../storage/storage-full.js';
 import { specimensFromAnalysis } from '../predictions/stored-specimens.js';
+import { ImagesRepository } from '../images/images.repository.js';
 import { ResultsRepository, type ResultRecord } from '../predictions/results.repository.js';
 import { JobsRepository } from '../queue/jobs.repository.js';
 import { TaskState } from '../tasks/task-state.js';
+import { TasksRepository } from '../tasks/tasks.repository.js';
 import { forEachLimit, type Limit } from '../util/limiter.js';
 import type { JobRunner } from './job-runner.js';
 import { recordOutcome, type RecordOutcome } from './record-outcome.js';
@@ -123,14 +125,18 @@ export function createJobRunner(deps: JobDeps): JobRunner {
 /** What scoring reads besides jobs: the task and the image to score, and which images have results. */
 class ScoringReads {
   private readonly results: ResultsRepository;
+  private readonly tasks: TasksRepository;
+  private readonly images: ImagesRepository;
   constructor(private readonly db: Db) {
     this.results = new ResultsRepository(db.kysely);
+    this.tasks = new TasksRepository(db.kysely);
+    this.images = new ImagesRepository(db.kysely, db.dialect);
   }
   getTask(id: number) {
-    return this.db.kysely.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.tasks.get(id);
   }
   imageForScoring(id: number) {
-    return this.db.kysely.selectFrom('images').select(['id', 'name', 'blob_key']).where('id', '=', id).executeTakeFirst();
+    return this.images.getById(id);
   }
   imagesWithResults(taskId: number, imageIds: number[]) {
     return this.results.imagesWithResults(taskId, imageIds);

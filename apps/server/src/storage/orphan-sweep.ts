@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { chunks } from '../images/images.repository.js';
+import { ImagesRepository } from '../images/images.repository.js';
+import { ResultsRepository } from '../predictions/results.repository.js';
+import { TasksRepository } from '../tasks/tasks.repository.js';
 import type { BlobStorage } from './blob-storage.js';
 import { guardOf } from './blob-guard.js';
 
@@ -31,22 +33,10 @@ async function unreferenced(db: Db, keys: string[]): Promise<string[]> {
       imageIds.add(Number(result[2]));
     }
   }
-  const usedShas = new Set<string>();
-  for (const part of chunks([...shas])) {
-    for (const r of await db.kysely.selectFrom('images').select('sha256').where('sha256', 'in', part).execute()) usedShas.add(r.sha256);
-  }
-  const running = new Set<number>();
-  const results = new Set<string>();
-  if (taskIds.size > 0) {
-    const ids = [...taskIds];
-    for (const r of await db.kysely.selectFrom('tasks').select(['id', 'status']).where('id', 'in', ids).execute()) {
-      if (r.status === 'running') running.add(r.id);
-    }
-    for (const part of chunks([...imageIds])) {
-      const rows = await db.kysely.selectFrom('results').select(['task_id', 'image_id']).where('task_id', 'in', ids).where('image_id', 'in', part).execute();
-      for (const r of rows) results.add(`${r.task_id}/${r.image_id}`);
-    }
-  }
+  // Read from each table's owner (docs/architecture.md): images by content, tasks by status, results by pair.
+  const usedShas = await new ImagesRepository(db.kysely, db.dialect).existingSha256([...shas]);
+  const running = await new TasksRepository(db.kysely).runningAmong([...taskIds]);
+  const results = await new ResultsRepository(db.kysely).resultPairs([...taskIds], [...imageIds]);
   return keys.filter((k) => {
     const content = CONTENT_KEY.exec(k);
     if (content) return !usedShas.has(content[1]!);

@@ -65,7 +65,7 @@ export class S3Storage implements BlobStorage {
     } catch (err) {
       client.destroy();
       const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      throw new Error(`S3 bucket "${s3.bucket}" is not reachable at ${s3.endpoint ?? 'AWS'} (${why})`);
+      throw new Error(`S3 bucket "${s3.bucket}" is not reachable at ${s3.endpoint ?? 'AWS'} (${why})`, { cause: err });
     }
     return new S3Storage(client, s3.bucket, ossBaseUrl, processTempDir(dataDir));
   }

@@ -90,6 +90,13 @@ export class TasksRepository {
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
+  /** Which of these tasks are running. */
+  async runningAmong(ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('tasks').select('id').where('id', 'in', ids).where('status', '=', 'running').execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async countAll(): Promise<number> {
     const row = await this.db
       .selectFrom('tasks')

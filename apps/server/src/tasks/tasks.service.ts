@@ -1,10 +1,11 @@
 import { MODEL_TYPE, predictionParametersSchema, TASK_NAME_MAX, TASK_STATUSES, type PredictionParameters, type Task, type TaskStatus } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
+import { FoldersRepository } from '../folders/folders.repository.js';
+import { ImagesRepository } from '../images/images.repository.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { toTask } from './task.mapper.js';
 import type { TaskTypeName } from './task-payload.schema.js';
 import { TasksRepository, type TaskListFilter, type TaskRow } from './tasks.repository.js';
-import { ImageSelection } from './image-selection.js';
 
 /** Files deleted per storage call, and how many a delete request removes before answering. */
 const FILE_DELETE_BATCH = 500;
@@ -21,11 +22,14 @@ export interface CreateTaskInput extends Partial<PredictionParameters> {
 /** The rules of tasks: creation (ids resolved once, split into jobs), rename, cancel, delete. */
 export class TasksService {
   private readonly repo: TasksRepository;
-  private readonly selection: ImageSelection;
+  /** Read only here: a task's image_ids/folder_ids become a list of existing images. */
+  private readonly images: ImagesRepository;
+  private readonly folders: FoldersRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new TasksRepository(ctx.db.kysely);
-    this.selection = new ImageSelection(ctx.db.kysely);
+    this.images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
+    this.folders = new FoldersRepository(ctx.db.kysely);
   }
 
   /** Creates a running task over the union of image_ids and folder_ids and hands its jobs to the queue. */
@@ -48,7 +52,7 @@ export class TasksService {
    * free slot). Unknown image: 400 unknown_ids.
    */
   async createForSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<TaskRow> {
-    const imageName = await this.selection.imageName(input.image_id);
+    const imageName = (await this.images.getById(input.image_id))?.name;
     if (imageName === undefined) {
       throw new ApiError(400, 'unknown_ids', `Unknown ids: ${input.image_id}`, {
         ids: [input.image_id],
@@ -69,8 +73,8 @@ export class TasksService {
 
   /** image_ids first (in the order given), then each folder's images by id; duplicates dropped. */
   private async resolveImages(imageIds: number[], folderIds: number[]): Promise<number[]> {
-    const missingImages = await this.selection.missingImageIds(imageIds);
-    const missingFolders = await this.selection.missingFolderIds(folderIds);
+    const missingImages = await this.images.missingIds([...new Set(imageIds)]);
+    const missingFolders = await this.folders.missingIds([...new Set(folderIds)]);
     if (missingImages.length > 0 || missingFolders.length > 0) {
       const ids = [...missingImages, ...missingFolders];
       throw new ApiError(400, 'unknown_ids', `Unknown ids: ${ids.join(', ')}`, {
@@ -81,7 +85,9 @@ export class TasksService {
         },
       });
     }
-    const all = [...new Set([...imageIds, ...(await this.selection.imageIdsInFolders(folderIds))])];
+    const inFolders: number[] = [];
+    for (const folderId of new Set(folderIds)) inFolders.push(...(await this.images.idsInFolder(folderId)));
+    const all = [...new Set([...imageIds, ...inFolders])];
     if (all.length === 0) {
       throw new ApiError(400, 'no_images', 'Select at least one image or a folder that holds images', {
         fields: { image_ids: 'no images selected' },

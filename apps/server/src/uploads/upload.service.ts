@@ -1,5 +1,5 @@
 import fsp from 'node:fs/promises';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Image, UploadError, UploadResponse } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
@@ -21,9 +21,6 @@ import { crashPoint } from '../util/crash-point.js';
 
 /** Blob moves/uploads in flight at once while storing one request. */
 const PUT_CONCURRENCY = 8;
-
-/** PostgreSQL advisory lock key under which uploads insert their rows one request at a time. */
-const UPLOAD_ROWS_LOCK = 0x63617373;
 
 export interface UploadOptions {
   folderId: number | null;
@@ -82,6 +79,11 @@ export class UploadService {
     // A 409 before any file is stored; checked again when the rows go in (another request may have won).
     const plans = await this.plan(batch, options);
     return this.store(batch, plans, options);
+  }
+
+  /** The oldest image holding these bytes (what a skipped single upload answers with). */
+  async imageWithBytes(sha256: string): Promise<ImageRow | undefined> {
+    return this.images.getBySha256(sha256);
   }
 
   /** Summarises per-file results as the upload-files / upload-batch response. */
@@ -182,7 +184,7 @@ export class UploadService {
    */
   private async recheck(trx: Kysely<Database>, batch: UploadBatch, options: UploadOptions, plans: Plan[]): Promise<Plan[]> {
     if (!options.checkDuplicate) return plans;
-    if (this.ctx.db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${UPLOAD_ROWS_LOCK})`.execute(trx);
+    await this.images.lockUploadRows(trx);
     const fresh = await this.plan(batch, options, trx);
     // Only a store can turn into a duplicate; nothing was put in place for the others.
     return plans.map((p, i) => (p.kind === 'store' ? (fresh[i] ?? p) : p));

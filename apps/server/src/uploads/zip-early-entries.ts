@@ -53,7 +53,6 @@ export class ZipEarlyEntries {
 
   /** A pass-through stream that sees every byte of the archive on its way to the temp file. */
   scanner(): Transform {
-    const early = this; // for the Transform's own methods below
     let state: State = { kind: 'header' };
     let position = 0; // offset in the archive of pending[0]
     let pending: Buffer = Buffer.alloc(0);
@@ -138,7 +137,7 @@ export class ZipEarlyEntries {
       await inflight.catch(() => undefined);
       const last = state;
       state = { kind: 'done' };
-      if (last.kind === 'data' && last.sink) await early.abandon(last.sink);
+      if (last.kind === 'data' && last.sink) await this.abandon(last.sink);
     };
 
     return new Transform({

@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerAuth } from './auth/auth-hook.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { ensureFirstAdmin } from './auth/first-admin.js';
 import type { AppContext } from './context.js';
 import { clientErrorHandler, frameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerUnreadBodyHandling } from './http/unread-body.js';
@@ -14,6 +17,7 @@ import { registerRequestGuard } from './security/request-guard.js';
 import { registerSpaceHooks } from './storage/disk-space.js';
 import { statusRoutes } from './status/status.routes.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
+import { usersRoutes } from './users/users.routes.js';
 import { webRoutes } from './web/web.routes.js';
 
 /** JSON bodies are small (names, ids, parameters); uploads go through multipart with their own limit. */
@@ -46,6 +50,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // X-Forwarded-Proto / -For are believed only behind a proxy that sets them (TRUST_PROXY).
+    trustProxy: ctx.config.auth.trustProxy,
     frameworkErrors: frameworkError,
     clientErrorHandler,
     schemaController: { compilersFactory: lazySchemaCompilers() },
@@ -58,6 +64,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerErrorHandler(app);
   // Before anything reads a body: unknown Host names and cross-site writes are refused untouched.
   registerRequestGuard(app, ctx.config);
+  // Then, still before any body is read: sign-in and roles, for every route (auth/role-policy.ts).
+  registerAuth(app, ctx);
+  await ensureFirstAdmin(ctx);
   registerUnreadBodyHandling(app);
   registerSpaceHooks(app, ctx.space);
   // A JSON Content-Type with no body (DELETE, cancel from clients that always send the header) is no body,
@@ -97,6 +106,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     async (api) => {
       await openapiRoutes(api, apiDocs);
       await statusRoutes(api, ctx);
+      await authRoutes(api, ctx);
+      await usersRoutes(api, ctx);
       await imagesRoutes(api, ctx);
       await foldersRoutes(api, ctx);
       await tasksRoutes(api, ctx);

@@ -2,3 +2,4 @@ export * from './constants.js';
 export * from './objects.js';
 export * from './parameters.js';
 export * from './responses.js';
+export * from './auth.js';

@@ -36,7 +36,7 @@ const envSchema = z.object({
   // that checks Host itself). Unset: the loopback names and HOST (see allowedHostsOf).
   ALLOWED_HOSTS: z
     .string()
-    .regex(/^\s*(\*|[A-Za-z0-9.:\[\]_-]+)(\s*,\s*[A-Za-z0-9.:\[\]_-]+)*\s*$/, 'must be a comma-separated list of host names (or *)')
+    .regex(/^\s*(\*|[A-Za-z0-9.:[\]_-]+)(\s*,\s*[A-Za-z0-9.:[\]_-]+)*\s*$/, 'must be a comma-separated list of host names (or *)')
     .optional(),
   // An upload that sends no byte for this long is aborted and its temp files removed.
   UPLOAD_IDLE_SECONDS: z.coerce.number().positive().max(86_400).default(60),
@@ -46,6 +46,14 @@ const envSchema = z.object({
   // Kept free on DATA_DIR for deletes and starts on a full disk; the Connection screen warns below DISK_LOW_MB.
   DISK_RESERVE_MB: z.coerce.number().min(0).max(100_000).default(16),
   DISK_LOW_MB: z.coerce.number().min(0).max(100_000_000).default(1024),
+  // Sign-in (api.md, "Security and sign-in"): unset = on unless HOST is a loopback address.
+  AUTH: z.enum(['on', 'off']).optional(),
+  // Trust X-Forwarded-Proto / X-Forwarded-For from the reverse proxy in front (Secure cookies, client address).
+  TRUST_PROXY: boolFromEnv.default(false),
+  SESSION_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
+  // The first admin, created at start when no user exists yet.
+  ADMIN_USERNAME: z.string().min(1).max(60).optional(),
+  ADMIN_PASSWORD: z.string().min(10, 'at least 10 characters').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -78,6 +86,17 @@ export interface AppConfig {
   orphanGraceMs: number;
   /** the space reserve on DATA_DIR, and the free space under which the status warns (bytes) */
   disk: { reserveBytes: number; lowBytes: number };
+  /** sign-in settings (auth/) */
+  auth: {
+    /** every /api call but login and status needs a session with a role that allows it */
+    enabled: boolean;
+    /** believe X-Forwarded-Proto / X-Forwarded-For (only behind a reverse proxy that sets them) */
+    trustProxy: boolean;
+    /** a session ends this long after sign-in (ms) */
+    sessionMs: number;
+    /** the first admin, created at start when there is no user yet */
+    firstAdmin: { username: string; password: string } | undefined;
+  };
   /** pg-boss settings (used only with DATABASE_URL) */
   scaleOut: {
     /** the API process also works jobs (else only `npm run worker` processes do) */
@@ -101,6 +120,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if ((e.ADMIN_USERNAME === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME, ADMIN_PASSWORD: set both or neither');
+  }
   if (e.S3_ENDPOINT !== undefined || e.S3_ACCESS_KEY_ID !== undefined) {
     if (e.S3_BUCKET === undefined) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when S3_* is set');
   }
@@ -129,12 +151,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadIdleMs: Math.round(e.UPLOAD_IDLE_SECONDS * 1000),
     disk: { reserveBytes: Math.round(e.DISK_RESERVE_MB * 1024 * 1024), lowBytes: Math.round(e.DISK_LOW_MB * 1024 * 1024) },
     orphanGraceMs: Math.round((e.ORPHAN_GRACE_MINUTES ?? (e.DATABASE_URL ? 15 : 0)) * 60_000),
+    auth: {
+      enabled: e.AUTH === undefined ? !isLoopbackHost(e.HOST) : e.AUTH === 'on',
+      trustProxy: e.TRUST_PROXY,
+      sessionMs: Math.round(e.SESSION_HOURS * 3_600_000),
+      firstAdmin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
+    },
     scaleOut: { apiWorksJobs: e.API_WORKS_JOBS ?? e.WORKER_PROCESSES === 0, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
   };
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]']);
+
+/** True for an address only this machine can reach (127.0.0.0/8, ::1, localhost): sign-in is off there by default. */
+export function isLoopbackHost(host: string): boolean {
+  const name = normaliseHostName(host);
+  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
 
 /** A host name as it is compared: lower case, IPv6 without brackets. */
 export function normaliseHostName(name: string): string {

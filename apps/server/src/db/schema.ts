@@ -64,6 +64,8 @@ export interface TasksTable {
   completed_at: string | null;
   /** the engine that scored it (migration 0005); null until a job has run */
   engine_label: string | null;
+  /** the signed-in user who created it (migration 0010); null while sign-in is off */
+  created_by: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One queued unit of work: up to `split_count` images of a task. */
@@ -145,6 +147,62 @@ export interface PendingUploadsTable {
   expires_at: string;
 }
 
+/** A user who can sign in (migration 0010); owned by users/users.repository.ts. */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  /** lower-cased NFC username: the unique key */
+  username_key: string;
+  /** viewer | researcher | admin */
+  role: string;
+  /** `scrypt$N$r$p$salt$hash` (auth/password.ts) */
+  password_hash: string;
+  created_at: string;
+}
+
+/** A signed-in session (migration 0010); owned by auth/sessions.repository.ts. */
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie's token: the token itself is never stored */
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+/** One failed login, per user name and per address (migration 0010); owned by auth/login-throttle.ts. */
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  /** `user:<username key>` or `addr:<client address>` */
+  subject: string;
+  created_at: string;
+}
+
+/** Who deleted what (migration 0010); owned by auth/audit.repository.ts. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  /** kept as it was, so the entry still names someone whose account was removed later */
+  username: string | null;
+  /** e.g. `DELETE /api/images/:id/` */
+  action: string;
+  /** what it was done to, e.g. `id=12` */
+  target: string;
+  created_at: string;
+}
+
+/**
+ * An upload refused with a 409 duplicate, kept for the user's choice (migration 0012); owned by
+ * uploads/pending-uploads.repository.ts. `files` is JSON (uploads/pending-uploads.ts); the bytes are in blob
+ * storage under `pending/<token>/`.
+ */
+export interface PendingUploadsTable {
+  token: string;
+  folder_id: number | null;
+  files: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   folders: FoldersTable;
   images: ImagesTable;
@@ -153,5 +211,9 @@ export interface Database {
   task_jobs: TaskJobsTable;
   results: ResultsTable;
   result_reviews: ResultReviewsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  audit_log: AuditLogTable;
   pending_uploads: PendingUploadsTable;
 }

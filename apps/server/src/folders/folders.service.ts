@@ -1,5 +1,6 @@
 import type { Folder } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { ApiError, badRequest, notFound, unknownIds } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
 import { ImagesService } from '../images/images.service.js';
@@ -16,12 +17,6 @@ export type FolderDeleteMode = { images: 'move'; target: number | null } | { ima
 
 const nameExists = (name: string) =>
   new ApiError(409, 'name_exists', `A folder named "${name}" already exists`, { fields: { name: 'already exists' } });
-
-/** Unique-constraint violations from either database (a concurrent create with the same name). */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505';
-}
 
 /** The folder rules of api.md: trimmed unique names, moving images, delete with move/delete. */
 export class FoldersService {

@@ -1,5 +1,6 @@
 import { API_OBJECT_SCHEMAS } from '@cassavascope/contract';
 import { z } from 'zod';
+import { accessFor } from '../auth/role-policy.js';
 import type { RegisteredRoute, ResponseDoc, RouteDoc } from './route-doc.js';
 
 type Json = Record<string, unknown>;
@@ -14,7 +15,8 @@ const STATUS_TEXT: Record<number, string> = {
   206: 'Partial content (one byte range)',
   304: 'Not modified (If-None-Match matched)',
   400: 'Invalid input: `invalid` with `fields` naming each offending field (or another 4xx code)',
-  403: 'A state-changing request from another site: `cross_origin`',
+  401: 'Sign-in is on and the request has no live session: `not_signed_in`',
+  403: 'A state-changing request from another site (`cross_origin`), or a role that may not do this (`forbidden`, with sign-in on)',
   404: 'Unknown id: `not_found`',
   409: 'Conflict',
   410: 'Gone',
@@ -202,6 +204,11 @@ function describe(method: string, url: string, d: RouteDoc, inputs: SchemaSet, o
   if (hasInput) responses['400'] ??= 'error';
   if (pathParamNames(url).length > 0) responses['404'] ??= 'error';
   if (WRITES.has(method)) responses['403'] ??= 'error';
+  // With sign-in on, every route but the public ones needs a session and a role (auth/role-policy.ts).
+  if (accessFor(method, url, url) !== 'public') {
+    responses['401'] ??= 'error';
+    responses['403'] ??= 'error';
+  }
   if (WRITES.has(method) && method !== 'DELETE') responses['507'] ??= 'error';
   responses['421'] ??= 'error';
   responses['500'] ??= 'error';

@@ -25,7 +25,8 @@ export interface RouteDoc {
    * The answers. A schema is a JSON body; `null` is no body (204, 304); `{content, description}` names another
    * media type (CSV, HTML, binary); `'error'` or `errorResponse(description)` is the `{code, detail}` body. Added
    * unless given: 421 (unknown Host) and 500 to every route, 403 (cross-site) to writes, 507 (storage full) to
-   * writes other than DELETE, 400 to routes with input, 404 to routes with an id in the path.
+   * writes other than DELETE, 400 to routes with input, 404 to routes with an id in the path, 401 and 403 to
+   * routes that need a session when sign-in is on (auth/role-policy.ts).
    */
   responses: Record<number, ResponseDoc>;
 }

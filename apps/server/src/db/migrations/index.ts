@@ -8,6 +8,7 @@ import * as m0006 from './0006-result-specimens.js';
 import * as m0007 from './0007-result-reviews.js';
 import * as m0008 from './0008-nfc-names.js';
 import * as m0009 from './0009-image-name-sort.js';
+import * as m0010 from './0010-users-sessions.js';
 import * as m0012 from './0012-pending-uploads.js';
 
 /**
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0007-result-reviews': m0007,
   '0008-nfc-names': m0008,
   '0009-image-name-sort': m0009,
+  '0010-users-sessions': m0010,
   '0012-pending-uploads': m0012,
 };
 

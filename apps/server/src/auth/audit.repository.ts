@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** The `audit_log` table's one owner: who deleted what. */
+export class AuditRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async record(entry: { userId: number | null; username: string | null; action: string; target: string }): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({ user_id: entry.userId, username: entry.username, action: entry.action, target: entry.target, created_at: new Date().toISOString() })
+      .execute();
+  }
+
+  async latest(limit: number) {
+    return this.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(limit).execute();
+  }
+}

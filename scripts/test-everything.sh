@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything the tests need on a fresh Debian machine, builds, and runs every test.
+# Installs everything the tests need on a fresh Debian machine, lints, builds, and runs every test.
 # Debian packages: chromium (browser tests), fonts-wqy-microhei (Chinese text in the screenshots; without a CJK font
 # it renders as boxes) and postgresql (scale-out suite). Needs root for apt-get.
 set -euo pipefail
@@ -14,4 +14,6 @@ if ((${#need[@]})); then
   apt-get install -y -qq "${need[@]}"
 fi
 npm ci
+# The linter first (about 20 s): a lint error fails CI before the long test run (eslint.config.js).
+npm run lint
 npm test

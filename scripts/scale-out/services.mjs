@@ -42,7 +42,7 @@ function runPg(bin, args, opts = {}) {
     return execFileSync(cmd[0], cmd[1], { stdio: ['ignore', 'pipe', 'pipe'], cwd: os.tmpdir(), ...opts }).toString();
   } catch (err) {
     const out = `${err.stdout ?? ''}${err.stderr ?? ''}`.trim();
-    throw new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${out || err.message}`);
+    throw new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${out || err.message}`, { cause: err });
   }
 }
 

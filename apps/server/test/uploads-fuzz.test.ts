@@ -137,8 +137,7 @@ describe('fuzzing the upload paths', () => {
       while (sent < REQUESTS && Date.now() - started < TIME_BUDGET_MS) {
         const n = sent++;
         const sample = mutate(r, r.pick(seeds));
-        let res: SocketResponse | undefined;
-        res = await conn.request('POST', sample.path, { 'Content-Type': sample.contentType }, sample.body, 10_000);
+        const res: SocketResponse | undefined = await conn.request('POST', sample.path, { 'Content-Type': sample.contentType }, sample.body, 10_000);
         if (!res) {
           unanswered.push(`#${n} ${sample.path} ${JSON.stringify(sample.body.subarray(0, 300).toString('latin1'))}`);
         } else {

@@ -6,7 +6,6 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { toImage } from '../images/image-view.js';
-import { ImagesRepository } from '../images/images.repository.js';
 import { baseName, UNNAMED } from './file-names.js';
 import { abortWhenIdle } from './idle-upload.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
@@ -48,7 +47,6 @@ function onlyFileError(result: FileResult | undefined): ApiError | undefined {
 /** Upload routes of the Images section: POST /images/, /images/upload-files/, /images/upload-batch/. */
 export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new UploadService(ctx);
-  const images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
   const tempDir = ctx.storage.tempDir;
   const zipLimits = { maxEntryBytes: ctx.config.maxUploadBytes, maxEntries: UPLOAD_LIMITS.maxZipEntries, maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes };
   const pending = new PendingUploads({ db: ctx.db.kysely, storage: ctx.storage, log: ctx.log });
@@ -160,7 +158,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       }
       // Skipped (duplicate_action=skip): the image that already holds this name or these bytes.
       const sha = batch.candidates[0]?.staged?.sha256;
-      const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await images.getBySha256(sha) : undefined);
+      const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await service.imageWithBytes(sha) : undefined);
       if (!existing) throw new ApiError(409, 'duplicate', 'The file is a duplicate', { duplicates: [result?.name ?? ''] });
       return toImage(existing, ctx.storage);
     }),

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import multipart from '@fastify/multipart';
+import { CONTRACT_HEADER, CONTRACT_VERSION } from '@cassavascope/contract';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerAuth } from './auth/auth-hook.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -78,9 +79,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     if (text.trim() === '') return done(null, undefined);
     parseJson(req, text, done);
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'same-origin');
+    // Says the body follows the contract's schemas: the web app then checks it against them.
+    if (req.url.startsWith('/api/')) reply.header(CONTRACT_HEADER, CONTRACT_VERSION);
     return payload;
   });
   await app.register(multipart, {

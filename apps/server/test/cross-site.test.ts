@@ -194,4 +194,16 @@ describe('headers on every response', () => {
     const refused = await rawRequest(server.url, 'DELETE', `/api/images/${imageId}/`, { origin: EVIL });
     expect(refused.headers['referrer-policy']).toBe('same-origin');
   });
+  it('X-CassavaScope-Contract: 1 on /api answers (bodies, errors, writes), none on media or the web app', async () => {
+    const image = (await server.json(`/api/images/${imageId}/`)).body;
+    for (const p of ['/api/images/', '/api/images/999999/', '/api/status/', '/api/openapi.json']) {
+      expect((await rawRequest(server.url, 'GET', p)).headers['x-cassavascope-contract'], p).toBe('1');
+    }
+    const created = await rawRequest(server.url, 'POST', '/api/folders/', { 'content-type': 'application/json' }, '{"name":"contract header"}');
+    expect(created.status).toBe(201);
+    expect(created.headers['x-cassavascope-contract']).toBe('1');
+    for (const p of [image.thumbnail_url, '/']) {
+      expect((await rawRequest(server.url, 'GET', p)).headers['x-cassavascope-contract'], p).toBeUndefined();
+    }
+  });
 });

@@ -61,3 +61,11 @@ export const PPD_MIN = 0;
 export const PPD_MAX = 10;
 /** PPD >= this counts as "disease" in task statistics (api.md, Tasks): the mild band's lower limit. */
 export const DISEASE_FROM = PPD_MILD_FROM;
+
+/**
+ * Header CassavaScope's server sends with every /api answer (value `1`): its bodies follow this package's
+ * schemas exactly, so the web app checks them against the schemas. Another backend (the academy's original one,
+ * read through the normalisers' alternative field names) sends none, and its answers are read as they come.
+ */
+export const CONTRACT_HEADER = 'X-CassavaScope-Contract';
+export const CONTRACT_VERSION = '1';

@@ -43,27 +43,44 @@ export function otsu(values: Float32Array, lo: number, hi: number, mask?: Uint8A
 }
 
 /**
- * The q-quantile (0-1) of the selected values, from a 2048-bin histogram of [lo, hi]: O(n), and exact to
- * (hi - lo) / 2048, which is far finer than any decision made with it.
+ * A 2048-bin histogram of [lo, hi], filled value by value: quantiles in O(n), exact to (hi - lo) / 2048, which is
+ * far finer than any decision made with them.
  */
+export class Histogram {
+  private static readonly BINS = 2048;
+  private readonly bins = new Int32Array(Histogram.BINS);
+  private readonly scale: number;
+  count = 0;
+
+  constructor(
+    private readonly lo = 0,
+    private readonly hi = 100,
+  ) {
+    this.scale = Histogram.BINS / Math.max(1e-9, hi - lo);
+  }
+
+  add(v: number): void {
+    const k = v <= this.lo ? 0 : v >= this.hi ? Histogram.BINS - 1 : ((v - this.lo) * this.scale) | 0;
+    this.bins[k]!++;
+    this.count++;
+  }
+
+  /** The q-quantile (0-1); NaN when empty. */
+  quantile(q: number): number {
+    if (this.count === 0) return NaN;
+    const target = q * (this.count - 1);
+    let seen = 0;
+    for (let k = 0; k < Histogram.BINS; k++) {
+      seen += this.bins[k]!;
+      if (seen > target) return this.lo + (k + 0.5) / this.scale;
+    }
+    return this.hi;
+  }
+}
+
+/** The q-quantile (0-1) of the selected values (see Histogram). */
 export function quantile(values: Float32Array, q: number, mask?: Uint8Array, lo = 0, hi = 100): number {
-  const bins = 2048;
-  const hist = new Int32Array(bins);
-  const scale = bins / Math.max(1e-9, hi - lo);
-  let n = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (mask && mask[i] === 0) continue;
-    const v = values[i]!;
-    const k = v <= lo ? 0 : v >= hi ? bins - 1 : ((v - lo) * scale) | 0;
-    hist[k]!++;
-    n++;
-  }
-  if (n === 0) return NaN;
-  const target = q * (n - 1);
-  let seen = 0;
-  for (let k = 0; k < bins; k++) {
-    seen += hist[k]!;
-    if (seen > target) return lo + (k + 0.5) / scale;
-  }
-  return hi;
+  const h = new Histogram(lo, hi);
+  for (let i = 0; i < values.length; i++) if (!mask || mask[i] !== 0) h.add(values[i]!);
+  return h.quantile(q);
 }

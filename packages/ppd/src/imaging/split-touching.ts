@@ -80,6 +80,8 @@ export function splitTouching(region: Uint8Array, width: number, height: number)
     peakAt[p] = p;
     const x = p % width;
     const y = (p - x) / width;
+    // p's root, kept current through the merges below (one find per neighbour, not two)
+    let a = p;
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
         const nx = x + dx;
@@ -87,14 +89,15 @@ export function splitTouching(region: Uint8Array, width: number, height: number)
         if ((dx === 0 && dy === 0) || nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
         const q = ny * width + nx;
         if (parent[q] === -1) continue;
-        const a = find(p);
         const b = find(q);
         if (a === b) continue;
-        const [low, high] = peak[a]! < peak[b]! ? [a, b] : [b, a];
+        const low = peak[a]! < peak[b]! ? a : b;
+        const high = low === a ? b : a;
         // The level where they meet is the neck: p's depth.
         const neck = depth[p]! / peak[low]!;
         if (peak[low]! >= minDepth && neck >= MIN_NECK_SHARE && neck < MAX_NECK_SHARE) necked.push({ at: peakAt[low]!, depth: peak[low]! });
         parent[low] = high;
+        a = high;
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { EngineInfo } from '@cassavascope/contract';
 import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { boundaryDistance, countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
-import { otsu, quantile } from '../imaging/otsu.js';
+import { Histogram, otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
 import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
 import type { SpecimenKind } from '../types.js';
@@ -229,7 +229,8 @@ export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32A
   for (let y = 0; y < height; y++) {
     const edgeRow = y < strip || y >= height - strip;
     for (let x = 0; x < width; x++) {
-      if (!(edgeRow || x < strip || x >= width - strip)) continue;
+      // the strip only: whole rows at the top and bottom, between them the two side strips
+      if (!edgeRow && x === strip) x = Math.max(strip, width - strip);
       idx.push(y * width + x);
       // position along the perimeter of the nearest frame edge, clockwise from the top-left corner
       const dTop = y;
@@ -267,35 +268,42 @@ export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32A
     cb.push(sb[s]!);
   }
   const assign = new Int32Array(n);
+  const m = new Float64Array(k);
+  const tL = new Float64Array(k);
+  const ta = new Float64Array(k);
+  const tb = new Float64Array(k);
   for (let iter = 0; iter < 10; iter++) {
+    m.fill(0);
+    tL.fill(0);
+    ta.fill(0);
+    tb.fill(0);
     for (let i = 0; i < n; i++) {
+      const l = sL[i]!;
+      const a = sa[i]!;
+      const b = sb[i]!;
       let best = 0;
       let bestD = Infinity;
       for (let j = 0; j < k; j++) {
-        const d = (sL[i]! - cL[j]!) ** 2 + (sa[i]! - ca[j]!) ** 2 + (sb[i]! - cb[j]!) ** 2;
+        const dl = l - cL[j]!;
+        const da = a - ca[j]!;
+        const db = b - cb[j]!;
+        const d = dl * dl + da * da + db * db;
         if (d < bestD) {
           bestD = d;
           best = j;
         }
       }
       assign[i] = best;
+      m[best]!++;
+      tL[best]! += l;
+      ta[best]! += a;
+      tb[best]! += b;
     }
     for (let j = 0; j < k; j++) {
-      let m = 0;
-      let tL = 0;
-      let ta = 0;
-      let tb = 0;
-      for (let i = 0; i < n; i++) {
-        if (assign[i] !== j) continue;
-        m++;
-        tL += sL[i]!;
-        ta += sa[i]!;
-        tb += sb[i]!;
-      }
-      if (m > 0) {
-        cL[j] = tL / m;
-        ca[j] = ta / m;
-        cb[j] = tb / m;
+      if (m[j]! > 0) {
+        cL[j] = tL[j]! / m[j]!;
+        ca[j] = ta[j]! / m[j]!;
+        cb[j] = tb[j]! / m[j]!;
       }
     }
   }
@@ -353,7 +361,11 @@ export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32A
   const widest = Math.max(...clusters.map((c) => c.reach));
   const isBackground = (c: { reach: number }) => c.reach >= BG_MIN_PERIMETER || c.reach === widest;
   return {
-    background: clusters.filter(isBackground).map(({ reach: _r, ...c }) => c),
+    // commonest first: the per-pixel distance stops at the first colour close enough, mostly this one
+    background: clusters
+      .filter(isBackground)
+      .sort((p, q) => q.share - p.share)
+      .map(({ reach: _r, ...c }) => c),
     specimen: clusters.filter((c) => !isBackground(c)).map(({ reach: _r, ...c }) => c),
   };
 }
@@ -375,7 +387,8 @@ function shadowModel(clusters: Cluster[]): ShadowModel {
 
 /**
  * Distance of a colour to the background: to the nearest background colour (lightness weighted, minus the
- * colour's spread), or to that colour in shadow. Less light scales linear RGB, which in CIELAB scales L* + 16,
+ * colour's spread), or to that colour in shadow. Stops as soon as it is at most `enough` (the caller only asks
+ * whether it is past a cut, or clamps it at 0): most pixels are background, near the first (commonest) colour. Less light scales linear RGB, which in CIELAB scales L* + 16,
  * a* and b* by one factor m: a shadow is the background colour times m, m between SHADOW_MIN_LIGHT and 1
  * (chromaticity unchanged, only darker), so its distance is how far its a*, b* are from the scaled ones.
  */
@@ -388,10 +401,11 @@ function backgroundDistance(
   cb: Float64Array,
   margin: Float64Array,
   shade: ShadowModel | null,
+  enough: number,
 ): number {
   const l = Lp * BG_L_WEIGHT;
   let best = Infinity;
-  for (let j = 0; j < cL.length; j++) {
+  for (let j = 0; j < cL.length && best > enough; j++) {
     const dl0 = l - cL[j]!;
     const da0 = a - ca[j]!;
     const db0 = b - cb[j]!;
@@ -438,7 +452,7 @@ function castShadow(
   let any = false;
   for (let i = 0; i < n; i++) {
     if (dist[i]! <= cut) state[i] = 2;
-    else if (backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, shade) <= cut) {
+    else if (backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, shade, cut) <= cut) {
       state[i] = 1;
       any = true;
     }
@@ -508,13 +522,16 @@ function healthyReference(lab: LabPlanes, where: Uint8Array): Reference {
     break;
   }
   if (mode < 0) mode = Math.round(quantile(lab.L, 0.5, where));
-  const sel = new Uint8Array(where.length);
-  for (let i = 0; i < sel.length; i++) sel[i] = where[i] && Math.abs(lab.L[i]! - mode) <= HEALTHY_BAND ? 1 : 0;
-  return {
-    L: quantile(lab.L, 0.5, sel),
-    a: quantile(lab.a, 0.5, sel, -128, 128),
-    b: quantile(lab.b, 0.5, sel, -128, 128),
-  };
+  const L = new Histogram(0, 100);
+  const a = new Histogram(-128, 128);
+  const b = new Histogram(-128, 128);
+  for (let i = 0; i < where.length; i++) {
+    if (!where[i] || Math.abs(lab.L[i]! - mode) > HEALTHY_BAND) continue;
+    L.add(lab.L[i]!);
+    a.add(lab.a[i]!);
+    b.add(lab.b[i]!);
+  }
+  return { L: L.quantile(0.5), a: a.quantile(0.5), b: b.quantile(0.5) };
 }
 
 /** A leaf's healthy colour: the median of its green pixels; null when too few are green. */
@@ -668,7 +685,7 @@ class ColourModel implements SegmentationModel {
     const cb = Float64Array.from(clusters, (c) => c.b);
     const margin = Float64Array.from(clusters, (c) => 1.5 * c.spread);
     for (let i = 0; i < n; i++) {
-      const best = backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, null);
+      const best = backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, null, 0);
       dist[i] = best > 0 ? best : 0;
     }
     // Plain cards allow a closer cut (white flesh on white paper); textured ones (wood, cloth) need a margin.
@@ -709,9 +726,12 @@ class ColourModel implements SegmentationModel {
     const slope = 0.15 * cut + 1;
     const p = new Float32Array(n);
     let specimen: Uint8Array = new Uint8Array(n);
+    // most pixels are plain background at distance 0: their probability once
+    const p0 = sigmoid(-cut / slope);
     for (let i = 0; i < n; i++) {
-      p[i] = sigmoid((dist[i]! - cut) / slope);
-      specimen[i] = dist[i]! > cut ? 1 : 0;
+      const d = dist[i]!;
+      p[i] = d === 0 ? p0 : sigmoid((d - cut) / slope);
+      specimen[i] = d > cut ? 1 : 0;
     }
     // The blur spreads each edge over 2r+1 px; a cut below Otsu's midpoint takes part of that halo. Peel it
     // back: a linear edge ramp crosses the cut (1/2 - cut / (2 otsu)) (2r + 1) px outside the true edge.
@@ -760,7 +780,7 @@ class ColourModel implements SegmentationModel {
         continue;
       }
       // unblurred, a shadow pixel outlines only where it is not shadow-coloured (a thin peel the blur washed out)
-      outline[i] = backgroundDistance(lab.L[i]!, lab.a[i]!, lab.b[i]!, cL, ca, cb, margin, shadow?.[i] ? shade : null) > cut ? 1 : 0;
+      outline[i] = backgroundDistance(lab.L[i]!, lab.a[i]!, lab.b[i]!, cL, ca, cb, margin, shadow?.[i] ? shade : null, cut) > cut ? 1 : 0;
     }
     const enclosed = enclosedByOutlines(outline, width, height, 2 * r + 1);
     for (let i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from './helpers/fixtures.js';
+import { makeSpecimenJpeg } from './helpers/specimens.js';
 import { ADMIN, AUTH_ENV, addUser, signIn } from './helpers/sign-in.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -194,7 +195,9 @@ describe('roles', () => {
 
     // The viewer sees it, its file, and the export.
     expect((await server.json('/api/images/', as(viewer))).body.count).toBe(1);
-    expect((await server.request(image.thumbnail_url, as(viewer))).status).toBe(200);
+    const thumb = await server.request(image.thumbnail_url, as(viewer));
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('cache-control')).toMatch(/^private\b/);
     expect((await server.request(image.thumbnail_url)).status).toBe(401);
     expect((await server.request('/api/predictions/export/', as(viewer))).status).toBe(200);
     expect((await server.json(`/api/images/${image.id}/`, { method: 'DELETE', ...as(viewer) })).status).toBe(403);
@@ -211,6 +214,36 @@ describe('roles', () => {
     const audit = await server.ctx.db.kysely.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ username: 'researcher1', action: 'DELETE /api/images/:id/' });
     expect(JSON.parse(audit.target)).toEqual({ id: String(image.id) });
+  });
+});
+
+describe('who did it', () => {
+  it('records the user who created a task and who reviewed a result (history names them)', async () => {
+    await addUser(server, admin, 'reviewer1', 'researcher');
+    const reviewer = await signIn(server, 'reviewer1', 'reviewer1-password-1');
+    const me = (await server.json('/api/auth/me/', as(reviewer))).body.user;
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array(await makeSpecimenJpeg({ seed: 7 }))], { type: 'image/jpeg' }), 'specimen_7.jpg');
+    form.append('check_duplicate', '0');
+    const up = await server.json('/api/images/upload-files/', { method: 'POST', ...as(reviewer), body: form });
+    expect(up.status).toBe(201);
+    const created = await server.json('/api/tasks/', { method: 'POST', ...as(reviewer), body: { name: 'Plot 7', image_ids: [up.body.uploaded[0].id] } });
+    expect(created.status).toBe(201);
+    const row = await server.ctx.db.kysely.selectFrom('tasks').select('created_by').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    expect(row.created_by).toBe(me.id);
+
+    let task = created.body;
+    for (let i = 0; task.status === 'running' && i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      task = (await server.json(`/api/tasks/${task.id}/`, as(reviewer))).body;
+    }
+    expect(task.status).toBe('completed');
+    const result = (await server.json(`/api/predictions/?task_id=${task.id}`, as(reviewer))).body.results[0];
+    const changed = await server.json(`/api/predictions/${result.id}/specimens/1/`, { method: 'PATCH', ...as(reviewer), body: { ppd: 3.5, note: 'checked' } });
+    expect(changed.status).toBe(200);
+    const history = await server.json(`/api/predictions/${result.id}/history/`, as(reviewer));
+    expect(history.body).toHaveLength(1);
+    expect(history.body[0]).toMatchObject({ change: 'ppd', to: 3.5, note: 'checked', user: { id: me.id, username: 'reviewer1' } });
   });
 });
 
@@ -250,6 +283,23 @@ describe('sign-in defaults and transport', () => {
       expect(res.headers.get('set-cookie')).toContain('Secure');
     } finally {
       await proxied.close();
+    }
+  });
+});
+
+describe('object storage with sign-in on', () => {
+  it.runIf(process.env.TEST_S3_ENDPOINT)('serves files through /media (session checked), never the bucket\'s public address', async () => {
+    const s = await startTestServer({ ...AUTH_ENV, OSS_BASE_URL: 'http://bucket.example/public' });
+    try {
+      const cookie = await signIn(s, ADMIN.username, ADMIN.password);
+      const form = new FormData();
+      form.append('file', new Blob([await makeJpeg({ width: 40, height: 30 })], { type: 'image/jpeg' }), 'a.jpg');
+      const image = (await s.json('/api/images/upload-files/', { method: 'POST', ...as(cookie), body: form })).body.uploaded[0];
+      expect(image.thumbnail_url).toMatch(/^\/media\//);
+      expect((await s.request(image.thumbnail_url)).status).toBe(401);
+      expect((await s.request(image.thumbnail_url, as(cookie))).status).toBe(200);
+    } finally {
+      await s.close();
     }
   });
 });

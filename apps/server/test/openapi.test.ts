@@ -344,6 +344,23 @@ describe('real answers validate against the document', () => {
     expect((await call('GET', '/media/originals/nothing-here.jpg')).status).toBe(404);
   });
 
+  it('sign-in and users: create, list, change, delete, last admin, sign in and out', async () => {
+    const admin = await call('POST', '/api/users/', { json: { username: 'doc-admin', password: 'doc-admin-password', role: 'admin' } });
+    expect(admin.status).toBe(201);
+    const viewer = await call('POST', '/api/users/', { json: { username: 'doc-viewer', password: 'doc-viewer-password', role: 'viewer' } });
+    expect((await call('POST', '/api/users/', { json: { username: 'doc-viewer', password: 'doc-viewer-password', role: 'viewer' } })).status).toBe(409);
+    expect((await call('POST', '/api/users/', { json: { username: 'x', password: 'short', role: 'viewer' } })).status).toBe(400);
+    expect((await call('GET', '/api/users/')).body.count).toBe(2);
+    expect((await call('PATCH', `/api/users/${viewer.body.id}/`, { json: { role: 'researcher' } })).body.role).toBe('researcher');
+    expect((await call('PATCH', `/api/users/${admin.body.id}/`, { json: { role: 'viewer' } })).status).toBe(409);
+    expect((await call('POST', '/api/auth/login/', { json: { username: 'doc-viewer', password: 'wrong-password' } })).status).toBe(401);
+    expect((await call('POST', '/api/auth/login/', { json: { username: 'doc-viewer', password: 'doc-viewer-password' } })).status).toBe(200);
+    expect((await call('GET', '/api/auth/me/')).body).toEqual({ user: null, auth: false });
+    expect((await call('POST', '/api/auth/logout/')).status).toBe(204);
+    expect((await call('DELETE', `/api/users/${viewer.body.id}/`)).status).toBe(204);
+    expect((await call('DELETE', `/api/users/${admin.body.id}/`)).status).toBe(409);
+  });
+
   it('security answers and deletes', async () => {
     expect((await call('POST', '/api/folders/', { json: { name: 'Foreign' }, headers: { Origin: 'http://evil.example' } })).status).toBe(403);
     const foreign = await rawRequest(server.url, 'GET', '/api/status/', { Host: 'evil.example' });

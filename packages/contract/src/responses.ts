@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userListSchema, userRowSchema, userSchema } from './auth.js';
 import { folderSchema, imageSchema, listEnvelopeSchema } from './objects.js';
 import type {
   DiskStatus,
@@ -180,6 +181,9 @@ export const reviewHistoryEntrySchema = z.object({
   user: z.object({ id, username: z.string().optional() }).nullable(),
 });
 
+/** `GET /predictions/{id}/history/`: every review change of a result, oldest first. */
+export const reviewHistorySchema = z.array(reviewHistoryEntrySchema);
+
 export const diskStatusSchema = z.object({ free_bytes: count, total_bytes: count, low: z.boolean() });
 
 export const serverStatusSchema = z.object({
@@ -213,6 +217,9 @@ export const API_OBJECT_SCHEMAS = {
   PredictionSummary: predictionSummarySchema,
   ReviewHistoryEntry: reviewHistoryEntrySchema,
   ServerStatus: serverStatusSchema,
+  User: userSchema,
+  UserRow: userRowSchema,
+  UserList: userListSchema,
 } as const;
 
 // Compile-time: what a schema accepts is a value of the type the clients use.

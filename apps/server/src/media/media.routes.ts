@@ -4,8 +4,12 @@ import type { AppContext } from '../context.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { isValidKey } from '../storage/blob-storage.js';
 
-/** Stored blobs are content-addressed (or versioned): a URL's bytes never change. */
+/**
+ * Stored blobs are content-addressed (or versioned): a URL's bytes never change. With sign-in on they are
+ * `private`: only the signed-in browser keeps them, never a shared cache.
+ */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const IMMUTABLE_PRIVATE = 'private, max-age=31536000, immutable';
 
 /**
  * One `bytes=` range of an object of `size` bytes, inclusive; 'unsatisfiable' when it lies outside;
@@ -50,7 +54,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const blob = isValidKey(key) ? await ctx.storage.get(key) : null;
     if (!blob) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;
-    reply.header('Cache-Control', IMMUTABLE).header('ETag', etag).type(blob.contentType);
+    reply.header('Cache-Control', ctx.config.auth.enabled ? IMMUTABLE_PRIVATE : IMMUTABLE).header('ETag', etag).type(blob.contentType);
     if (ctx.storage.getRange) reply.header('Accept-Ranges', 'bytes');
     if (req.headers['if-none-match'] === etag) {
       blob.stream.destroy();

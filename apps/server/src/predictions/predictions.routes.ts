@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
@@ -69,12 +69,9 @@ const addSpecimenSchema = z.object({
   note,
 });
 
-/**
- * Who makes a review change: nobody yet (sign-in is off: api.md's `user` is null). The sign-in feature
- * returns the session's user id here.
- */
-function reviewerOf(_req: unknown): Reviewer {
-  return { userId: null };
+/** Who makes a review change: the signed-in user (null while sign-in is off: api.md's `user` is null). */
+function reviewerOf(req: FastifyRequest): Reviewer {
+  return { userId: req.user?.id ?? null };
 }
 
 /** The Predictions (results) section of api.md. */
@@ -198,7 +195,7 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   });
   app.post('/predictions/predict_single/', singleDoc, async (req) => {
     const input = parseInput(singlePredictSchema, req.body, 'prediction');
-    return predictions.predictSingle(input);
+    return predictions.predictSingle({ ...input, createdBy: req.user?.id ?? null });
   });
 
   const batchDoc = doc({
@@ -209,7 +206,7 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.post('/predictions/predict_batch/', batchDoc, async (req, reply) => {
     const input = parseInput(batchCreateSchema, req.body, 'task');
     const name = input.name ?? `Prediction ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
-    const task = await tasks.create({ ...input, name, type: input.type ?? 'prediction' });
+    const task = await tasks.create({ ...input, name, type: input.type ?? 'prediction', createdBy: req.user?.id ?? null });
     return reply.status(201).send(task);
   });
 }

@@ -5,16 +5,14 @@ import { ApiError, notFound } from '../http/errors.js';
 import { resultKeyPrefix } from '../scoring/run-job.js';
 import { TaskState } from '../tasks/task-state.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { cropBox, cutImage, scoreBox } from './box-scoring.js';
 import { toResult } from './result.mapper.js';
 import { assertScored, patchSpecimen, reviewedValues, type ChangeMade, type SpecimenPatch } from './review-rules.js';
 import { ResultsRepository, type NewReviewRow, type ResultRow } from './results.repository.js';
 import { parseStoredSpecimens, type StoredSpecimen } from './stored-specimens.js';
 
-/**
- * Who makes a review change. Sign-in does not exist yet: `userId` is null (api.md: `user` is null when
- * sign-in is off); the sign-in feature fills it from the session.
- */
+/** Who makes a review change: the signed-in user's id, null while sign-in is off (api.md: `user` is null). */
 export interface Reviewer {
   userId: number | null;
 }
@@ -127,6 +125,7 @@ export class ReviewService {
   async history(resultId: number): Promise<ReviewHistoryEntry[]> {
     if (!(await this.results.exists(resultId))) throw notFound('Result');
     const rows = await this.results.history(resultId);
+    const names = await new UsersRepository(this.ctx.db.kysely).namesOf([...new Set(rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])))]);
     return rows.map((r) => ({
       time: r.created_at,
       index: r.specimen_index,
@@ -134,7 +133,8 @@ export class ReviewService {
       from: JSON.parse(r.from_value) as number | boolean | null,
       to: JSON.parse(r.to_value) as number | boolean | null,
       note: r.note,
-      user: r.user_id === null ? null : { id: r.user_id },
+      // A user removed since keeps their id (the name is gone with the account).
+      user: r.user_id === null ? null : { id: r.user_id, ...(names.has(r.user_id) ? { username: names.get(r.user_id)! } : {}) },
     }));
   }
 

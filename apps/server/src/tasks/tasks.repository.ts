@@ -17,6 +17,8 @@ export interface NewTask {
   modelType: string;
   imageIds: number[];
   parameters: PredictionParameters;
+  /** the signed-in user who asked for it (null while sign-in is off) */
+  createdBy?: number | null | undefined;
 }
 
 export interface TaskListFilter {
@@ -48,6 +50,7 @@ export class TasksRepository {
           image_count: task.imageIds.length,
           parameters: JSON.stringify(task.parameters),
           created_at: now,
+          created_by: task.createdBy ?? null,
           ...TaskState.initial(now),
         })
         .returningAll()

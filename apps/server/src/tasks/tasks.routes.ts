@@ -1,5 +1,5 @@
 import { taskListSchema, taskSchema } from '@cassavascope/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
@@ -32,9 +32,9 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promis
    * One creation handler per route. On a typed route the route decides the type (a valid `type` in the
    * body is ignored): the seed's one payload, with `type: 'prediction'`, is sent to all three.
    */
-  const create = (fixedType: TaskTypeName | null) => async (req: { body: unknown }, reply: { status(code: number): unknown }) => {
+  const create = (fixedType: TaskTypeName | null) => async (req: FastifyRequest, reply: FastifyReply) => {
     const input = parseInput(taskCreateSchema, req.body, 'task');
-    const task = await tasks.create({ ...input, type: fixedType ?? input.type ?? 'prediction' });
+    const task = await tasks.create({ ...input, type: fixedType ?? input.type ?? 'prediction', createdBy: req.user?.id ?? null });
     reply.status(201);
     return task;
   };

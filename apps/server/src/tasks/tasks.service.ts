@@ -17,6 +17,8 @@ export interface CreateTaskInput extends Partial<PredictionParameters> {
   algorithm?: string | null | undefined;
   image_ids?: number[] | null | undefined;
   folder_ids?: number[] | null | undefined;
+  /** the signed-in user creating it (null while sign-in is off) */
+  createdBy?: number | null | undefined;
 }
 
 /** The rules of tasks: creation (ids resolved once, split into jobs), rename, cancel, delete. */
@@ -42,6 +44,7 @@ export class TasksService {
       modelType: MODEL_TYPE,
       imageIds,
       parameters: parametersOf(input),
+      createdBy: input.createdBy,
     });
     await this.ctx.queue.enqueue(row.id);
     return toTask(row);
@@ -66,6 +69,7 @@ export class TasksService {
       modelType: MODEL_TYPE,
       imageIds: [input.image_id],
       parameters: { ...parametersOf(input), split_count: 1 },
+      createdBy: input.createdBy,
     });
     await this.ctx.queue.enqueue(task.id);
     return task;

@@ -9,7 +9,7 @@ import { UsersService } from './users.service.js';
 
 /** `/users/` (admin only, enforced by auth/role-policy.ts): list, create, change role or password, delete. */
 export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const users = new UsersService(ctx);
+  const users = new UsersService(ctx.db);
   const lastAdmin = errorResponse('`last_admin`: the last admin cannot be removed or demoted');
 
   app.get('/users/', doc({ summary: 'List users, by name', query: pagingQuerySchema, responses: { 200: userListSchema } }), async (req) => {

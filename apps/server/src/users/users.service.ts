@@ -1,5 +1,5 @@
 import type { Role, UserRow } from '@cassavascope/contract';
-import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError, notFound } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
@@ -19,9 +19,10 @@ export class UsersService {
   private readonly users: UsersRepository;
   private readonly sessions: SessionsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.users = new UsersRepository(ctx.db.kysely);
-    this.sessions = new SessionsRepository(ctx.db.kysely);
+  /** Takes the database only: the `users` command line uses it too. */
+  constructor(private readonly db: Db) {
+    this.users = new UsersRepository(db.kysely);
+    this.sessions = new SessionsRepository(db.kysely);
   }
 
   async list(paging: Paging): Promise<{ count: number; results: UserRow[] }> {
@@ -46,7 +47,7 @@ export class UsersService {
    */
   async update(id: number, changes: { role?: Role | undefined; password?: string | undefined }, actingUserId: number | null): Promise<UserRow> {
     const hash = changes.password === undefined ? undefined : await hashPassword(changes.password);
-    await this.ctx.db.kysely.transaction().execute(async (trx) => {
+    await this.db.kysely.transaction().execute(async (trx) => {
       const user = await this.users.getById(id, trx);
       if (!user) throw notFound('User');
       if (user.role === 'admin' && changes.role !== undefined && changes.role !== 'admin') await this.keepAnAdmin(trx, id);
@@ -57,8 +58,14 @@ export class UsersService {
   }
 
   /** Removes a user and their sessions; what they did stays recorded under their id. */
+  /** Looks a user up by name (the command line names users). */
+  async byName(name: string): Promise<UserRow | undefined> {
+    const u = await this.users.getByName(name);
+    return u && toUserRow(u);
+  }
+
   async delete(id: number): Promise<void> {
-    await this.ctx.db.kysely.transaction().execute(async (trx) => {
+    await this.db.kysely.transaction().execute(async (trx) => {
       const user = await this.users.getById(id, trx);
       if (!user) throw notFound('User');
       if (user.role === 'admin') await this.keepAnAdmin(trx, id);
@@ -69,7 +76,7 @@ export class UsersService {
 
   /** 409 when `id` is the only admin (admins are locked first, so concurrent changes cannot both pass). */
   private async keepAnAdmin(trx: Parameters<UsersRepository['lockAdmins']>[0], id: number): Promise<void> {
-    const admins = await this.users.lockAdmins(trx, this.ctx.db.dialect === 'postgres');
+    const admins = await this.users.lockAdmins(trx, this.db.dialect === 'postgres');
     if (admins.filter((a) => a !== id).length === 0) throw lastAdmin();
   }
 }

@@ -125,19 +125,20 @@ describe('GET /api/predictions/export/', () => {
     const text = await bodyText(res);
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const rows = parseCsv(text.slice(1));
-    // The seed's eight columns first, unchanged; then the engine's value, the review state and the specimen count.
+    // The seed's eight columns first, unchanged; then the engine's value, the review state, the specimen count
+    // and the PPD under the ontology's trait id (no sample fields in this library, so no field columns).
     expect(rows[0]).toEqual([
       'image_name', 'ppd_value', 'confidence', 'prediction', 'processing_time', 'sub_ppd_values', 'task_id', 'error_code',
-      'engine_ppd_value', 'reviewed', 'specimen_count',
+      'engine_ppd_value', 'reviewed', 'specimen_count', 'PPD|CO_334:0000077',
     ]);
     expect(rows).toHaveLength(ROWS + 1);
-    expect(rows[1]).toEqual(['木薯_1.jpg', '0', '0.9', 'healthy', '0.25', '0', String(taskId), '', '0', 'false', '1']);
-    expect(rows[3]!.slice(5)).toEqual(['1.4 / 1.4 / 1.4', String(taskId), '', '1.4', 'false', '3']);
+    expect(rows[1]).toEqual(['木薯_1.jpg', '0', '0.9', 'healthy', '0.25', '0', String(taskId), '', '0', 'false', '1', '0']);
+    expect(rows[3]!.slice(5)).toEqual(['1.4 / 1.4 / 1.4', String(taskId), '', '1.4', 'false', '3', '1.4']);
     for (let i = 0; i < ROWS; i++) expect(rows[i + 1]![10]).toBe(String(specimenCount(i)));
     expect(rows[3]![0]).toBe('with,comma.jpg');
     expect(rows[4]![0]).toBe('say "hi".jpg');
     expect(rows[5]![0]).toBe("'=SUM(A1).jpg");
-    expect(rows[10]).toEqual(["'=SUM(A1).jpg", '', '', '', '0.25', '', String(taskId), 'decode_failed', '', 'false', '0']);
+    expect(rows[10]).toEqual(["'=SUM(A1).jpg", '', '', '', '0.25', '', String(taskId), 'decode_failed', '', 'false', '0', '']);
     expect(rows[ROWS]![0]).toBe(['木薯_1.jpg', 'plain.jpg', 'with,comma.jpg', 'say "hi".jpg', "'=SUM(A1).jpg"][(ROWS - 1) % 5]);
   });
 

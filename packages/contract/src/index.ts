@@ -3,3 +3,4 @@ export * from './objects.js';
 export * from './parameters.js';
 export * from './responses.js';
 export * from './auth.js';
+export * from './metadata.js';

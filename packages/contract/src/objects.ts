@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageMetadataSchema } from './metadata.js';
 
 /** API objects exactly as api.md describes them. */
 
@@ -32,6 +33,7 @@ export const imageSchema = z.object({
   hasPPD: z.boolean(),
   ppdValue: z.number().nullable(),
   lastPrediction: z.string().nullable(),
+  metadata: imageMetadataSchema,
 });
 export type Image = z.infer<typeof imageSchema>;
 

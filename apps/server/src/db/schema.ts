@@ -134,19 +134,6 @@ export interface ImageCountsTable {
   n: number;
 }
 
-/**
- * An upload refused with a 409 duplicate, kept for the user's choice (migration 0012); owned by
- * uploads/pending-uploads.repository.ts. `files` is JSON (uploads/pending-uploads.ts); the bytes are in blob
- * storage under `pending/<token>/`.
- */
-export interface PendingUploadsTable {
-  token: string;
-  folder_id: number | null;
-  files: string;
-  created_at: string;
-  expires_at: string;
-}
-
 /** A user who can sign in (migration 0010); owned by users/users.repository.ts. */
 export interface UsersTable {
   id: Generated<number>;
@@ -203,6 +190,14 @@ export interface PendingUploadsTable {
   expires_at: string;
 }
 
+/** One sample field of one image (migration 0011): a number in num_value, a date or text in text_value. */
+export interface ImageFieldsTable {
+  image_id: number;
+  field: string;
+  num_value: number | null;
+  text_value: string | null;
+}
+
 export interface Database {
   folders: FoldersTable;
   images: ImagesTable;
@@ -216,4 +211,5 @@ export interface Database {
   login_failures: LoginFailuresTable;
   audit_log: AuditLogTable;
   pending_uploads: PendingUploadsTable;
+  image_fields: ImageFieldsTable;
 }

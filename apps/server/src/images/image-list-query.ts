@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseInput } from '../http/validation.js';
 import type { ImageFilter, ImageOrder, ImageOrderKey } from './images.repository.js';
 import { nfc } from '../names/names.js';
+import { parseMetaQuery } from '../metadata/meta-query.js';
 
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'tiff', 'gif'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -41,7 +42,7 @@ export const imageListQuerySchema = z.object({
 
 /**
  * The filters and ordering of `GET /images/`. Empty values count as absent (`?folder=&search=`),
- * as in Django filters; malformed values are a 400 naming the field.
+ * as in Django filters; malformed values are a 400 naming the field. `meta.FIELD=VALUE` filters by a sample field.
  */
 export function parseImageListQuery(query: Record<string, string>): { filter: ImageFilter; order: ImageOrder } {
   const present = Object.fromEntries(
@@ -56,6 +57,7 @@ export function parseImageListQuery(query: Record<string, string>): { filter: Im
       format: q.format,
       day: q.day,
       hasPpd: q.has_ppd === undefined ? undefined : q.has_ppd === 'true' || q.has_ppd === '1',
+      meta: parseMetaQuery(query),
     },
     order: { key: ordering.replace(/^-/, '') as ImageOrderKey, desc: ordering.startsWith('-') },
   };

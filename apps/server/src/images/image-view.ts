@@ -1,9 +1,9 @@
-import type { Image } from '@cassavascope/contract';
+import type { Image, ImageMetadata } from '@cassavascope/contract';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { ImageRow } from './images.repository.js';
 
-/** An image row as the API shows it (api.md "Image object"). */
-export function toImage(row: ImageRow, storage: BlobStorage): Image {
+/** An image row as the API shows it (api.md "Image object"), with its sample fields ({} when none). */
+export function toImage(row: ImageRow, storage: BlobStorage, metadata: ImageMetadata = {}): Image {
   return {
     id: row.id,
     name: row.name,
@@ -20,5 +20,6 @@ export function toImage(row: ImageRow, storage: BlobStorage): Image {
     hasPPD: row.ppd_value !== null,
     ppdValue: row.ppd_value,
     lastPrediction: row.last_prediction,
+    metadata,
   };
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ImagesTable } from '../db/schema.js';
 import { nameSortKey } from './name-sort.js';
+import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
 
 export type ImageRow = Selectable<ImagesTable>;
 export type NewImageRow = Omit<ImageRow, 'id' | 'ppd_value' | 'last_prediction' | 'last_result_id' | 'folder_sort' | 'name_sort'> & {
@@ -17,6 +18,8 @@ export interface ImageFilter {
   /** YYYY-MM-DD (UTC) */
   day?: string | undefined;
   hasPpd?: boolean | undefined;
+  /** `meta.FIELD=VALUE` conditions (all must hold) */
+  meta?: MetaCondition[] | undefined;
 }
 
 export interface ImageOrder {
@@ -83,6 +86,7 @@ export class ImagesRepository {
     }
     if (filter.hasPpd === true) q = q.where('images.ppd_value', 'is not', null);
     if (filter.hasPpd === false) q = q.where('images.ppd_value', 'is', null);
+    if (filter.meta) q = q.where(metaConditionSql('images.id', filter.meta));
     return q;
   }
 
@@ -298,6 +302,24 @@ export class ImagesRepository {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Renames an image (the search index follows by trigger; the name ordering's key is rewritten here). */
+  async rename(id: number, name: string, db: Db = this.db): Promise<ImageRow> {
+    return db
+      .updateTable('images')
+      .set({ name, name_lower: name.toLowerCase(), name_sort: nameSortKey(name) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Id and name of every image in a folder (null: uncategorised; undefined: the whole library). */
+  async namesIn(folderId: number | null | undefined, db: Db = this.db): Promise<{ id: number; name: string }[]> {
+    let q = db.selectFrom('images').select(['id', 'name']);
+    if (folderId === null) q = q.where('folder_id', 'is', null);
+    else if (folderId !== undefined) q = q.where('folder_id', '=', folderId);
+    return q.orderBy('id').execute();
   }
 
   /** `folderSort` is the target folder's name_key ('' for uncategorised). */

@@ -7,9 +7,11 @@ import { ApiError } from '../http/errors.js';
 import { DATE_GROUPINGS, type DateGrouping } from './image-groups.js';
 import { imageListQuerySchema, parseImageListQuery } from './image-list-query.js';
 import { ImagesService } from './images.service.js';
-import { imageGroupsSchema, imageDaySchema, imageListSchema, imageSchema, imageTypeSchema } from '@cassavascope/contract';
+import { imageGroupsSchema, imageDaySchema, imageListSchema, imagePatchSchema, imageSchema, imageTypeSchema } from '@cassavascope/contract';
 import { z } from 'zod';
-import { doc } from '../openapi/route-doc.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
+import { parseInput } from '../http/validation.js';
+import { metadataRoutes } from '../metadata/metadata.routes.js';
 
 /**
  * `GET /images/` and `GET /folders/{id}/images/` (the latter with the folder fixed by its path).
@@ -61,6 +63,16 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.get<{ Params: { id: string } }>('/images/:id/', doc({ summary: 'One image', responses: { 200: imageSchema } }), (req) =>
     service.get(parsePathId(req.params.id)),
   );
+  const patchDoc = doc({
+    summary: 'Rename an image and/or set its sample fields (a null value removes a field)',
+    body: imagePatchSchema,
+    responses: { 200: imageSchema, 400: errorResponse('`invalid` (with `fields`: name, metadata.FIELD)'), 409: errorResponse('`duplicate`: the folder has an image of that name') },
+  });
+  app.patch<{ Params: { id: string } }>('/images/:id/', patchDoc, async (req) => {
+    const id = parsePathId(req.params.id);
+    const body = parseInput(imagePatchSchema, req.body, 'image change');
+    return service.patch(id, body);
+  });
   const deleteDoc = doc({ summary: 'Delete an image, its files and its results', responses: { 204: null } });
   app.delete<{ Params: { id: string } }>('/images/:id/', deleteDoc, async (req, reply) => {
     await service.delete(parsePathId(req.params.id));
@@ -68,4 +80,5 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   await uploadsRoutes(app, ctx);
+  await metadataRoutes(app, ctx);
 }

@@ -5,8 +5,20 @@ import type { Paging } from '../http/paging.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { toImage } from './image-view.js';
 import { groupKey, groupRuns, type DateGrouping, type ImageGroup } from './image-groups.js';
-import { ImagesRepository, type ImageFilter, type ImageOrder } from './images.repository.js';
+import { ImagesRepository, type ImageFilter, type ImageOrder, type ImageRow } from './images.repository.js';
 import { crashPoint } from '../util/crash-point.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { MetadataRepository } from '../metadata/metadata.repository.js';
+import { validateMetadataChange } from '../metadata/metadata-fields.js';
+import { isPlainName, NAME_PROBLEM } from '../names/names.js';
+import { baseName } from '../uploads/file-names.js';
+import { METADATA_FIELDS_PER_IMAGE } from '@cassavascope/contract';
+
+/** `PATCH /images/{id}/`: a new name and/or metadata fields (null removes one). */
+export interface ImagePatch {
+  name?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
 
 /** The rules of browsing and deleting images (uploads live in ../uploads). */
 export class ImagesService {
@@ -19,13 +31,55 @@ export class ImagesService {
   async list(filter: ImageFilter, order: ImageOrder, paging: Paging): Promise<Omit<ImageList, 'next' | 'previous'>> {
     const [count, facets] = await Promise.all([this.repo.count(filter), this.repo.facets()]);
     const rows = await this.repo.listPage(filter, order, paging.pageSize, paging.offset, { matching: count, total: facets.all });
-    return { count, results: rows.map((r) => toImage(r, this.ctx.storage)), facets };
+    return { count, results: await this.withMetadata(rows), facets };
   }
 
   async get(id: number): Promise<Image> {
     const row = await this.repo.getById(id);
     if (!row) throw notFound(`Image ${id}`);
-    return toImage(row, this.ctx.storage);
+    return (await this.withMetadata([row]))[0]!;
+  }
+
+  /** Rows as Images, each with its sample fields (one query for the whole page). */
+  async withMetadata(rows: ImageRow[]): Promise<Image[]> {
+    const metadata = await new MetadataRepository(this.ctx.db.kysely).metadataOf(rows.map((r) => r.id));
+    return rows.map((r) => toImage(r, this.ctx.storage, metadata.get(r.id)));
+  }
+
+  /**
+   * Renames an image (the upload rules: base name, NFC, no control characters, unique in its folder: 409
+   * duplicate) and/or sets and removes its fields, in one transaction: all of it or nothing.
+   */
+  async patch(id: number, patch: ImagePatch): Promise<Image> {
+    const { change, problems } = validateMetadataChange(patch.metadata ?? {});
+    let name: string | undefined;
+    if (patch.name !== undefined) {
+      name = baseName(patch.name);
+      if (!name) problems.name = 'This field may not be blank';
+      else if (!isPlainName(name)) problems.name = NAME_PROBLEM;
+    }
+    if (Object.keys(problems).length > 0) {
+      throw badRequest(`Invalid image change: ${Object.entries(problems).map(([k, m]) => `${k}: ${m}`).join('; ')}`, problems);
+    }
+    await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const repo = new ImagesRepository(trx, this.ctx.db.dialect);
+      const row = await repo.getById(id);
+      if (!row) throw notFound(`Image ${id}`);
+      if (name !== undefined && name !== row.name) {
+        const taken = (await repo.findByNamesInFolder([name], row.folder_id)).filter((r) => r.id !== id);
+        if (taken.length > 0) throw new ApiError(409, 'duplicate', `An image named "${name}" is already in this folder`, { duplicates: [name] });
+        await repo.rename(id, name);
+      }
+      const fields = new MetadataRepository(trx);
+      const after = (await fields.fieldNamesOf([id])).get(id) ?? new Set<string>();
+      for (const f of change.remove) after.delete(f);
+      for (const f of Object.keys(change.set)) after.add(f);
+      if (after.size > METADATA_FIELDS_PER_IMAGE) {
+        throw badRequest(`An image has at most ${METADATA_FIELDS_PER_IMAGE} fields`, { metadata: `at most ${METADATA_FIELDS_PER_IMAGE} fields` });
+      }
+      await fields.apply([{ imageId: id, ...change }]);
+    });
+    return this.get(id);
   }
 
   /** Deletes an image, its prediction results and (after commit) every file no other row shares. */

@@ -23,6 +23,8 @@ import {
 } from '@cassavascope/contract';
 import { exportFileName } from './results-export.js';
 import { nfc } from '../names/names.js';
+import { parseMetaQuery } from '../metadata/meta-query.js';
+import { METADATA_FIELD_PATTERN, resultGroupSchema } from '@cassavascope/contract';
 
 const idParam = (field: string) =>
   z
@@ -51,6 +53,17 @@ const taskQuerySchema = z.object({ task_id: idParam('task_id').optional() });
 const exportQuerySchema = listQuerySchema
   .pick({ task_id: true, search: true, severity: true, needs_review: true, reviewed: true })
   .extend({ format: z.enum(['results', 'specimens']).default('results') });
+
+/** `by`: one or two field names, comma-separated (genotype, or genotype,dah). */
+const groupBy = z
+  .string()
+  .transform((s) => s.split(',').map((f) => f.trim()))
+  .refine((f) => f.length >= 1 && f.length <= 2 && f.every((x) => METADATA_FIELD_PATTERN.test(x)), 'one or two field names, comma-separated')
+  .refine((f) => new Set(f).size === f.length, 'a field may be named once');
+/** The groups take the listing's filters (and meta.FIELD=VALUE). */
+const groupsQuerySchema = listQuerySchema
+  .pick({ task_id: true, image_id: true, search: true, severity: true, needs_review: true, reviewed: true })
+  .extend({ by: groupBy });
 
 const note = z.string().max(REVIEW_NOTE_MAX, `at most ${REVIEW_NOTE_MAX} characters`).optional();
 const ppd = z.number().finite().min(PPD_MIN, `PPD is on the 0-10 scale`).max(PPD_MAX, `PPD is on the 0-10 scale`);
@@ -99,8 +112,9 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     );
     const desc = q.ordering.startsWith('-');
     const key = q.ordering.replace(/^-/, '') as 'ppd_value' | 'imageName' | 'created_time';
+    const meta = parseMetaQuery(query);
     const { count, results } = await predictions.list(
-      { taskId: q.task_id, imageId: q.image_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed },
+      { taskId: q.task_id, imageId: q.image_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed, meta },
       { key, desc },
       paging.pageSize,
       paging.offset,
@@ -138,12 +152,57 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
       },
       'query',
     );
-    const filter = { taskId: q.task_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed };
+    const meta = parseMetaQuery(query);
+    const filter = { taskId: q.task_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed, meta };
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName(q.task_id)}"`)
       .header('Cache-Control', 'no-store')
       .send(predictions.exportCsv(filter, q.format));
+  });
+
+  /** The groups' query (by, the listing's filters, meta.FIELD=VALUE) as the service's arguments. */
+  const groupsRequest = (raw: unknown) => {
+    const query = flatQuery(raw);
+    const q = parseInput(
+      groupsQuerySchema,
+      {
+        by: query.by?.trim() ? query.by : undefined,
+        task_id: query.task_id || undefined,
+        image_id: query.image_id || undefined,
+        search: query.search || undefined,
+        severity: query.severity || undefined,
+        needs_review: query.needs_review || undefined,
+        reviewed: query.reviewed || undefined,
+      },
+      'query',
+    );
+    const filter = { taskId: q.task_id, imageId: q.image_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed, meta: parseMetaQuery(query) };
+    return { fields: q.by, filter, taskId: q.task_id };
+  };
+  const groupsDoc = doc({
+    summary: 'Mean PPD per group of one or two sample fields (n, SD, 95 % interval, bands) over scored results, sorted by key; meta.FIELD=VALUE filters',
+    query: groupsQuerySchema,
+    responses: { 200: z.array(resultGroupSchema) },
+  });
+  app.get('/predictions/groups/', groupsDoc, async (req) => {
+    const { fields, filter } = groupsRequest(req.query);
+    return predictions.groups(filter, fields);
+  });
+  // An addition (docs/api.md): the same table as a CSV file, columns named for a breeding database.
+  const groupsExportDoc = doc({
+    summary: 'The group table as CSV (UTF-8 with BOM): key fields under their ontology names, n, mean PPD under the trait id, SD, interval, bands',
+    query: groupsQuerySchema,
+    responses: { 200: { content: 'text/csv', description: 'An attachment named prediction_groups_{task_id or all}_{YYYY-MM-DD}.csv' } },
+  });
+  app.get('/predictions/groups/export/', groupsExportDoc, async (req, reply) => {
+    const { fields, filter, taskId } = groupsRequest(req.query);
+    const groups = await predictions.groups(filter, fields);
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${exportFileName(taskId).replace('prediction_results_', 'prediction_groups_')}"`)
+      .header('Cache-Control', 'no-store')
+      .send(predictions.groupsCsv(fields, groups));
   });
 
   app.get<{ Params: { id: string } }>('/predictions/:id/', doc({ summary: 'One result', responses: { 200: resultSchema } }), async (req) => predictions.get(parsePathId(req.params.id)));

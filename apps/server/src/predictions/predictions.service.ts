@@ -4,6 +4,8 @@ import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { TasksService, type CreateTaskInput } from '../tasks/tasks.service.js';
 import { toResult } from './result.mapper.js';
+import { groupsCsv, toResultGroups } from './result-groups.js';
+import { PPD_TRAIT_COLUMN, type ResultGroup } from '@cassavascope/contract';
 import { exportCsvStream, type ExportFilter } from './results-export.js';
 import { ResultsRepository, type ExportFormat, type ResultFilter, type ResultOrder } from './results.repository.js';
 
@@ -48,6 +50,15 @@ export class PredictionsService {
       bands,
       histogram,
     };
+  }
+
+  /** Scored results grouped by one or two sample fields, with reviewed values (api.md GET /predictions/groups/). */
+  async groups(filter: ResultFilter, fields: string[]): Promise<ResultGroup[]> {
+    return toResultGroups(fields, await this.repo.groupSums(filter, fields));
+  }
+
+  groupsCsv(fields: string[], groups: ResultGroup[]): string {
+    return groupsCsv(fields, groups, PPD_TRAIT_COLUMN);
   }
 
   exportCsv(filter: ExportFilter, format: ExportFormat = 'results'): Readable {

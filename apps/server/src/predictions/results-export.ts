@@ -4,6 +4,8 @@ import type { Db } from '../db/database.js';
 import { sqliteMainFile } from '../db/sqlite-file.js';
 import { EXPORT_PAGE, ResultsRepository, type ExportFormat, type ResultFilter } from './results.repository.js';
 import { parseStoredSpecimens } from './stored-specimens.js';
+import { exportColumnOf, PPD_TRAIT_COLUMN, WELL_KNOWN_FIELDS, type ImageMetadata } from '@cassavascope/contract';
+import { MetadataRepository } from '../metadata/metadata.repository.js';
 
 /** The result CSV: the seed's eight columns first (unchanged), then the engine's value, review state and specimen count. */
 export const EXPORT_COLUMNS = [
@@ -34,17 +36,26 @@ export const SPECIMEN_EXPORT_COLUMNS = [
   'needs_review',
 ] as const;
 
-/** The columns each format's query selects, in order (the last one, the row id, is not written). */
+/** The columns each format's query selects, in order (the last two, the image and row ids, are not written). */
 const QUERY_COLUMNS: Record<ExportFormat, readonly string[]> = {
-  results: [...EXPORT_COLUMNS, 'id'],
-  specimens: ['image_name', 'task_id', 'specimens', 'id'],
+  results: [...EXPORT_COLUMNS, 'image_id', 'id'],
+  specimens: ['image_name', 'task_id', 'specimens', 'image_id', 'id'],
 };
+/** Where each format's row carries the image id (for its sample fields). */
+const IMAGE_ID_AT: Record<ExportFormat, number> = { results: EXPORT_COLUMNS.length, specimens: 3 };
 
 /** One row of the export query, values in QUERY_COLUMNS order (sub_ppd_values and specimens still as stored JSON). */
 type ExportRow = unknown[];
 
 /** What an export holds: a task's results (or all), narrowed as the Results screen shows them. */
-export type ExportFilter = Pick<ResultFilter, 'taskId' | 'search' | 'severity' | 'needsReview' | 'reviewed'>;
+export type ExportFilter = Pick<ResultFilter, 'taskId' | 'search' | 'severity' | 'needsReview' | 'reviewed' | 'meta'>;
+
+/** The sample fields in use, as export columns: the well-known ones in their order, then the others by name. */
+async function exportFields(db: Db): Promise<string[]> {
+  const inUse = (await new MetadataRepository(db.kysely).fieldNames()).map((f) => f.field);
+  const known = WELL_KNOWN_FIELDS.map((w) => w.field as string).filter((f) => inUse.includes(f));
+  return [...known, ...inUse.filter((f) => !known.includes(f)).sort()];
+}
 
 /** `prediction_results_{taskId or all}_{YYYY-MM-DD}.csv`, the date in UTC. */
 export function exportFileName(taskId: number | undefined, now = new Date()): string {
@@ -58,10 +69,18 @@ export function exportFileName(taskId: number | undefined, now = new Date()): st
 export function exportCsvStream(db: Db, filter: ExportFilter, format: ExportFormat = 'results'): Readable {
   const header = format === 'specimens' ? SPECIMEN_EXPORT_COLUMNS : EXPORT_COLUMNS;
   const line = format === 'specimens' ? specimenLines : resultLine;
+  const fieldsRepo = new MetadataRepository(db.kysely);
   async function* chunks(): AsyncGenerator<string> {
-    yield `\uFEFF${header.join(',')}\r\n`;
+    // After the fixed columns: (per result) the PPD under its trait id, then each sample field under its
+    // ontology name. The specimen rows' own `ppd` is the slice's score; their columns stay as api.md lists them.
+    const fields = await exportFields(db);
+    const trait = format === 'results' ? [PPD_TRAIT_COLUMN] : [];
+    yield `\uFEFF${[...header, ...trait, ...fields.map(exportColumnOf)].map(csvText).join(',')}\r\n`;
     const pages = db.dialect === 'sqlite' ? sqlitePages(db, filter, format) : keysetPages(db, filter, format);
-    for await (const rows of pages) yield rows.map(line).join('');
+    for await (const rows of pages) {
+      const metadata = fields.length > 0 ? await fieldsRepo.metadataOf([...new Set(rows.map((r) => Number(r[IMAGE_ID_AT[format]])))]) : new Map();
+      yield rows.map((r) => line(r, sampleCells(fields, metadata.get(Number(r[IMAGE_ID_AT[format]]))))).join('');
+    }
   }
   return Readable.from(chunks(), { objectMode: false });
 }
@@ -119,22 +138,30 @@ async function* sqlitePages(db: Db, filter: ExportFilter, format: ExportFormat):
 /** Rows read per turn of the event loop: small, so other requests are never held up for long. */
 const SQLITE_PAGE = 500;
 
+/** The sample-field cells of one row (empty where the image lacks a field), each led by a comma. */
+function sampleCells(fields: string[], metadata: ImageMetadata | undefined): string {
+  return fields.map((f) => `,${metadata?.[f] === undefined ? '' : typeof metadata[f] === 'number' ? String(metadata[f]) : csvText(String(metadata[f]))}`).join('');
+}
+
 const num = (v: unknown) => (v === null || v === undefined ? '' : String(Number(v)));
 const bool = (v: unknown) => (v === true || v === 1 || v === '1' ? 'true' : 'false');
 
-/** image_name, ppd_value, confidence, prediction, processing_time, sub_ppd_values, task_id, error_code, engine_ppd_value, reviewed, specimen_count. */
-function resultLine(r: ExportRow): string {
+/**
+ * image_name, ppd_value, confidence, prediction, processing_time, sub_ppd_values, task_id, error_code, engine_ppd_value,
+ * reviewed, specimen_count, then the PPD again under its trait id and the sample cells.
+ */
+function resultLine(r: ExportRow, samples: string): string {
   const subs = (JSON.parse(r[5] as string) as number[]).join(' / ');
   const first = `${csvText(r[0] as string)},${num(r[1])},${num(r[2])},${(r[3] as string | null) ?? ''},${num(r[4])},${csvText(subs)},${r[6]},${csvText((r[7] as string | null) ?? '')}`;
-  return `${first},${num(r[8])},${bool(r[9])},${Number(r[10] ?? 0)}\r\n`;
+  return `${first},${num(r[8])},${bool(r[9])},${Number(r[10] ?? 0)},${num(r[1])}${samples}\r\n`;
 }
 
 /** One line per specimen of the result: image_name, task_id, index, kind, ppd, engine_ppd, confidence, excluded, corrected, needs_review. */
-function specimenLines(r: ExportRow): string {
+function specimenLines(r: ExportRow, samples: string): string {
   const name = csvText(r[0] as string);
   let out = '';
   for (const s of parseStoredSpecimens(r[2] as string)) {
-    out += `${name},${r[1]},${s.index},${csvText(String(s.kind))},${num(s.ppd)},${num(s.engine_ppd)},${num(s.confidence)},${bool(s.excluded)},${bool(s.corrected)},${bool(s.needs_review)}\r\n`;
+    out += `${name},${r[1]},${s.index},${csvText(String(s.kind))},${num(s.ppd)},${num(s.engine_ppd)},${num(s.confidence)},${bool(s.excluded)},${bool(s.corrected)},${bool(s.needs_review)}${samples}\r\n`;
   }
   return out;
 }

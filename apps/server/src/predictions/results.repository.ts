@@ -1,7 +1,8 @@
 import { HISTOGRAM_BINS, PPD_MILD_FROM, PPD_SEVERE_FROM, type HistogramKey } from '@cassavascope/contract';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ResultReviewsTable, ResultsTable } from '../db/schema.js';
 import { likeContains } from '../images/images.repository.js';
+import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
 import { resultFileKeys } from './results-cleanup.js';
 import type { StoredSpecimen } from './stored-specimens.js';
 
@@ -54,6 +55,20 @@ export interface ResultFilter {
   needsReview?: boolean | undefined;
   /** results a reviewer changed (true) or not (false) */
   reviewed?: boolean | undefined;
+  /** `meta.FIELD=VALUE` conditions on the result's image (all must hold) */
+  meta?: MetaCondition[] | undefined;
+}
+
+/** One group of `groupSums`: its key values (number or text per field, null when the image lacks the field) and sums. */
+export interface GroupSums {
+  key: (number | string | null)[];
+  images: number;
+  specimens: number;
+  sum: number;
+  sumSquares: number;
+  healthy: number;
+  mild: number;
+  severe: number;
 }
 
 /** `results`: one CSV row per result; `specimens`: one per specimen. */
@@ -97,7 +112,52 @@ export class ResultsRepository {
     }
     if (filter.needsReview !== undefined) q = q.where('results.needs_review', '=', filter.needsReview ? 1 : 0);
     if (filter.reviewed !== undefined) q = q.where('results.reviewed', '=', filter.reviewed ? 1 : 0);
+    if (filter.meta) q = q.where(metaConditionSql('results.image_id', filter.meta));
     return q;
+  }
+
+  /**
+   * Scored results of the filter grouped by the image's value of each field (one or two), in one grouped pass:
+   * per group the count, the specimens not excluded, sum and sum of squares of the reviewed PPD and the bands.
+   * Each field is a left join on image_fields' primary key, so images without it form the null group.
+   */
+  async groupSums(filter: ResultFilter, fields: string[]): Promise<GroupSums[]> {
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    // Both joins are always there (one query shape); with one field the second matches no row (field '').
+    const q = this.filtered(filter)
+      .where('results.ppd_value', 'is not', null)
+      .leftJoin('image_fields as f0', (join) => join.onRef('f0.image_id', '=', 'results.image_id').on('f0.field', '=', fields[0] ?? ''))
+      .leftJoin('image_fields as f1', (join) => join.onRef('f1.image_id', '=', 'results.image_id').on('f1.field', '=', fields[1] ?? ''));
+    const keys = [sql.ref('f0.num_value'), sql.ref('f0.text_value'), sql.ref('f1.num_value'), sql.ref('f1.text_value')];
+    const specimens = postgres ? sql`json_array_length(results.sub_ppd_values::json)` : sql`json_array_length(results.sub_ppd_values)`;
+    const band = (from: number | null, to: number | null) => {
+      const lo = from === null ? sql`1 = 1` : sql`results.ppd_value >= ${from}`;
+      const hi = to === null ? sql`1 = 1` : sql`results.ppd_value < ${to}`;
+      return sql`sum(case when ${lo} and ${hi} then 1 else 0 end)`;
+    };
+    const rows = (await q
+      .select([
+        ...keys.map((k, i) => sql`${k}`.as(`k${i}`)),
+        sql`count(*)`.as('images'),
+        sql`sum(${specimens})`.as('specimens'),
+        sql`sum(results.ppd_value)`.as('total'),
+        sql`sum(results.ppd_value * results.ppd_value)`.as('squares'),
+        band(...SEVERITY_RANGES.healthy).as('healthy'),
+        band(...SEVERITY_RANGES.mild).as('mild'),
+        band(...SEVERITY_RANGES.severe).as('severe'),
+      ])
+      .groupBy(keys)
+      .execute()) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      key: fields.map((_f, i) => (r[`k${2 * i}`] !== null ? Number(r[`k${2 * i}`]) : ((r[`k${2 * i + 1}`] as string | null) ?? null))),
+      images: Number(r.images),
+      specimens: Number(r.specimens ?? 0),
+      sum: Number(r.total),
+      sumSquares: Number(r.squares),
+      healthy: Number(r.healthy),
+      mild: Number(r.mild),
+      severe: Number(r.severe),
+    }));
   }
 
   async count(filter: ResultFilter): Promise<number> {
@@ -178,7 +238,7 @@ export class ResultsRepository {
   /** Results with specimens (a failed image has none): name, task and the specimens' JSON. */
   private specimenExportQuery(filter: ResultFilter) {
     return this.filtered(filter)
-      .select(['results.image_name', 'results.task_id', 'results.specimens', 'results.id'])
+      .select(['results.image_name', 'results.task_id', 'results.specimens', 'results.image_id', 'results.id'])
       .where('results.specimen_count', '>', 0)
       .orderBy('results.id');
   }
@@ -197,6 +257,7 @@ export class ResultsRepository {
         'results.engine_ppd_value',
         'results.reviewed',
         'results.specimen_count',
+        'results.image_id',
         'results.id',
       ])
       .orderBy('results.id');

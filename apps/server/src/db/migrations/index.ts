@@ -9,6 +9,7 @@ import * as m0007 from './0007-result-reviews.js';
 import * as m0008 from './0008-nfc-names.js';
 import * as m0009 from './0009-image-name-sort.js';
 import * as m0010 from './0010-users-sessions.js';
+import * as m0011 from './0011-image-metadata.js';
 import * as m0012 from './0012-pending-uploads.js';
 
 /**
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008-nfc-names': m0008,
   '0009-image-name-sort': m0009,
   '0010-users-sessions': m0010,
+  '0011-image-metadata': m0011,
   '0012-pending-uploads': m0012,
 };
 

@@ -1,0 +1,32 @@
+import { fieldNameProblem, typeMetadataValue } from '@cassavascope/contract';
+import { ApiError } from '../http/errors.js';
+import type { MetaCondition } from './metadata.repository.js';
+
+const PREFIX = 'meta.';
+
+/**
+ * The `meta.FIELD=VALUE` parameters of a listing (GET /images/, /predictions/, their export and groups): one
+ * condition per field (AND), the value typed as stored values are (so `meta.dah=7` matches the number 7).
+ * An empty value counts as absent, as for the other filters; a bad name or value is a 400 naming the parameter.
+ */
+export function parseMetaQuery(query: Record<string, string>): MetaCondition[] | undefined {
+  const conditions: MetaCondition[] = [];
+  const fields: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(query)) {
+    if (!key.startsWith(PREFIX) || raw.trim() === '') continue;
+    const field = key.slice(PREFIX.length);
+    const problem = fieldNameProblem(field);
+    if (problem) {
+      fields[key] = problem;
+      continue;
+    }
+    const typed = typeMetadataValue(field, raw);
+    if (!typed.ok) fields[key] = typed.problem;
+    else if (typed.value !== null) conditions.push({ field, value: typed.value });
+  }
+  if (Object.keys(fields).length > 0) {
+    const summary = Object.entries(fields).map(([k, m]) => `${k}: ${m}`).join('; ');
+    throw new ApiError(400, 'invalid', `Invalid query: ${summary}`, { fields });
+  }
+  return conditions.length > 0 ? conditions : undefined;
+}

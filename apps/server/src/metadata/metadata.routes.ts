@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { METADATA_FIELD_PATTERN, metadataParseRequestSchema, metadataParseResponseSchema, metadataSheetResponseSchema } from '@cassavascope/contract';
+import type { AppContext } from '../context.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { flatQuery } from '../http/paging.js';
+import { parseInput } from '../http/validation.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
+import { MetadataService } from './metadata.service.js';
+import { readSheet } from './sheet-reader.js';
+
+/** A field book of 100 000 rows is a few MB; anything far larger is not a sheet. */
+const SHEET_BYTES_MAX = 20 * 1024 * 1024;
+
+const parseBody = metadataParseRequestSchema.refine((b) => b.image_ids !== undefined || b.folder_id !== undefined, {
+  message: 'give image_ids or folder_id',
+  path: ['image_ids'],
+});
+
+const sheetFields = z.object({
+  folder_id: z.string().regex(/^\d{1,15}$/, 'must be a folder id').optional(),
+  partial: z.enum(['0', '1', 'true', 'false']).optional(),
+});
+
+const valuesQuery = z.object({ field: z.string().regex(METADATA_FIELD_PATTERN, 'must be a field name') });
+
+/** The sheet file and the text fields of a multipart request (one file, read into memory: it is small). */
+async function receiveSheet(req: FastifyRequest): Promise<{ bytes: Buffer; fields: Record<string, string> }> {
+  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'Expected a multipart/form-data body');
+  const fields: Record<string, string> = {};
+  let bytes: Buffer | undefined;
+  for await (const part of req.parts({ limits: { fileSize: SHEET_BYTES_MAX, files: 1 } })) {
+    if (part.type === 'file') {
+      const data = await part.toBuffer().catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new ApiError(413, 'too_large', `The sheet is larger than ${SHEET_BYTES_MAX / 1024 / 1024} MB`);
+        }
+        throw err;
+      });
+      if (part.fieldname === 'file') bytes = data;
+    } else fields[part.fieldname] = String(part.value);
+  }
+  if (!bytes || bytes.length === 0) throw badRequest('No sheet was sent (multipart field "file")', { file: 'This field is required' });
+  return { bytes, fields };
+}
+
+/** The Sample metadata calls of api.md (PATCH /images/{id}/ is with the images routes). */
+export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = new MetadataService(ctx);
+
+  const parseDoc = doc({
+    summary: 'Read sample fields from image names with a pattern such as {genotype}_{rep}_{dah}d_{root} (apply: store them)',
+    body: parseBody,
+    responses: { 200: metadataParseResponseSchema, 400: errorResponse('`invalid` (fields.pattern: a bad pattern, or with apply a value that does not fit its field) or `unknown_ids`') },
+  });
+  app.post('/images/metadata/parse/', parseDoc, async (req) => {
+    const body = parseInput(parseBody, req.body, 'pattern request');
+    return service.parse(body.pattern, { imageIds: body.image_ids, folderId: body.folder_id }, body.apply ?? false);
+  });
+
+  const sheetDoc = doc({
+    summary: 'Set sample fields from a CSV or XLSX sheet (a name column, then one column per field), with a report per row',
+    multipart: { fields: sheetFields, files: { file: { many: false, description: 'the sheet: CSV (UTF-8) or XLSX' } } },
+    responses: {
+      200: metadataSheetResponseSchema,
+      400: errorResponse('`invalid` (no name column, bad column names, empty sheet) or `unknown_ids` (folder_id)'),
+      413: errorResponse('`too_large`'),
+      415: errorResponse('`unsupported_file_type`: not CSV or XLSX'),
+    },
+  });
+  app.post('/images/metadata/sheet/', sheetDoc, async (req) => {
+    const { bytes, fields } = await receiveSheet(req);
+    const f = parseInput(sheetFields, { folder_id: fields.folder_id || undefined, partial: fields.partial || undefined }, 'sheet request');
+    const sheet = await readSheet(bytes);
+    const partial = f.partial === '1' || f.partial === 'true';
+    return service.importSheet(sheet, f.folder_id === undefined ? undefined : Number(f.folder_id), partial);
+  });
+
+  // Additions (docs/api.md): the fields in use and one field's values, for the screens' filter and group menus.
+  const fieldsDoc = doc({
+    summary: 'Sample field names in use, with how many images carry each, most used first',
+    responses: { 200: z.array(z.object({ field: z.string(), count: z.number().int() })) },
+  });
+  app.get('/images/metadata/fields/', fieldsDoc, () => service.fieldNames());
+  const valuesDoc = doc({
+    summary: "One field's distinct values with their image counts (at most 500)",
+    query: valuesQuery,
+    responses: { 200: z.array(z.object({ value: z.union([z.number(), z.string()]), count: z.number().int() })) },
+  });
+  app.get('/images/metadata/values/', valuesDoc, (req) => {
+    const q = parseInput(valuesQuery, flatQuery(req.query), 'query');
+    return service.values(q.field, 500);
+  });
+}

@@ -332,6 +332,27 @@ describe('real answers validate against the document', () => {
     expect(history.body.map((h: { change: string }) => h.change)).toEqual(['ppd', 'added']);
   });
 
+  it('sample metadata: edit, pattern preview and apply, a sheet, field menus, filters, groups and their CSV', async () => {
+    const patched = await call('PATCH', `/api/images/${sliceIds[0]}/`, { json: { metadata: { genotype: 'TME419', dah: 7 } } });
+    expect(patched.body.metadata).toEqual({ genotype: 'TME419', dah: 7 });
+    expect((await call('PATCH', `/api/images/${sliceIds[0]}/`, { json: { metadata: { dah: 'x' } } })).status).toBe(400);
+    expect((await call('PATCH', `/api/images/${sliceIds[1]}/`, { json: { name: 'renamed slice.jpg' } })).status).toBe(200);
+    const parsed = await call('POST', '/api/images/metadata/parse/', { json: { pattern: '{genotype}_{n}', image_ids: sliceIds } });
+    expect(parsed.status).toBe(200);
+    expect((await call('POST', '/api/images/metadata/parse/', { json: { pattern: '{genotype', image_ids: sliceIds } })).status).toBe(400);
+    const sheet = formWith([{ field: 'file', name: 'book.csv', data: Buffer.from('name,rep\nrenamed slice.jpg,2\nnone.jpg,1\n') }]);
+    expect((await call('POST', '/api/images/metadata/sheet/', { form: sheet })).body.applied).toBe(1);
+    const notSheet = formWith([{ field: 'file', name: 'x.bin', data: Buffer.from([0xff, 0x00, 0xfe]) }]);
+    expect((await call('POST', '/api/images/metadata/sheet/', { form: notSheet })).status).toBe(415);
+    await call('GET', '/api/images/metadata/fields/');
+    await call('GET', '/api/images/metadata/values/?field=genotype');
+    await call('GET', '/api/images/?meta.genotype=TME419');
+    const groups = await call('GET', `/api/predictions/groups/?by=genotype,dah&task_id=${taskId}`);
+    expect(groups.body[0].key).toEqual({ genotype: 'TME419', dah: 7 });
+    await call('GET', `/api/predictions/groups/export/?by=genotype`);
+    expect((await call('GET', '/api/predictions/groups/')).status).toBe(400);
+  });
+
   it('media: a stored file, a cached one, a byte range, an unknown key', async () => {
     const image = (await call('GET', `/api/images/${sliceIds[0]}/`)).body;
     if (!image.image_url.startsWith('/media/')) return; // object storage serves the files itself

@@ -7,7 +7,7 @@ import { uploadTotals } from '../src/features/images/upload-totals';
 import { normalizeFolder } from '../src/lib/normalize-folder';
 import { normalizeImage } from '../src/lib/normalize-image';
 import { formatPpd, ppdColour, SEVERITY_COLOURS } from '../src/lib/ppd';
-import { buildRows, groupKeyOf, sizeBucketOf } from '../src/features/images/image-groups';
+import { buildRows, groupKeyOf, layoutRows, sizeBucketOf } from '../src/features/images/image-groups';
 import enCommon from '../src/locales/en/common.json';
 import zhCommon from '../src/locales/zh/common.json';
 import enConnection from '../src/locales/en/connection.json';
@@ -131,10 +131,25 @@ describe('image grouping', () => {
   it('flattens groups into header rows and rows of N images', () => {
     const images = ['a1', 'a2', 'a3', 'b1'].map((n) => img(`${n}.jpg`, 1, '2026-01-01T00:00:00Z'));
     const { rows, groupStart } = buildRows(images, 2, (i) => groupKeyOf(i, 'name', 'day'));
-    expect(rows.map((r) => (r.kind === 'header' ? `H:${r.key}:${r.count}` : r.items.map((i) => i.name).join(',')))).toEqual([
+    expect(rows.map((r) => (r.kind === 'header' ? `H:${r.key}:${r.count}` : r.kind === 'images' ? r.items.map((i) => i.name).join(',') : '?'))).toEqual([
       'H:A:3', 'a1.jpg,a2.jpg', 'a3.jpg', 'H:B:1', 'b1.jpg',
     ]);
     expect([...groupStart.entries()]).toEqual([['A', 0], ['B', 3]]);
+  });
+
+  it('lays out every row of the library from the server groups, loaded or not (issue 15 item 3)', () => {
+    // 5 images of one day, then 90 000 of another: the far group's header row is known without loading it.
+    const { rows, groupStart } = layoutRows([{ key: '2026-11-09', count: 5, start: 0 }, { key: '2026-11-01', count: 90_000, start: 5 }], 4);
+    expect(rows.slice(0, 5)).toEqual([
+      { kind: 'header', key: '2026-11-09', count: 5 },
+      { kind: 'slots', key: '2026-11-09', first: 0, length: 4 },
+      { kind: 'slots', key: '2026-11-09', first: 4, length: 1 },
+      { kind: 'header', key: '2026-11-01', count: 90_000 },
+      { kind: 'slots', key: '2026-11-01', first: 5, length: 4 },
+    ]);
+    expect(rows).toHaveLength(3 + 1 + 22_500);
+    expect(rows.at(-1)).toEqual({ kind: 'slots', key: '2026-11-01', first: 90_001, length: 4 });
+    expect([...groupStart.entries()]).toEqual([['2026-11-09', 0], ['2026-11-01', 3]]);
   });
 });
 

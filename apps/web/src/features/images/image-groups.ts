@@ -1,6 +1,6 @@
 import { SIZE_BUCKET_1MB, SIZE_BUCKET_5MB } from '@cassavascope/contract';
 import type { ImageItem } from '../../lib/normalize-image';
-import type { SortDirection, SortField } from './api/list-images';
+import type { ImageGroup, SortDirection, SortField } from './api/list-images';
 
 export type DateGrouping = 'year' | 'month' | 'day';
 
@@ -48,7 +48,9 @@ export function knownGroupKeys(sort: SortField, direction: SortDirection): strin
 
 export type BrowserRow =
   | { kind: 'header'; key: string; count: number }
-  | { kind: 'images'; key: string; items: ImageItem[]; first: number };
+  | { kind: 'images'; key: string; items: ImageItem[]; first: number }
+  /** `length` images from position `first` of the whole list, loaded or not (placeholders until they are) */
+  | { kind: 'slots'; key: string; first: number; length: number };
 
 /**
  * Flattens the loaded images into virtualised rows: a header per group, then rows of `columns` images.
@@ -80,4 +82,21 @@ export function buildRows(
     i = end;
   }
   return { rows, groupStart, groupOrder };
+}
+
+/**
+ * Every row of the whole filtered library, from the server's groups (issue 15 item 3): a header per run, then
+ * rows of `columns` positions, whether their images are loaded or not. So a group's place in the list is known
+ * before any of its images are, and a jump goes straight there.
+ */
+export function layoutRows(groups: ImageGroup[], columns: number): { rows: BrowserRow[]; groupStart: Map<string, number> } {
+  const rows: BrowserRow[] = [];
+  const groupStart = new Map<string, number>();
+  for (const g of groups) {
+    if (g.count <= 0) continue;
+    if (!groupStart.has(g.key)) groupStart.set(g.key, rows.length);
+    rows.push({ kind: 'header', key: g.key, count: g.count });
+    for (let j = 0; j < g.count; j += columns) rows.push({ kind: 'slots', key: g.key, first: g.start + j, length: Math.min(columns, g.count - j) });
+  }
+  return { rows, groupStart };
 }

@@ -4,7 +4,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_LIST_PARAMS,
-  loadImagePagesThrough,
   NATURAL_DIRECTION,
   prefetchImageList,
   useImageGroups,
@@ -26,6 +25,7 @@ import { DuplicateDialog } from './components/duplicate-dialog';
 import { MoveDialog } from './components/move-dialog';
 import { UploadProgressDialog } from './components/upload-progress-dialog';
 import { UploadSettingsDialog, type UploadMode } from './components/upload-settings-dialog';
+import { useImagesByPosition } from './hooks/use-images-by-position';
 import { useUpload } from './hooks/use-upload';
 import type { DateGrouping } from './image-groups';
 import './images.css';
@@ -70,7 +70,12 @@ export default function ImagesPage() {
   const listParams = useMemo(() => ({ folder, search, sort, direction }), [folder, search, sort, direction]);
   const list = useImageList(listParams);
   const groups = useImageGroups(listParams, dateGrouping);
-  const images = useMemo(() => list.data?.pages.flatMap((p) => p.images) ?? [], [list.data]);
+  const listPages = useMemo(() => list.data?.pages ?? [], [list.data]);
+  const byPosition = useImagesByPosition(listParams, listPages);
+  // The images loaded from the top without a gap (a jump may load a far page on its own).
+  const images = byPosition.leading;
+  // The server's groups lay out every row; only when they belong to the list shown (not a previous filter's).
+  const layoutGroups = groups.data && !groups.isPlaceholderData && !list.isPlaceholderData ? groups.data : null;
   const firstPage = list.data?.pages[0];
   const total = firstPage?.count ?? 0;
   const facets = firstPage?.facets ?? null;
@@ -110,12 +115,17 @@ export default function ImagesPage() {
       return next;
     });
   }, []);
+  const { imageAt } = byPosition;
   const openPreview = useCallback(
     (id: number) => {
       const index = images.findIndex((i) => i.id === id);
-      if (index >= 0) setPreviewIndex(index);
+      if (index >= 0) return setPreviewIndex(index);
+      // An image of a page loaded on its own (after a jump): find its position in the whole list.
+      for (let p = images.length; p < total; p++) {
+        if (imageAt(p)?.id === id) return setPreviewIndex(p);
+      }
     },
-    [images],
+    [images, imageAt, total],
   );
   const allSelected = total > 0 && selected.size >= total && images.every((i) => selected.has(i.id));
 
@@ -234,8 +244,10 @@ export default function ImagesPage() {
           hasMore={list.hasNextPage}
           loadingMore={list.isFetchingNextPage}
           onLoadMore={() => void list.fetchNextPage()}
-          groups={groups.data ?? null}
-          onLoadThrough={(pages) => loadImagePagesThrough(queryClient, listParams, pages)}
+          groups={layoutGroups}
+          imageAt={imageAt}
+          loadedCount={byPosition.loadedCount}
+          onShow={byPosition.show}
           onToggle={toggle}
           onOpen={openPreview}
         />

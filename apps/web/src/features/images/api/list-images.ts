@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { ApiError, api, listCount, listResults } from '../../../lib/api-client';
 import { IMAGES_KEY } from '../../../lib/folders-api';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
@@ -72,6 +72,15 @@ export function useImageList(params: ImageListParams) {
   return useInfiniteQuery({ ...listOptions(params), placeholderData: keepPreviousData });
 }
 
+/** One page of a list fetched on its own (the preview's far images, the grid's rows scrolled or jumped to). */
+export function imagePageQuery(params: ImageListParams, page: number) {
+  return {
+    queryKey: [...IMAGES_KEY, 'page', params, page],
+    queryFn: ({ signal }: { signal: AbortSignal }) => fetchImagePage(params, page, signal),
+    staleTime: 30_000,
+  };
+}
+
 /**
  * Image number `index` (0-based) of a list: from the pages the grid has loaded, else from the page of
  * IMAGE_PAGE_SIZE that holds it, fetched on its own with the same filter and order (the preview's wrap-around
@@ -80,12 +89,7 @@ export function useImageList(params: ImageListParams) {
 export function useImageAt(params: ImageListParams, index: number | null, loaded: ImageItem[]) {
   const outside = index !== null && index >= loaded.length;
   const page = index === null ? 1 : Math.floor(index / IMAGE_PAGE_SIZE) + 1;
-  const query = useQuery({
-    queryKey: [...IMAGES_KEY, 'page', params, page],
-    queryFn: ({ signal }) => fetchImagePage(params, page, signal),
-    enabled: outside,
-    staleTime: 30_000,
-  });
+  const query = useQuery({ ...imagePageQuery(params, page), enabled: outside });
   if (index === null) return { image: undefined, loading: false };
   if (!outside) return { image: loaded[index], loading: false };
   return { image: query.data?.images[index % IMAGE_PAGE_SIZE], loading: query.isPending && query.fetchStatus !== 'idle' };
@@ -133,33 +137,4 @@ export function useImageGroups(params: ImageListParams, grouping: string) {
     queryFn: ({ signal }) => fetchImageGroups(params, grouping, signal),
     placeholderData: keepPreviousData,
   });
-}
-
-/** Requests in flight at once while loading the pages up to a far group. */
-const JUMP_CONCURRENCY = 6;
-
-/**
- * Loads every page of the list up to `pages` (1-based count) at once, in parallel, and appends them to the
- * screen's list: a jump to a far group costs one round of requests instead of scrolling page by page.
- */
-export async function loadImagePagesThrough(queryClient: QueryClient, params: ImageListParams, pages: number): Promise<void> {
-  const key = listOptions(params).queryKey;
-  const data = queryClient.getQueryData<InfiniteData<ImagePage, number>>(key);
-  const have = data?.pages.length ?? 0;
-  if (!data || have >= pages) return;
-  const wanted = Array.from({ length: pages - have }, (_, i) => have + 1 + i);
-  const fetched: ImagePage[] = new Array(wanted.length);
-  let next = 0;
-  const controller = new AbortController();
-  await Promise.all(
-    Array.from({ length: Math.min(JUMP_CONCURRENCY, wanted.length) }, async () => {
-      while (next < wanted.length) {
-        const i = next++;
-        fetched[i] = await fetchImagePage(params, wanted[i]!, controller.signal);
-      }
-    }),
-  );
-  queryClient.setQueryData<InfiniteData<ImagePage, number>>(key, (old) =>
-    old && old.pages.length === have ? { pages: [...old.pages, ...fetched], pageParams: [...old.pageParams, ...wanted] } : old,
-  );
 }

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { LoadErrorState } from '../../../lib/load-error-state';
 import type { ImageItem } from '../../../lib/normalize-image';
-import { IMAGE_PAGE_SIZE, type ImageGroup, type SortDirection, type SortField } from '../api/list-images';
-import { buildRows, groupKeyOf, knownGroupKeys, type BrowserRow, type DateGrouping } from '../image-groups';
-import { ImageCard } from './image-card';
-import { ImageListRow } from './image-list-row';
+import type { ImageGroup, SortDirection, SortField } from '../api/list-images';
+import { buildRows, groupKeyOf, knownGroupKeys, layoutRows, type BrowserRow, type DateGrouping } from '../image-groups';
+import { ImageCard, ImageCardPlaceholder } from './image-card';
+import { ImageListRow, ImageListRowPlaceholder } from './image-list-row';
 import { QuickJumpIndex } from './quick-jump-index';
 
 export type ViewMode = 'grid' | 'list';
@@ -38,18 +38,27 @@ interface Props {
   onLoadMore: () => void;
   onToggle: (id: number) => void;
   onOpen: (id: number) => void;
-  /** the groups of the whole filtered library (`GET /images/groups/`), null while unknown or unsupported */
+  /**
+   * The groups of the whole filtered library (`GET /images/groups/`), null while unknown or unsupported. With
+   * them every row is laid out at once (placeholders until loaded); without, only what is loaded is shown.
+   */
   groups: ImageGroup[] | null;
-  /** loads every page up to `pages` at once (a jump to a group not loaded yet) */
-  onLoadThrough: (pages: number) => Promise<void>;
+  /** the image at a position of the whole list, undefined while its page is not loaded */
+  imageAt: (position: number) => ImageItem | undefined;
+  /** images loaded so far (the footer's count) */
+  loadedCount: number;
+  /** rows of positions first..last are in view (their pages should load) */
+  onShow: (first: number, last: number) => void;
 }
 
 /** Smallest card width (smaller on phones, for two columns); the grid fits as many columns as the width allows. */
 const CARD_MIN_WIDTH = 190;
 const CARD_MIN_WIDTH_PHONE = 140;
 const GRID_GAP = 14;
-/** At most this many extra pages are loaded to reach a quick-jump group that is not loaded yet. */
+/** Without the server's groups, at most this many extra pages are loaded to reach a quick-jump group. */
 const JUMP_PAGE_LIMIT = 50;
+/** Rows in view load their pages once scrolling has rested this long (a fling does not load every page it passes). */
+const SHOW_DELAY_MS = 120;
 
 /** Defined once (not per render) so Virtuoso keeps its footer mounted; the changing bits come via `context`. */
 interface FooterContext {
@@ -88,24 +97,27 @@ function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode)
 export function ImageBrowser(props: Props) {
   const { t, i18n } = useTranslation('images');
   const { message } = App.useApp();
-  const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen } = props;
+  const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen, imageAt, onShow } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const virtuoso = useRef<VirtuosoHandle>(null);
   const measured = useColumns(containerRef, view);
   const columns = measured ?? 1;
   const keyOf = useCallback((img: ImageItem) => groupKeyOf(img, sort, dateGrouping), [sort, dateGrouping]);
-  const { rows, groupStart, groupOrder } = useMemo(() => buildRows(images, columns, keyOf), [images, columns, keyOf]);
+  const loaded = useMemo(() => buildRows(images, columns, keyOf), [images, columns, keyOf]);
+  const { groups } = props;
+  // With the server's groups, every row of the library; else the rows of what is loaded.
+  const laidOut = useMemo(() => (groups ? layoutRows(groups, columns) : null), [groups, columns]);
+  const rows = laidOut?.rows ?? loaded.rows;
+  const groupStart = laidOut?.groupStart ?? loaded.groupStart;
+  const groupOrder = loaded.groupOrder;
   const [pendingJump, setPendingJump] = useState<string | null>(null);
-  // The server's groups: each key's count over the whole filtered library and its first position.
+  // The server's groups in list order: each key's first position.
   const serverGroups = useMemo(() => {
-    if (!props.groups) return null;
-    const byKey = new Map<string, { count: number; start: number }>();
-    for (const g of props.groups) {
-      const seen = byKey.get(g.key);
-      byKey.set(g.key, seen ? { count: seen.count + g.count, start: seen.start } : { count: g.count, start: g.start });
-    }
-    return byKey;
-  }, [props.groups]);
+    if (!groups) return null;
+    const starts = new Map<string, number>();
+    for (const g of groups) if (!starts.has(g.key)) starts.set(g.key, g.start);
+    return starts;
+  }, [groups]);
 
   const groupLabel = useCallback(
     (key: string): string => {
@@ -158,11 +170,33 @@ export function ImageBrowser(props: Props) {
     (key: string, smooth = true) => {
       const index = groupStart.get(key);
       if (index === undefined) return false;
-      // A group that had to be loaded first is far away: go there at once rather than scroll past every row.
+      // A group not loaded yet is far away: go there at once rather than scroll past (and load) every row.
       virtuoso.current?.scrollToIndex({ index, align: 'start', behavior: smooth ? 'smooth' : 'auto' });
       return true;
     },
     [groupStart],
+  );
+
+  // The rows in view, once scrolling rests: their pages load (placeholders until then).
+  const showTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(showTimer.current), []);
+  const onRange = useCallback(
+    ({ startIndex, endIndex }: { startIndex: number; endIndex: number }) => {
+      if (!laidOut) return;
+      clearTimeout(showTimer.current);
+      showTimer.current = setTimeout(() => {
+        let first = Number.POSITIVE_INFINITY;
+        let last = -1;
+        for (let i = Math.max(0, startIndex); i <= endIndex && i < rows.length; i++) {
+          const row = rows[i];
+          if (row?.kind !== 'slots') continue;
+          first = Math.min(first, row.first);
+          last = Math.max(last, row.first + row.length - 1);
+        }
+        if (last >= 0) onShow(first, last);
+      }, SHOW_DELAY_MS);
+    },
+    [laidOut, rows, onShow],
   );
 
   // A size bucket further down than the loaded pages: load pages until it appears, then jump. Capped, so a
@@ -187,12 +221,14 @@ export function ImageBrowser(props: Props) {
       return (
         <div className="image-group-header" data-group={row.key}>
           <span>{groupLabel(row.key)}</span>
-          <span className="image-group-count">{t('group_count', { count: serverGroups?.get(row.key)?.count ?? row.count })}</span>
+          <span className="image-group-count">{t('group_count', { count: row.count })}</span>
         </div>
       );
     }
+    const items = row.kind === 'images' ? row.items : Array.from({ length: row.length }, (_, i) => imageAt(row.first + i));
     if (view === 'list') {
-      const img = row.items[0]!;
+      const img = items[0];
+      if (!img) return <ImageListRowPlaceholder />;
       return (
         <ImageListRow
           image={img}
@@ -205,9 +241,13 @@ export function ImageBrowser(props: Props) {
     }
     return (
       <div className="image-grid-row" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
-        {row.items.map((img) => (
-          <ImageCard key={img.id} image={img} selected={selected.has(img.id)} onToggle={onToggle} onOpen={onOpen} lang={i18n.language} />
-        ))}
+        {items.map((img, i) =>
+          img ? (
+            <ImageCard key={img.id} image={img} selected={selected.has(img.id)} onToggle={onToggle} onOpen={onOpen} lang={i18n.language} />
+          ) : (
+            <ImageCardPlaceholder key={`p${row.first + i}`} />
+          ),
+        )}
       </div>
     );
   };
@@ -253,13 +293,17 @@ export function ImageBrowser(props: Props) {
             ref={virtuoso}
             className="image-virtuoso"
             data={rows}
-            computeItemKey={(_i, row) => (row.kind === 'header' ? `h:${row.key}:${row.count}` : `r:${row.first}:${row.items.length}:${columns}`)}
+            computeItemKey={(_i, row) =>
+              row.kind === 'header' ? `h:${row.key}:${row.count}` : `r:${row.first}:${row.kind === 'images' ? row.items.length : row.length}:${columns}`
+            }
             itemContent={renderRow}
             endReached={() => {
-              if (props.hasMore && !props.loadingMore) props.onLoadMore();
+              // With every row laid out, pages load for the rows in view instead (onRange).
+              if (!laidOut && props.hasMore && !props.loadingMore) props.onLoadMore();
             }}
+            rangeChanged={onRange}
             increaseViewportBy={{ top: 300, bottom: 600 }}
-            context={{ loadingMore: props.loadingMore, text: t('loaded_of', { loaded: images.length, total: props.total }) }}
+            context={{ loadingMore: props.loadingMore, text: t('loaded_of', { loaded: props.loadedCount, total: props.total }) }}
             components={VIRTUOSO_COMPONENTS}
           />
         )}
@@ -272,16 +316,11 @@ export function ImageBrowser(props: Props) {
           available={(k) => groupStart.has(k) || (props.hasMore && (serverGroups ? serverGroups.has(k) : knownGroupKeys(sort, direction).includes(k)))}
           onJump={(k) => {
             jumpPages.current = 0;
-            if (scrollToGroup(k)) return;
-            const far = serverGroups?.get(k);
-            if (far) {
-              // The server said where the group starts: load the pages up to it at once, then jump.
-              const pages = Math.floor(far.start / IMAGE_PAGE_SIZE) + 1;
-              void props.onLoadThrough(pages).then(
-                () => setPendingJump(k),
-                () => message.error(t('load_failed')),
-              );
-            } else setPendingJump(k);
+            // Laid out from the server's groups, every group has its rows: smooth when its first image is
+            // loaded (near), at once otherwise; its page loads when it is in view.
+            const start = serverGroups?.get(k);
+            if (scrollToGroup(k, laidOut ? start !== undefined && imageAt(start) !== undefined : true)) return;
+            setPendingJump(k);
           }}
           marker={indexMarker}
           variant={indexVariant}

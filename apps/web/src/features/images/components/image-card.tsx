@@ -36,3 +36,19 @@ export const ImageCard = memo(function ImageCard({ image, selected, onToggle, on
     </div>
   );
 });
+
+/** A card whose image is not loaded yet (its page loads once it is in view): the same size, no content. */
+export function ImageCardPlaceholder() {
+  return (
+    <div className="image-card is-placeholder" data-testid="image-placeholder" aria-hidden="true">
+      <div className="image-card-thumb" />
+      <div className="image-card-body">
+        <div className="image-card-name">&nbsp;</div>
+        <div className="image-card-meta">&nbsp;</div>
+        <div className="image-card-meta">
+          <span className="ppd-badge">&nbsp;</span>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -39,3 +39,17 @@ export const ImageListRow = memo(function ImageListRow({ image, folderName, sele
     </div>
   );
 });
+
+/** A list row whose image is not loaded yet: the same height, no content. */
+export function ImageListRowPlaceholder() {
+  return (
+    <div className="image-row is-placeholder" data-testid="image-placeholder" aria-hidden="true">
+      <span className="image-check" />
+      <div className="image-row-thumb" />
+      <div className="image-row-main">
+        <div className="image-card-name">&nbsp;</div>
+        <div className="image-row-sub">&nbsp;</div>
+      </div>
+    </div>
+  );
+}

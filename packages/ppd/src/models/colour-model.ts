@@ -16,6 +16,20 @@ const BG_L_WEIGHT = 0.5;
 const BG_MIN_CUT = 6;
 /** ... plus this share of the most spread background colour (grain, weave). */
 const BG_TEXTURE_MARGIN = 0.4;
+/** 0 specimen, 1 shadow-coloured (not yet reached), 2 background (or reached shadow); null without shadow colours. */
+function shadowStates(dist: Float32Array, L: Float32Array, A: Float32Array, B: Float32Array, cut: number, bg: BackgroundColours, shade: ShadowModel): Uint8Array | null {
+  const state = new Uint8Array(dist.length);
+  let any = false;
+  for (let i = 0; i < dist.length; i++) {
+    if (dist[i]! <= cut) state[i] = 2;
+    else if (backgroundDistance(L[i]!, A[i]!, B[i]!, bg, shade, cut) <= cut) {
+      state[i] = 1;
+      any = true;
+    }
+  }
+  return any ? state : null;
+}
+
 /**
  * Drop shadows: the background in shadow keeps its chromaticity and only darkens, down to this share of its
  * L* + 16 (a soft lab shadow takes away at most about two thirds of the light). Modelled only for neutral
@@ -217,21 +231,34 @@ const GRADE_NEUTRAL_CHROMA = 1.5;
 const GRADE_MAX_L_STEP = 15;
 
 /**
- * k-means on the border strip: a few colours describe plain, graded, wood-grain or cloth backgrounds. The frame
- * is not assumed to be background: a colour is background only when it reaches far enough round the frame
- * (specimens touching the frame, or cropped tight, hold only the stretch they touch).
+ * The index of the value of rank `rank` in a stable sort of `values` (`sorted` is their numeric sort): among
+ * equal values, the one that came first comes first.
  */
-export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, width: number, height: number): { background: Cluster[]; specimen: Cluster[] } {
+function rankedIndex(values: Float64Array, sorted: Float64Array, rank: number): number {
+  const v = sorted[rank]!;
+  let before = 0;
+  for (const x of values) if (x < v) before++;
+  let tie = rank - before;
+  for (let i = 0; i < values.length; i++) if (values[i] === v && tie-- === 0) return i;
+  return rank;
+}
+
+/** Colour samples along the frame strip (about 6000), each with its perimeter bin. Typed arrays throughout. */
+function frameSamples(L: Float32Array, A: Float32Array, B: Float32Array, width: number, height: number): { L: Float64Array; a: Float64Array; b: Float64Array; bin: Int32Array } {
   const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
-  const idx: number[] = [];
-  const binOf: number[] = [];
+  const sideRow = strip < width - strip ? 2 * strip : width;
+  let stripPixels = 0;
+  for (let y = 0; y < height; y++) stripPixels += y < strip || y >= height - strip ? width : sideRow;
+  const idx = new Int32Array(stripPixels);
+  const binOf = new Int32Array(stripPixels);
   const perimeter = 2 * (width + height);
+  let at = 0;
   for (let y = 0; y < height; y++) {
     const edgeRow = y < strip || y >= height - strip;
     for (let x = 0; x < width; x++) {
       // the strip only: whole rows at the top and bottom, between them the two side strips
       if (!edgeRow && x === strip) x = Math.max(strip, width - strip);
-      idx.push(y * width + x);
+      idx[at] = y * width + x;
       // position along the perimeter of the nearest frame edge, clockwise from the top-left corner
       const dTop = y;
       const dBottom = height - 1 - y;
@@ -239,33 +266,38 @@ export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32A
       const dRight = width - 1 - x;
       const m = Math.min(dTop, dBottom, dLeft, dRight);
       const pos = m === dTop ? x : m === dRight ? width + y : m === dBottom ? width + height + (width - 1 - x) : 2 * width + height + (height - 1 - y);
-      binOf.push(Math.min(PERIMETER_BINS - 1, Math.floor((pos / perimeter) * PERIMETER_BINS)));
+      binOf[at++] = Math.min(PERIMETER_BINS - 1, Math.floor((pos / perimeter) * PERIMETER_BINS));
     }
   }
-  const step = Math.max(1, Math.floor(idx.length / 6000));
-  const sL: number[] = [];
-  const sa: number[] = [];
-  const sb: number[] = [];
-  const sBin: number[] = [];
-  for (let i = 0; i < idx.length; i += step) {
+  const step = Math.max(1, Math.floor(stripPixels / 6000));
+  const samples = Math.ceil(stripPixels / step);
+  const sL = new Float64Array(samples);
+  const sa = new Float64Array(samples);
+  const sb = new Float64Array(samples);
+  const sBin = new Int32Array(samples);
+  for (let i = 0, j = 0; i < stripPixels; i += step, j++) {
     const p = idx[i]!;
-    sL.push(L[p]! * BG_L_WEIGHT);
-    sa.push(A[p]!);
-    sb.push(B[p]!);
-    sBin.push(binOf[i]!);
+    sL[j] = L[p]! * BG_L_WEIGHT;
+    sa[j] = A[p]!;
+    sb[j] = B[p]!;
+    sBin[j] = binOf[i]!;
   }
+  return { L: sL, a: sa, b: sb, bin: sBin };
+}
+
+/** k-means of the samples, seeded over their lightness order; the centres and each sample's centre. */
+function kMeans(sL: Float64Array, sa: Float64Array, sb: Float64Array, k: number): { cL: Float64Array; ca: Float64Array; cb: Float64Array; assign: Int32Array } {
   const n = sL.length;
-  const k = Math.min(5, n);
   // Seeds spread over the lightness order, so dark and light grain both get a centre.
-  const order = sL.map((v, i) => [v, i] as const).sort((p, q) => p[0] - q[0]);
-  const cL: number[] = [];
-  const ca: number[] = [];
-  const cb: number[] = [];
+  const sorted = sL.slice().sort();
+  const cL = new Float64Array(k);
+  const ca = new Float64Array(k);
+  const cb = new Float64Array(k);
   for (let j = 0; j < k; j++) {
-    const s = order[Math.floor(((j + 0.5) / k) * n)]![1];
-    cL.push(sL[s]!);
-    ca.push(sa[s]!);
-    cb.push(sb[s]!);
+    const s = rankedIndex(sL, sorted, Math.floor(((j + 0.5) / k) * n));
+    cL[j] = sL[s]!;
+    ca[j] = sa[s]!;
+    cb[j] = sb[s]!;
   }
   const assign = new Int32Array(n);
   const m = new Float64Array(k);
@@ -307,6 +339,19 @@ export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32A
       }
     }
   }
+  return { cL, ca, cb, assign };
+}
+
+/**
+ * k-means on the border strip: a few colours describe plain, graded, wood-grain or cloth backgrounds. The frame
+ * is not assumed to be background: a colour is background only when it reaches far enough round the frame
+ * (specimens touching the frame, or cropped tight, hold only the stretch they touch).
+ */
+export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, width: number, height: number): { background: Cluster[]; specimen: Cluster[] } {
+  const { L: sL, a: sa, b: sb, bin: sBin } = frameSamples(L, A, B, width, height);
+  const n = sL.length;
+  const k = Math.min(5, n);
+  const { cL, ca, cb, assign } = kMeans(sL, sa, sb, k);
   const binTotal = new Float64Array(PERIMETER_BINS);
   for (let i = 0; i < n; i++) binTotal[sBin[i]!]!++;
   const all: Cluster[] = [];
@@ -385,6 +430,49 @@ function shadowModel(clusters: Cluster[]): ShadowModel {
   };
 }
 
+/** The background colours as flat arrays, for the per-pixel loops: weighted L*, a*, b*, and 1.5 x their spread. */
+interface BackgroundColours {
+  L: Float64Array;
+  a: Float64Array;
+  b: Float64Array;
+  margin: Float64Array;
+}
+
+function backgroundColours(clusters: Cluster[]): BackgroundColours {
+  return {
+    L: Float64Array.from(clusters, (c) => c.L),
+    a: Float64Array.from(clusters, (c) => c.a),
+    b: Float64Array.from(clusters, (c) => c.b),
+    margin: Float64Array.from(clusters, (c) => 1.5 * c.spread),
+  };
+}
+
+/*
+ * The per-pixel loops over backgroundDistance live in small functions of their own: V8 inlines the distance
+ * there (in the long specimenProbability it did not, and every call boxed its result: megabytes of garbage a photo).
+ */
+
+/** Every pixel's distance to the background, 0 within it. */
+function distanceMap(L: Float32Array, A: Float32Array, B: Float32Array, bg: BackgroundColours): Float32Array {
+  const dist = new Float32Array(L.length);
+  for (let i = 0; i < dist.length; i++) {
+    const d = backgroundDistance(L[i]!, A[i]!, B[i]!, bg, null, 0);
+    dist[i] = d > 0 ? d : 0;
+  }
+  return dist;
+}
+
+/**
+ * Marks in `outline` (where not marked yet) the pixels past `cut` from every background colour, and from that
+ * colour in shadow where `shadow` marks a cast shadow.
+ */
+function markPastBackground(outline: Uint8Array, lab: LabPlanes, bg: BackgroundColours, shade: ShadowModel, shadow: Uint8Array | null, cut: number): void {
+  for (let i = 0; i < outline.length; i++) {
+    if (outline[i]) continue;
+    outline[i] = backgroundDistance(lab.L[i]!, lab.a[i]!, lab.b[i]!, bg, shadow?.[i] ? shade : null, cut) > cut ? 1 : 0;
+  }
+}
+
 /**
  * Distance of a colour to the background: to the nearest background colour (lightness weighted, minus the
  * colour's spread), or to that colour in shadow. Stops as soon as it is at most `enough` (the caller only asks
@@ -392,17 +480,8 @@ function shadowModel(clusters: Cluster[]): ShadowModel {
  * a* and b* by one factor m: a shadow is the background colour times m, m between SHADOW_MIN_LIGHT and 1
  * (chromaticity unchanged, only darker), so its distance is how far its a*, b* are from the scaled ones.
  */
-function backgroundDistance(
-  Lp: number,
-  a: number,
-  b: number,
-  cL: Float64Array,
-  ca: Float64Array,
-  cb: Float64Array,
-  margin: Float64Array,
-  shade: ShadowModel | null,
-  enough: number,
-): number {
+function backgroundDistance(Lp: number, a: number, b: number, bg: BackgroundColours, shade: ShadowModel | null, enough: number): number {
+  const { L: cL, a: ca, b: cb, margin } = bg;
   const l = Lp * BG_L_WEIGHT;
   let best = Infinity;
   for (let j = 0; j < cL.length && best > enough; j++) {
@@ -439,25 +518,13 @@ function castShadow(
   width: number,
   height: number,
   cut: number,
-  cL: Float64Array,
-  ca: Float64Array,
-  cb: Float64Array,
-  margin: Float64Array,
+  bg: BackgroundColours,
   shade: ShadowModel,
 ): Uint8Array | null {
   if (!shade.on.some((v) => v)) return null;
   const n = width * height;
-  // 0 specimen, 1 shadow-coloured (not yet reached), 2 background or reached shadow
-  const state = new Uint8Array(n);
-  let any = false;
-  for (let i = 0; i < n; i++) {
-    if (dist[i]! <= cut) state[i] = 2;
-    else if (backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, shade, cut) <= cut) {
-      state[i] = 1;
-      any = true;
-    }
-  }
-  if (!any) return null;
+  const state = shadowStates(dist, L, A, B, cut, bg, shade);
+  if (!state) return null;
   const step = SHADOW_MAX_STEP;
   const queue = new Int32Array(n);
   let head = 0;
@@ -677,17 +744,8 @@ class ColourModel implements SegmentationModel {
     const B = boxBlur(lab.b, width, height, r);
     const { background: clusters, specimen: frameSpecimen } = backgroundClusters(L, A, B, width, height);
     const n = width * height;
-    const dist = new Float32Array(n);
-    // cluster fields in flat arrays: this loop visits every pixel once per cluster
-    const k = clusters.length;
-    const cL = Float64Array.from(clusters, (c) => c.L);
-    const ca = Float64Array.from(clusters, (c) => c.a);
-    const cb = Float64Array.from(clusters, (c) => c.b);
-    const margin = Float64Array.from(clusters, (c) => 1.5 * c.spread);
-    for (let i = 0; i < n; i++) {
-      const best = backgroundDistance(L[i]!, A[i]!, B[i]!, cL, ca, cb, margin, null, 0);
-      dist[i] = best > 0 ? best : 0;
-    }
+    const bg = backgroundColours(clusters);
+    const dist = distanceMap(L, A, B, bg);
     // Plain cards allow a closer cut (white flesh on white paper); textured ones (wood, cloth) need a margin.
     const floor = BG_MIN_CUT + BG_TEXTURE_MARGIN * Math.max(...clusters.map((c) => c.spread));
     const hi = Math.max(floor * 2, quantile(dist, 0.995, undefined, 0, 250));
@@ -720,7 +778,7 @@ class ColourModel implements SegmentationModel {
     // specimen too (flesh nearly as white as the paper, inside a slice the cut found by its peel and lesions).
     const lowCut = Math.min(cut, Math.max(HYSTERESIS_MIN_CUT, BG_NOISE_FACTOR * frameNoise + 1, 0.5 * cut));
     const shade = shadowModel(clusters);
-    const shadow = castShadow(dist, L, A, B, width, height, cut, cL, ca, cb, margin, shade);
+    const shadow = castShadow(dist, L, A, B, width, height, cut, bg, shade);
     const plain = shadow ? dist.slice() : dist;
     if (shadow) for (let i = 0; i < n; i++) if (shadow[i]) dist[i] = 0;
     const slope = 0.15 * cut + 1;
@@ -772,16 +830,11 @@ class ColourModel implements SegmentationModel {
     // as brown as the table, or as white as the paper, is plain at full resolution even where the blur
     // above washed it out.
     const outline = new Uint8Array(n);
-    // past the cut from every background colour (and from its shadow)
-    for (let i = 0; i < n; i++) {
-      // a shadow still outlines as before (it can close a thin peel's gaps), though it is not specimen itself
-      if (p[i]! >= OUTLINE_PROBABILITY || (shadow?.[i] && sigmoid((plain[i]! - cut) / slope) >= OUTLINE_PROBABILITY)) {
-        outline[i] = 1;
-        continue;
-      }
-      // unblurred, a shadow pixel outlines only where it is not shadow-coloured (a thin peel the blur washed out)
-      outline[i] = backgroundDistance(lab.L[i]!, lab.a[i]!, lab.b[i]!, cL, ca, cb, margin, shadow?.[i] ? shade : null, cut) > cut ? 1 : 0;
-    }
+    // a shadow still outlines as before (it can close a thin peel's gaps), though it is not specimen itself
+    for (let i = 0; i < n; i++) outline[i] = p[i]! >= OUTLINE_PROBABILITY || (shadow?.[i] && sigmoid((plain[i]! - cut) / slope) >= OUTLINE_PROBABILITY) ? 1 : 0;
+    // past the cut from every background colour (and from its shadow), unblurred: a shadow pixel outlines only
+    // where it is not shadow-coloured (a thin peel the blur washed out)
+    markPastBackground(outline, lab, bg, shade, shadow, cut);
     const enclosed = enclosedByOutlines(outline, width, height, 2 * r + 1);
     for (let i = 0; i < n; i++) {
       if (!enclosed[i]) continue;

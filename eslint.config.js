@@ -55,6 +55,7 @@ export default defineConfig(
         createTypeScriptImportResolver({
           project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
           conditionNames: ['source', 'types', 'import', 'node', 'default'],
+          noWarnOnMultipleProjects: true,
         }),
       ],
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],

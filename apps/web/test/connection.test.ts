@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { ConsoleMessage, Page, Route } from 'playwright-core';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
 import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
@@ -94,6 +94,42 @@ describe('connection screen', () => {
     await expect.poll(() => disk.getAttribute('data-low'), POLL).toBe('true');
     await expect.poll(() => disk.textContent(), POLL).toBe('0.2 GB free of 50.0 GBRunning low: free space before uploads are refused');
     await screenshot(page, 'connection-disk-low-en-1440');
+  });
+
+  it('an answer that breaks the contract is an error on screen, in English and Chinese, and in the console (issue 16)', async () => {
+    const logged: string[] = [];
+    const onConsole = (msg: ConsoleMessage) => {
+      if (msg.type() === 'error') logged.push(msg.text());
+    };
+    page.on('console', onConsole);
+    // The real answer, its headers (our server's contract header) kept, with one field of the wrong type.
+    const broken = async (route: Route) => {
+      const real = await route.fetch();
+      await route.fulfill({ response: real, json: { ...(await real.json()), image_count: 'many' } });
+    };
+    await page.route('**/api/status/', broken);
+    try {
+      await page.getByTestId('connection-start').click();
+      const card = page.getByTestId('connection-test');
+      await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('error');
+      const cause = page.getByTestId('connection-error').locator('.ant-alert-description');
+      await expect.poll(() => cause.textContent(), POLL).toBe("The server's answer did not have the expected form (details in the browser console)");
+      await expect.poll(() => logged.find((line) => line.includes('GET /api/status/')), POLL).toContain('image_count');
+      await expect.poll(() => page.getByTestId('connection-status').count(), POLL).toBe(0);
+      await screenshot(page, 'connection-mismatch-en-1440');
+      await e2e.setLanguage('zh');
+      await expect.poll(() => cause.textContent(), POLL).toBe('服务器返回的数据格式与约定不符（详情见浏览器控制台）');
+      await screenshot(page, 'connection-mismatch-zh-1440');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'connection-mismatch-zh-390');
+      await e2e.setLanguage('en');
+      await expect.poll(() => cause.textContent(), POLL).toContain("The server's answer");
+      await screenshot(page, 'connection-mismatch-en-390');
+    } finally {
+      await page.setViewportSize(DESKTOP);
+      await page.unroute('**/api/status/', broken);
+      page.off('console', onConsole);
+    }
   });
 
   it('shows the message and the five-item checklist when the server is stopped', async () => {

@@ -1,4 +1,6 @@
-import { API_TIMEOUT_MS } from '@cassavascope/contract';
+import { API_TIMEOUT_MS, CONTRACT_HEADER, errorBodySchema } from '@cassavascope/contract';
+import type { z } from 'zod';
+import { waitForSignIn } from './sign-in-required';
 
 /**
  * The one HTTP client of the web app: base /api, a 10 s timeout (spec section 9), JSON in and out.
@@ -24,6 +26,28 @@ export class ApiError extends Error {
 
 export type QueryValue = string | number | boolean | null | undefined;
 
+/** The contract's schema of a response body (packages/contract/src/responses.ts). */
+export type ResponseSchema = z.ZodType;
+
+/**
+ * Checks the body of an answer against the contract's schema when our server sent it (it says so with
+ * CONTRACT_HEADER); another backend's body is left to the normalisers, which read its alternative field names.
+ * A body that does not match is logged with every mismatch and thrown as ApiError `response_mismatch`, which
+ * the screens translate: a changed answer shows as an error, never as a silent `undefined` further on.
+ * The body is returned as it came (the schema's output would drop fields it does not name).
+ */
+export function checkResponse(schema: ResponseSchema | undefined, body: unknown, fromContractServer: boolean, call: string, status = 200): unknown {
+  if (!schema || !fromContractServer) return body;
+  const result = schema.safeParse(body);
+  if (result.success) return body;
+  const issues = result.error.issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`);
+  console.error(`[api] ${call} answered a body that does not match the contract:\n  ${issues.join('\n  ')}`, body);
+  throw new ApiError(status, 'response_mismatch', `${call}: the answer does not match the contract (${issues[0]})`, {}, { issues });
+}
+
+/** Whether an answer came from CassavaScope's server (its bodies follow the contract). */
+const fromContract = (header: string | null) => header !== null && header !== '';
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, QueryValue>;
@@ -31,6 +55,10 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** false: a 401 `not_signed_in` is thrown at once instead of waiting for a sign-in (the sign-in calls) */
+  waitForSignIn?: boolean;
+  /** the contract's schema of the answer: checked when our server sent it (see checkResponse) */
+  schema?: ResponseSchema;
 }
 
 /** Builds `/api/<path>?<query>`; null/undefined/'' query values are left out. */
@@ -44,23 +72,54 @@ export function apiUrl(path: string, query: Record<string, QueryValue> = {}): st
   return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}${qs ? `?${qs}` : ''}`;
 }
 
-/** Turns a non-2xx status and its body text into an ApiError. */
-export function errorFromResponse(status: number, text: string): ApiError {
-  let body: Record<string, unknown> = {};
+/**
+ * Turns a non-2xx status and its body text into an ApiError. A body of the contract's error shape gives the
+ * code, detail and fields; without a code (a proxy's HTML page, another backend's error) it is `http_<status>`.
+ * An error body of our server that is not of that shape is logged (`fromContractServer`).
+ */
+export function errorFromResponse(status: number, text: string, fromContractServer = false): ApiError {
+  let json: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    json = JSON.parse(text);
   } catch {
-    // not JSON: keep the generic code below
+    // not JSON: the generic code below
   }
+  const parsed = errorBodySchema.safeParse(json);
+  if (parsed.success) {
+    const { code, detail, fields = {} } = parsed.data;
+    return new ApiError(status, code, detail, fields, json as Record<string, unknown>);
+  }
+  if (fromContractServer) console.error(`[api] an error answer (${status}) does not match the contract's {code, detail}:`, text);
+  // Another backend's error: its code and detail where it has them.
+  const body = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
   const code = typeof body.code === 'string' ? body.code : `http_${status}`;
   const detail = typeof body.detail === 'string' ? body.detail : `Request failed with status ${status}`;
-  const fields =
-    body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string>) : {};
-  return new ApiError(status, code, detail, fields, body);
+  return new ApiError(status, code, detail, {}, body);
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** A 401 `not_signed_in`: the session ended (or never began) while sign-in is on. */
+export const isNotSignedIn = (err: unknown) => err instanceof ApiError && err.status === 401 && err.code === 'not_signed_in';
+
+/**
+ * Repeats a call after the user has signed in again when its session had ended: the shell shows the sign-in form
+ * over the current screen meanwhile (lib/sign-in-required.ts), so the screen and what was typed stay.
+ */
+async function afterSignIn<T>(send: () => Promise<T>, wait = true): Promise<T> {
+  for (;;) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!wait || !isNotSignedIn(err)) throw err;
+      await waitForSignIn();
+    }
+  }
+}
+
+export function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return afterSignIn(() => requestOnce<T>(path, options), options.waitForSignIn !== false);
+}
+
+async function requestOnce<T>(path: string, options: RequestOptions): Promise<T> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -90,20 +149,33 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       throw new ApiError(0, 'network_error', err instanceof Error ? err.message : 'Network error');
     }
     const text = await res.text();
-    if (!res.ok) throw errorFromResponse(res.status, text);
-    return (text ? JSON.parse(text) : null) as T;
+    const ours = fromContract(res.headers.get(CONTRACT_HEADER));
+    if (!res.ok) throw errorFromResponse(res.status, text, ours);
+    const call = `${options.method ?? 'GET'} ${apiUrl(path)}`;
+    return checkResponse(options.schema, parseBody(text, res.status, call), ours, call, res.status) as T;
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
 }
 
+/** A 2xx body: JSON, or null when empty; anything else is ApiError `invalid_response`. */
+function parseBody(text: string, status: number, call: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    console.error(`[api] ${call} answered a body that is not JSON:`, text.slice(0, 200));
+    throw new ApiError(status, 'invalid_response', 'The server sent a response that is not JSON');
+  }
+}
+
+/** Shorthands of apiRequest; `schema` is the contract's schema of the answer (see checkResponse). */
 export const api = {
-  get: <T>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal) =>
-    apiRequest<T>(path, { query, signal }),
-  post: <T>(path: string, body?: unknown, query?: Record<string, QueryValue>) =>
-    apiRequest<T>(path, { method: 'POST', body, query }),
-  put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
+  get: <T = unknown>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal, schema?: ResponseSchema) =>
+    apiRequest<T>(path, { query, signal, schema }),
+  post: <T = unknown>(path: string, body?: unknown, schema?: ResponseSchema) => apiRequest<T>(path, { method: 'POST', body, schema }),
+  put: <T = unknown>(path: string, body?: unknown, schema?: ResponseSchema) => apiRequest<T>(path, { method: 'PUT', body, schema }),
   delete: <T = null>(path: string, query?: Record<string, QueryValue>) =>
     apiRequest<T>(path, { method: 'DELETE', query }),
 };
@@ -118,7 +190,12 @@ export function uploadWithProgress<T>(
   form: FormData,
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
+  schema?: ResponseSchema,
 ): Promise<T> {
+  return afterSignIn(() => uploadOnce<T>(path, form, onProgress, signal, schema));
+}
+
+function uploadOnce<T>(path: string, form: FormData, onProgress: (percent: number) => void, signal?: AbortSignal, schema?: ResponseSchema): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', apiUrl(path));
@@ -127,15 +204,17 @@ export function uploadWithProgress<T>(
       if (e.lengthComputable && e.total > 0) onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
     });
     xhr.addEventListener('load', () => {
+      const ours = fromContract(xhr.getResponseHeader(CONTRACT_HEADER));
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(100);
+        const call = `POST ${apiUrl(path)}`;
         try {
-          resolve((xhr.responseText ? JSON.parse(xhr.responseText) : null) as T);
-        } catch {
-          reject(new ApiError(xhr.status, 'invalid_response', 'The server sent a response that is not JSON'));
+          resolve(checkResponse(schema, parseBody(xhr.responseText, xhr.status, call), ours, call, xhr.status) as T);
+        } catch (err) {
+          reject(err);
         }
       } else {
-        reject(errorFromResponse(xhr.status, xhr.responseText));
+        reject(errorFromResponse(xhr.status, xhr.responseText, ours));
       }
     });
     xhr.addEventListener('error', () => reject(new ApiError(0, 'network_error', 'Network error during upload')));

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ServerStatus } from '@cassavascope/contract';
+import { serverStatusSchema, type ServerStatus } from '@cassavascope/contract';
 import { api } from './api-client';
 
 export interface EngineView {
@@ -9,7 +9,7 @@ export interface EngineView {
 }
 
 export async function getEngine(signal?: AbortSignal): Promise<EngineView> {
-  const status = await api.get<Partial<ServerStatus>>('/status/', undefined, signal);
+  const status = await api.get<Partial<ServerStatus>>('/status/', undefined, signal, serverStatusSchema);
   return { label: status.engine?.label ?? '', kind: status.engine?.kind ?? '' };
 }
 

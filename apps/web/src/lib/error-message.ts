@@ -2,7 +2,7 @@ import { ApiError } from './api-client';
 
 /**
  * Error codes that have their own text in common.json (`errors.<code>`): the HTTP client's network_error /
- * timeout / aborted / invalid_response, and the server's codes (docs/api.md), including the per-file codes of
+ * timeout / aborted / invalid_response / response_mismatch, and the server's codes (docs/api.md), including the per-file codes of
  * an upload response's `errors`. Anything else (http_<status>, internal_error, a code another backend invents)
  * falls back to the caller's key or `errors.generic`: the server's English `detail` is never shown.
  */
@@ -11,6 +11,7 @@ export const TRANSLATED_ERROR_CODES = [
   'timeout',
   'aborted',
   'invalid_response',
+  'response_mismatch',
   'invalid',
   'invalid_json',
   'invalid_multipart',

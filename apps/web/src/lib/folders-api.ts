@@ -1,4 +1,4 @@
-import { PAGE_SIZE_MAX } from '@cassavascope/contract';
+import { folderListSchema, folderSchema, movedSchema, PAGE_SIZE_MAX } from '@cassavascope/contract';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, listCount, listResults } from './api-client';
 import { normalizeFolder, type FolderItem } from './normalize-folder';
@@ -14,7 +14,7 @@ export const IMAGES_KEY = ['images'] as const;
 export async function fetchAllFolders(signal?: AbortSignal): Promise<FolderItem[]> {
   const out: FolderItem[] = [];
   for (let page = 1; page <= 100; page++) {
-    const data = await api.get<unknown>('/folders/', { page, page_size: PAGE_SIZE_MAX }, signal);
+    const data = await api.get('/folders/', { page, page_size: PAGE_SIZE_MAX }, signal, folderListSchema);
     const rows = listResults(data);
     out.push(...rows.map(normalizeFolder));
     if (Array.isArray(data) || out.length >= listCount(data) || rows.length === 0) break;
@@ -32,11 +32,11 @@ export interface FolderInput {
 }
 
 export async function createFolder(input: FolderInput): Promise<FolderItem> {
-  return normalizeFolder(await api.post<unknown>('/folders/', { name: input.name.trim(), description: input.description ?? '' }));
+  return normalizeFolder(await api.post('/folders/', { name: input.name.trim(), description: input.description ?? '' }, folderSchema));
 }
 
 export async function updateFolder(id: number, input: FolderInput): Promise<FolderItem> {
-  return normalizeFolder(await api.put<unknown>(`/folders/${id}/`, { name: input.name.trim(), description: input.description ?? '' }));
+  return normalizeFolder(await api.put(`/folders/${id}/`, { name: input.name.trim(), description: input.description ?? '' }, folderSchema));
 }
 
 /** Deletes a folder; its images move to `target` (or to no folder), or are deleted with it. One atomic call. */
@@ -46,7 +46,7 @@ export async function deleteFolder(id: number, images: { action: 'move'; target:
 
 /** Moves images into a folder, or to no folder when `folderId` is null. Returns how many moved. */
 export async function moveImages(folderId: number | null, imageIds: number[]): Promise<number> {
-  const res = await api.post<{ moved?: number }>(`/folders/${folderId ?? 'none'}/add_images/`, { image_ids: imageIds });
+  const res = await api.post<{ moved?: number }>(`/folders/${folderId ?? 'none'}/add_images/`, { image_ids: imageIds }, movedSchema);
   return typeof res?.moved === 'number' ? res.moved : imageIds.length;
 }
 

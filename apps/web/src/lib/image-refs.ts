@@ -1,4 +1,4 @@
-import { PAGE_SIZE_MAX } from '@cassavascope/contract';
+import { imageListSchema, PAGE_SIZE_MAX } from '@cassavascope/contract';
 import { api, listCount, listResults } from './api-client';
 import { normalizeImage } from './normalize-image';
 
@@ -20,10 +20,11 @@ export interface ImageRef {
 export async function fetchImageRefs(filter: ImageRefFilter, signal?: AbortSignal): Promise<ImageRef[]> {
   const refs: ImageRef[] = [];
   for (let page = 1; ; page++) {
-    const data = await api.get<unknown>(
+    const data = await api.get(
       '/images/',
       { folder: filter.folder, search: filter.search?.trim() || undefined, ordering: '-created_time', page, page_size: PAGE_SIZE_MAX },
       signal,
+      imageListSchema,
     );
     const items = listResults(data).map(normalizeImage);
     for (const image of items) refs.push({ id: image.id, folderId: image.folderId });

@@ -1,3 +1,4 @@
+import { uploadResponseSchema } from '@cassavascope/contract';
 import { uploadWithProgress } from '../../lib/api-client';
 import { createFolder, fetchAllFolders } from '../../lib/folders-api';
 
@@ -74,6 +75,6 @@ export async function loadSampleSet(folder: { name: string; description: string 
   form.set('check_duplicate', '1');
   form.set('duplicate_action', 'skip');
   for (let i = 1; i <= SAMPLE_COUNT; i++) form.append('files', await drawSamplePhoto(i), `sample_slice_${i}.jpg`);
-  await uploadWithProgress('/images/upload-files/', form, onProgress);
+  await uploadWithProgress('/images/upload-files/', form, onProgress, undefined, uploadResponseSchema);
   return folderId;
 }

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ServerStatus } from '@cassavascope/contract';
+import { serverStatusSchema, type ServerStatus } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { asRecord, pickNumber, pickString } from '../../../lib/normalize-fields';
 
@@ -60,7 +60,7 @@ function diskOf(input: unknown): ConnectionStatus['disk'] {
 /** A real call to the server (the seed's simulated test made true). */
 export async function testConnection(): Promise<ConnectionStatus> {
   const started = performance.now();
-  const data = await api.get<Partial<ServerStatus>>('/status/');
+  const data = await api.get<Partial<ServerStatus>>('/status/', undefined, undefined, serverStatusSchema);
   return normalizeStatus(data, Math.round(performance.now() - started), new Date());
 }
 

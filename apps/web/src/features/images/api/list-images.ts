@@ -1,4 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { imageGroupsSchema, imageListSchema } from '@cassavascope/contract';
 import { ApiError, api, listCount, listResults } from '../../../lib/api-client';
 import { IMAGES_KEY } from '../../../lib/folders-api';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
@@ -32,7 +33,7 @@ export interface ImagePage {
 }
 
 export async function fetchImagePage(params: ImageListParams, page: number, signal: AbortSignal): Promise<ImagePage> {
-  const data = await api.get<unknown>(
+  const data = await api.get(
     '/images/',
     {
       folder: params.folder === 'all' ? undefined : params.folder,
@@ -42,6 +43,7 @@ export async function fetchImagePage(params: ImageListParams, page: number, sign
       page_size: IMAGE_PAGE_SIZE,
     },
     signal,
+    imageListSchema,
   );
   const images = listResults(data).map(normalizeImage);
   const raw = (data && typeof data === 'object' ? data : {}) as { next?: unknown; facets?: { all?: unknown; uncategorized?: unknown } };
@@ -123,6 +125,7 @@ export async function fetchImageGroups(params: ImageListParams, grouping: string
         grouping,
       },
       signal,
+      imageGroupsSchema,
     );
     return Array.isArray(data?.groups) ? (data.groups as ImageGroup[]) : null;
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { UploadResponse } from '@cassavascope/contract';
+import { uploadResponseSchema, type UploadResponse } from '@cassavascope/contract';
 import { apiRequest, uploadWithProgress } from '../../../lib/api-client';
 
 export type DuplicateAction = 'skip' | 'overwrite';
@@ -42,7 +42,12 @@ const RESUME_TIMEOUT_MS = 30 * 60_000;
  * bytes are not sent again. A 410 `upload_expired` means they are gone: the caller sends the files again.
  */
 export function resumeUpload(token: string, action: DuplicateAction): Promise<UploadResponse> {
-  return apiRequest<UploadResponse>('/images/upload-resume/', { method: 'POST', body: { upload_token: token, duplicate_action: action }, timeoutMs: RESUME_TIMEOUT_MS });
+  return apiRequest<UploadResponse>('/images/upload-resume/', {
+    method: 'POST',
+    body: { upload_token: token, duplicate_action: action },
+    timeoutMs: RESUME_TIMEOUT_MS,
+    schema: uploadResponseSchema,
+  });
 }
 
 function baseForm(options: UploadOptions): FormData {
@@ -80,12 +85,12 @@ export function uploadImageFiles(
       // 99 at most until the server has answered: stored is only known from the response.
       onFileProgress(i, Math.max(0, Math.min(99, Math.round(done * 100))));
     });
-  });
+  }, undefined, uploadResponseSchema);
 }
 
 /** Uploads one ZIP archive; the server imports its image entries. */
 export function uploadZip(file: File, options: UploadOptions, onProgress: (percent: number) => void): Promise<UploadResponse> {
   const form = baseForm(options);
   form.set('file', file, file.name);
-  return uploadWithProgress<UploadResponse>('/images/upload-batch/', form, (p) => onProgress(Math.min(99, p)));
+  return uploadWithProgress<UploadResponse>('/images/upload-batch/', form, (p) => onProgress(Math.min(99, p)), undefined, uploadResponseSchema);
 }

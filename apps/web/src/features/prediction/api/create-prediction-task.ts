@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { MODEL_TYPE, SINGLE_MODEL_TYPE, SPLIT_COUNT } from '@cassavascope/contract';
+import { MODEL_TYPE, SINGLE_MODEL_TYPE, SPLIT_COUNT, taskSchema } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeTask, type TaskView } from '../../../lib/normalize-task';
 
@@ -49,7 +49,7 @@ export function buildPredictionPayload(input: PredictionTaskInput): Record<strin
 }
 
 export async function createPredictionTask(input: PredictionTaskInput): Promise<TaskView> {
-  return normalizeTask(await api.post<unknown>('/tasks/prediction/', buildPredictionPayload(input)));
+  return normalizeTask(await api.post('/tasks/prediction/', buildPredictionPayload(input), taskSchema));
 }
 
 export function useCreatePredictionTask() {

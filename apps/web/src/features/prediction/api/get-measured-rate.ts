@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { taskListSchema } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeTaskList } from '../../../lib/normalize-task';
 import { measuredSecondsPerImage } from '../../../lib/task-rate';
@@ -8,7 +9,7 @@ const MEASURED_TASKS = 20;
 
 /** This server's measured seconds per image (its newest completed tasks), or null when it has none yet. */
 export async function getMeasuredRate(signal?: AbortSignal): Promise<number | null> {
-  const data = await api.get<unknown>('/tasks/', { status: 'completed', page_size: MEASURED_TASKS }, signal);
+  const data = await api.get('/tasks/', { status: 'completed', page_size: MEASURED_TASKS }, signal, taskListSchema);
   return measuredSecondsPerImage(normalizeTaskList(data).results);
 }
 

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { imageListSchema } from '@cassavascope/contract';
 import { api, listCount, listResults } from '../../../lib/api-client';
 import { fetchImageRefs, type ImageRef } from '../../../lib/image-refs';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
@@ -37,7 +38,7 @@ function query(filter: ImageFilter, page: number, pageSize: number) {
 }
 
 export async function getPredictionImages(filter: ImageFilter, page: number, signal?: AbortSignal): Promise<ImagePage> {
-  const data = await api.get<unknown>('/images/', query(filter, page, IMAGE_PAGE_SIZE), signal);
+  const data = await api.get('/images/', query(filter, page, IMAGE_PAGE_SIZE), signal, imageListSchema);
   const facets = (data as { facets?: { all?: unknown; uncategorized?: unknown } } | null)?.facets;
   return {
     count: listCount(data),

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { PAGE_SIZE_MAX } from '@cassavascope/contract';
+import { PAGE_SIZE_MAX, taskListSchema } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
 
 const POLL_MS = 5_000;
 
 export async function getResultTasks(signal?: AbortSignal): Promise<{ count: number; results: TaskView[] }> {
-  return normalizeTaskList(await api.get<unknown>('/tasks/', { page_size: PAGE_SIZE_MAX }, signal));
+  return normalizeTaskList(await api.get('/tasks/', { page_size: PAGE_SIZE_MAX }, signal, taskListSchema));
 }
 
 /** The task sidebar; refreshed while a task runs, so its result counts grow on screen. */

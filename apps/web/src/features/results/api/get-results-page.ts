@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Severity } from '@cassavascope/contract';
+import { resultListSchema, type Severity } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeResultList, type ResultView } from '../../../lib/normalize-result';
 
@@ -30,7 +30,7 @@ export function resultFilterQuery(filter: ResultFilter) {
 }
 
 export async function getResultsPage(filter: ResultFilter, page: number, signal?: AbortSignal): Promise<ResultPage> {
-  const data = await api.get<unknown>('/predictions/', { ...resultFilterQuery(filter), page, page_size: RESULT_PAGE_SIZE }, signal);
+  const data = await api.get('/predictions/', { ...resultFilterQuery(filter), page, page_size: RESULT_PAGE_SIZE }, signal, resultListSchema);
   const { count, results } = normalizeResultList(data);
   return { count, items: results };
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { HISTOGRAM_BINS, type HistogramKey, type PredictionSummary } from '@cassavascope/contract';
+import { HISTOGRAM_BINS, predictionSummarySchema, type HistogramKey, type PredictionSummary } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { pickNumber } from '../../../lib/normalize-fields';
 
@@ -34,7 +34,7 @@ function normalizeSummary(raw: Partial<PredictionSummary> | null): ResultsSummar
 }
 
 export async function getResultsSummary(taskId: number | null, signal?: AbortSignal): Promise<ResultsSummary> {
-  return normalizeSummary(await api.get<Partial<PredictionSummary>>('/predictions/summary/', { task_id: taskId ?? undefined }, signal));
+  return normalizeSummary(await api.get<Partial<PredictionSummary>>('/predictions/summary/', { task_id: taskId ?? undefined }, signal, predictionSummarySchema));
 }
 
 /** Figures over the successful results of a task (or all): computed by the server, never from a loaded page. */

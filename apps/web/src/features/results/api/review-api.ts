@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AddSpecimenInput, ReviewHistoryEntry, SpecimenReviewInput } from '@cassavascope/contract';
+import { resultSchema, reviewHistorySchema, type AddSpecimenInput, type ReviewHistoryEntry, type SpecimenReviewInput } from '@cassavascope/contract';
 import { apiRequest } from '../../../lib/api-client';
 import { normalizeResult, type ResultView } from '../../../lib/normalize-result';
 import type { ResultPage } from './get-results-page';
@@ -8,15 +8,15 @@ import type { ResultPage } from './get-results-page';
 const REVIEW_TIMEOUT_MS = 60_000;
 
 export async function patchSpecimen(resultId: number, index: number, body: SpecimenReviewInput): Promise<ResultView> {
-  return normalizeResult(await apiRequest<unknown>(`/predictions/${resultId}/specimens/${index}/`, { method: 'PATCH', body }));
+  return normalizeResult(await apiRequest<unknown>(`/predictions/${resultId}/specimens/${index}/`, { method: 'PATCH', body, schema: resultSchema }));
 }
 
 export async function addSpecimen(resultId: number, body: AddSpecimenInput): Promise<ResultView> {
-  return normalizeResult(await apiRequest<unknown>(`/predictions/${resultId}/specimens/`, { method: 'POST', body, timeoutMs: REVIEW_TIMEOUT_MS }));
+  return normalizeResult(await apiRequest<unknown>(`/predictions/${resultId}/specimens/`, { method: 'POST', body, timeoutMs: REVIEW_TIMEOUT_MS, schema: resultSchema }));
 }
 
 export async function getHistory(resultId: number, signal?: AbortSignal): Promise<ReviewHistoryEntry[]> {
-  const data = await apiRequest<unknown>(`/predictions/${resultId}/history/`, { signal });
+  const data = await apiRequest<unknown>(`/predictions/${resultId}/history/`, { signal, schema: reviewHistorySchema });
   return Array.isArray(data) ? (data as ReviewHistoryEntry[]) : [];
 }
 

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { taskSchema } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeTask, type TaskView } from '../../../lib/normalize-task';
 
 export async function cancelTask(id: number): Promise<TaskView> {
-  return normalizeTask(await api.post<unknown>(`/tasks/${id}/cancel/`));
+  return normalizeTask(await api.post(`/tasks/${id}/cancel/`, undefined, taskSchema));
 }
 
 export function useCancelTask() {

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { taskListSchema } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeTaskList, type TaskList } from '../../../lib/normalize-task';
 
@@ -31,7 +32,7 @@ export async function getTasks(params: TaskListParams, signal?: AbortSignal): Pr
     search: params.search.trim() || undefined,
     status: params.status === 'all' ? undefined : params.status,
   };
-  return { ...normalizeTaskList(await api.get<unknown>('/tasks/', query, signal)), filtered: isFilteredList(params) };
+  return { ...normalizeTaskList(await api.get('/tasks/', query, signal, taskListSchema)), filtered: isFilteredList(params) };
 }
 
 /** Whether any task runs anywhere (not only among the rows shown). */

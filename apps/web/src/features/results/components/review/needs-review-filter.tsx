@@ -2,6 +2,7 @@ import { EyeOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { resultListSchema } from '@cassavascope/contract';
 import { api, listCount } from '../../../../lib/api-client';
 import { formatCount } from '../../../../lib/format';
 import { resultFilterQuery, type ResultFilter } from '../../api/get-results-page';
@@ -12,7 +13,7 @@ export function useNeedsReviewCount(filter: ResultFilter) {
   const base = { ...filter, needsReview: false };
   return useQuery({
     queryKey: ['results', 'review-count', base],
-    queryFn: async ({ signal }) => listCount(await api.get<unknown>('/predictions/', { ...resultFilterQuery(base), needs_review: 'true', page_size: 1 }, signal)),
+    queryFn: async ({ signal }) => listCount(await api.get('/predictions/', { ...resultFilterQuery(base), needs_review: 'true', page_size: 1 }, signal, resultListSchema)),
     staleTime: 10_000,
   });
 }

@@ -727,6 +727,57 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int3
 }
 
 /**
+ * The frame strip's background pixels: strip pixels closer to the background than to any frame colour that is
+ * not background (a specimen touching the frame is not the frame's noise).
+ */
+function frameBackground(L: Float32Array, A: Float32Array, B: Float32Array, dist: Float32Array, width: number, height: number, frameSpecimen: Cluster[]): Uint8Array {
+  const frame = new Uint8Array(width * height);
+  const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (y < strip || y >= height - strip || x < strip || x >= width - strip) frame[y * width + x] = 1;
+    }
+  }
+  const cL = Float64Array.from(frameSpecimen, (c) => c.L);
+  const ca = Float64Array.from(frameSpecimen, (c) => c.a);
+  const cb = Float64Array.from(frameSpecimen, (c) => c.b);
+  for (let i = 0; i < frame.length; i++) {
+    if (!frame[i]) continue;
+    const l = L[i]! * BG_L_WEIGHT;
+    for (let j = 0; j < cL.length; j++) {
+      const d = Math.sqrt((l - cL[j]!) ** 2 + (A[i]! - ca[j]!) ** 2 + (B[i]! - cb[j]!) ** 2);
+      if (d < dist[i]!) {
+        frame[i] = 0;
+        break;
+      }
+    }
+  }
+  return frame;
+}
+
+/** P(specimen) from the distance to the background, and the pixels past the cut. */
+function specimenOdds(dist: Float32Array, cut: number, slope: number): { p: Float32Array; specimen: Uint8Array } {
+  const p = new Float32Array(dist.length);
+  const specimen = new Uint8Array(dist.length);
+  // most pixels are plain background at distance 0: their probability once
+  const p0 = sigmoid(-cut / slope);
+  for (let i = 0; i < dist.length; i++) {
+    const d = dist[i]!;
+    p[i] = d === 0 ? p0 : sigmoid((d - cut) / slope);
+    specimen[i] = d > cut ? 1 : 0;
+  }
+  return { p, specimen };
+}
+
+/** Pixels past the low cut that are cream flesh: a grey shadow or a lighting gradient on the card never is. */
+function weakFlesh(dist: Float32Array, L: Float32Array, A: Float32Array, B: Float32Array, lowCut: number): Uint8Array {
+  const weak = new Uint8Array(dist.length);
+  const minChroma2 = HYSTERESIS_MIN_CHROMA * HYSTERESIS_MIN_CHROMA;
+  for (let i = 0; i < dist.length; i++) weak[i] = dist[i]! > lowCut && A[i]! * A[i]! + B[i]! * B[i]! >= minChroma2 && isFlesh(L[i]!, A[i]!, B[i]!) ? 1 : 0;
+  return weak;
+}
+
+/**
  * The colour engine: specimens are what differs from the background colours sampled along the frame;
  * discolouration is darkening and hue shift relative to the specimen's own healthy flesh.
  * Holds the last photo's healthy reference between its specimen and lesion calls (a worker runs one photo at a time).
@@ -752,26 +803,7 @@ class ColourModel implements SegmentationModel {
     const { cut: otsuCut } = otsu(dist, 0, hi);
     // Otsu lands midway between background and the (far) flesh, which would lose dark lesions on a dark
     // card; the background's own spread along the frame says how close to it a specimen may come.
-    const frame = new Uint8Array(n);
-    const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        if (y < strip || y >= height - strip || x < strip || x >= width - strip) frame[y * width + x] = 1;
-      }
-    }
-    // the frame's own noise, over its background pixels only: a specimen touching the frame is not noise
-    for (let i = 0; i < n; i++) {
-      if (!frame[i]) continue;
-      const l = L[i]! * BG_L_WEIGHT;
-      for (const c of frameSpecimen) {
-        const d = Math.sqrt((l - c.L) ** 2 + (A[i]! - c.a) ** 2 + (B[i]! - c.b) ** 2);
-        if (d < dist[i]!) {
-          frame[i] = 0;
-          break;
-        }
-      }
-    }
-    const frameNoise = quantile(dist, 0.98, frame, 0, 250);
+    const frameNoise = quantile(dist, 0.98, frameBackground(L, A, B, dist, width, height, frameSpecimen), 0, 250);
     const noiseCut = BG_NOISE_FACTOR * frameNoise + floor;
     const cut = Math.max(floor, Math.min(otsuCut, noiseCut));
     // Hysteresis: pixels past the background's own noise that hang together with clear specimen pixels are
@@ -782,15 +814,8 @@ class ColourModel implements SegmentationModel {
     const plain = shadow ? dist.slice() : dist;
     if (shadow) for (let i = 0; i < n; i++) if (shadow[i]) dist[i] = 0;
     const slope = 0.15 * cut + 1;
-    const p = new Float32Array(n);
-    let specimen: Uint8Array = new Uint8Array(n);
-    // most pixels are plain background at distance 0: their probability once
-    const p0 = sigmoid(-cut / slope);
-    for (let i = 0; i < n; i++) {
-      const d = dist[i]!;
-      p[i] = d === 0 ? p0 : sigmoid((d - cut) / slope);
-      specimen[i] = d > cut ? 1 : 0;
-    }
+    const { p, specimen: past } = specimenOdds(dist, cut, slope);
+    let specimen: Uint8Array = past;
     // The blur spreads each edge over 2r+1 px; a cut below Otsu's midpoint takes part of that halo. Peel it
     // back: a linear edge ramp crosses the cut (1/2 - cut / (2 otsu)) (2r + 1) px outside the true edge.
     const halo = Math.round(Math.max(0, 0.5 - cut / (2 * Math.max(cut, otsuCut))) * (2 * r + 1));
@@ -800,10 +825,7 @@ class ColourModel implements SegmentationModel {
       specimen = kept;
     }
     if (lowCut < cut) {
-      const weak = new Uint8Array(n);
-      // only cream flesh grows this way: a grey shadow or a lighting gradient on the card never does
-      const minChroma2 = HYSTERESIS_MIN_CHROMA * HYSTERESIS_MIN_CHROMA;
-      for (let i = 0; i < n; i++) weak[i] = dist[i]! > lowCut && A[i]! * A[i]! + B[i]! * B[i]! >= minChroma2 && isFlesh(L[i]!, A[i]!, B[i]!) ? 1 : 0;
+      const weak = weakFlesh(dist, L, A, B, lowCut);
       // off the blur's edge ramp: a weak pixel must lie a blur radius inside the weak region
       const inner = erode(weak, width, height, 2 * r + 1);
       const runs = labelRuns(inner, width, height, 1, 8);

@@ -100,18 +100,9 @@ const MAX_BACKGROUND_FOLIAGE = 0.25;
 /** A leaf cut off by the frame this much is a leaf on the plant, photographed in the field. */
 const LEAF_MAX_FRAME_SHARE = 0.15;
 
-export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: LabPlanes): SceneVerdict {
-  const { width, height } = image;
-  const lab = labPlanes ?? rgbToLab(image.data, width, height);
-  const n = width * height;
-  const inSpecimen = new Uint8Array(n);
-  for (const s of specimens) {
-    const rw = s.rect.x1 - s.rect.x0;
-    for (let y = s.rect.y0; y < s.rect.y1; y++) {
-      for (let x = s.rect.x0; x < s.rect.x1; x++) if (s.mask[(y - s.rect.y0) * rw + (x - s.rect.x0)]) inSpecimen[y * width + x] = 1;
-    }
-  }
-  // background texture and foliage: over pixels that are not specimen, away from specimens' edges
+/** Background texture, foliage and lightness: over pixels that are not specimen, away from specimens' edges. */
+function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
+  const { width, height } = lab;
   let bg = 0;
   let bgFoliage = 0;
   let grad = 0;
@@ -130,6 +121,21 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
       gradN++;
     }
   }
+  return { bg, bgFoliage, grad, gradN, sumL, sumL2 };
+}
+
+export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: LabPlanes): SceneVerdict {
+  const { width, height } = image;
+  const lab = labPlanes ?? rgbToLab(image.data, width, height);
+  const n = width * height;
+  const inSpecimen = new Uint8Array(n);
+  for (const s of specimens) {
+    const rw = s.rect.x1 - s.rect.x0;
+    for (let y = s.rect.y0; y < s.rect.y1; y++) {
+      for (let x = s.rect.x0; x < s.rect.x1; x++) if (s.mask[(y - s.rect.y0) * rw + (x - s.rect.x0)]) inSpecimen[y * width + x] = 1;
+    }
+  }
+  const { bg, bgFoliage, grad, gradN, sumL, sumL2 } = backgroundStatistics(lab, inSpecimen);
   const texture = gradN ? grad / gradN : 0;
   const foliageBg = bg ? bgFoliage / bg : 0;
   const verdicts = specimens.map((s) => {

@@ -15,6 +15,7 @@ import { LanguageMenu } from './language-menu';
 import { useCurrentSection, useNavigateSection } from '../lib/section-context';
 import { SECTIONS, type Section } from '../lib/sections';
 import { BrandMark } from './brand-mark';
+import { UserMenu } from './user-menu';
 
 const ICONS: Record<Section, ReactNode> = {
   home: <HomeOutlined />,
@@ -57,6 +58,7 @@ export function AppHeader() {
       )}
       <div className="app-header-tools">
         <LanguageMenu />
+        <UserMenu />
         {narrow ? (
           <Button
             type="text"
@@ -87,6 +89,25 @@ export function AppHeader() {
           }}
         />
       </Drawer>
+    </header>
+  );
+}
+
+/** The bar above the sign-in page: the brand and the language menu only. */
+export function SignInHeader() {
+  const { t } = useTranslation();
+  return (
+    <header className="app-header">
+      <span className="app-brand">
+        <BrandMark />
+        <span className="app-brand-text">
+          <strong>{t('app_name')}</strong>
+          <small>{t('institute')}</small>
+        </span>
+      </span>
+      <div className="app-header-tools">
+        <LanguageMenu />
+      </div>
     </header>
   );
 }

@@ -4,11 +4,12 @@ import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppHeader } from './app-header';
+import { AppHeader, SignInHeader } from './app-header';
 import { createQueryClient } from './query-client';
 import { SectionProvider, useCurrentSection } from '../lib/section-context';
 import type { Section } from '../lib/sections';
 import { prefetchSections, SECTION_PAGES } from './sections';
+import { SessionGate } from './session-gate';
 import { theme } from './theme';
 import './app.css';
 
@@ -58,13 +59,15 @@ function LocalizedProviders({ initialSection }: { initialSection?: Section | und
     <ConfigProvider locale={zh ? zhCN : enUS} theme={theme}>
       <AntApp>
         <SectionProvider initial={initialSection}>
-          <div className="app-layout">
-            <AppHeader />
-            <main className="app-main">
-              <CurrentSection />
-            </main>
-            <AppFooter />
-          </div>
+          <SessionGate header={<SignInHeader />}>
+            <div className="app-layout">
+              <AppHeader />
+              <main className="app-main">
+                <CurrentSection />
+              </main>
+              <AppFooter />
+            </div>
+          </SessionGate>
         </SectionProvider>
       </AntApp>
     </ConfigProvider>

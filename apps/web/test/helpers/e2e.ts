@@ -16,8 +16,8 @@ export interface E2e {
 }
 
 /** One real server + one Chromium, for a test file (call in beforeAll, close in afterAll). */
-export async function startE2e(options: { viewport?: { width: number; height: number } } = {}): Promise<E2e> {
-  const server = await startE2eServer();
+export async function startE2e(options: { viewport?: { width: number; height: number }; env?: Record<string, string> } = {}): Promise<E2e> {
+  const server = await startE2eServer(options.env);
   let browser: E2eBrowser;
   try {
     browser = await launchBrowser(options.viewport ?? DESKTOP);

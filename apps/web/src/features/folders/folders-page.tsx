@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Empty, Row, Skeleton, Statistic, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../lib/auth';
 import { useNavigateSection } from '../../lib/section-context';
 import { invalidateLibrary, useFolders } from '../../lib/folders-api';
 import { focusImagesOnFolder } from '../../lib/images-focus';
@@ -16,6 +17,8 @@ import './folders.css';
 /** Folders screen (spec section 2, Folders). */
 export default function FoldersPage() {
   const { t } = useTranslation('folders');
+  const { can, reason } = useCan();
+  const changes = can('change');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const folders = useFolders();
@@ -54,9 +57,11 @@ export default function FoldersPage() {
           <Button icon={<ReloadOutlined spin={folders.isFetching} />} onClick={reload} disabled={folders.isFetching}>
             {t('refresh')}
           </Button>
-          <Button type="primary" icon={<PlusOutlined />} data-testid="create-folder" onClick={() => setForm({ open: true, folder: null })}>
-            {t('create')}
-          </Button>
+          <Tooltip title={reason('change')}>
+            <Button type="primary" icon={<PlusOutlined />} disabled={!changes} data-testid="create-folder" onClick={() => setForm({ open: true, folder: null })}>
+              {t('create')}
+            </Button>
+          </Tooltip>
         </div>
       </div>
 
@@ -88,9 +93,11 @@ export default function FoldersPage() {
         <Card className="folders-empty">
           <Empty description={t('empty')}>
             <Typography.Paragraph type="secondary">{t('empty_tip')}</Typography.Paragraph>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, folder: null })}>
-              {t('create')}
-            </Button>
+            <Tooltip title={reason('change')}>
+              <Button type="primary" icon={<PlusOutlined />} disabled={!changes} onClick={() => setForm({ open: true, folder: null })}>
+                {t('create')}
+              </Button>
+            </Tooltip>
           </Empty>
         </Card>
       ) : (
@@ -111,9 +118,10 @@ export default function FoldersPage() {
                 if (e.key === 'Enter' && e.target === e.currentTarget) openFolder(f.id);
               }}
               actions={[
-                <Tooltip title={t('edit')} key="edit">
+                <Tooltip title={reason('change') ?? t('edit')} key="edit">
                   <Button
                     type="text"
+                    disabled={!changes}
                     icon={<EditOutlined />}
                     aria-label={t('edit')}
                     data-testid="folder-edit"
@@ -123,10 +131,11 @@ export default function FoldersPage() {
                     }}
                   />
                 </Tooltip>,
-                <Tooltip title={t('delete')} key="delete">
+                <Tooltip title={reason('change') ?? t('delete')} key="delete">
                   <Button
                     type="text"
                     danger
+                    disabled={!changes}
                     icon={<DeleteOutlined />}
                     aria-label={t('delete')}
                     data-testid="folder-delete"

@@ -12,6 +12,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Input, Segmented, Select, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../lib/auth';
 import type { SortDirection, SortField } from '../api/list-images';
 import type { DateGrouping } from '../image-groups';
 import type { ViewMode } from './image-browser';
@@ -42,6 +43,8 @@ interface Props {
 /** Header of the images screen: view, search, sort, direction, date grouping; then the actions row. */
 export function ImagesToolbar(p: Props) {
   const { t } = useTranslation('images');
+  const { can, reason } = useCan();
+  const changes = can('change');
   return (
     <div className="images-toolbar">
       <div className="images-toolbar-row">
@@ -88,10 +91,12 @@ export function ImagesToolbar(p: Props) {
         ) : null}
       </div>
       <div className="images-toolbar-row">
-        <Button type="primary" icon={<UploadOutlined />} onClick={() => p.onUpload('single')} data-testid="upload-single">
-          {t('upload')}
-        </Button>
-        {p.narrow ? null : (
+        <Tooltip title={reason('change')}>
+          <Button type="primary" icon={<UploadOutlined />} disabled={!changes} onClick={() => p.onUpload('single')} data-testid="upload-single">
+            {t('upload')}
+          </Button>
+        </Tooltip>
+        {p.narrow || !changes ? null : (
           <>
             <Button icon={<CloudUploadOutlined />} onClick={() => p.onUpload('multiple')} data-testid="upload-multiple">
               {t('upload_multiple')}
@@ -105,12 +110,16 @@ export function ImagesToolbar(p: Props) {
         <Button icon={<CheckSquareOutlined />} onClick={p.onSelectAll} loading={p.selectingAll} data-testid="select-all">
           {p.allSelected ? t('deselect_all') : t('select_all')}
         </Button>
-        <Button icon={<FolderOpenOutlined />} disabled={p.selectedCount === 0} onClick={p.onMove} data-testid="move-selected">
-          {t('move_selected')}
-        </Button>
-        <Button danger icon={<DeleteOutlined />} disabled={p.selectedCount === 0} onClick={p.onDelete} data-testid="delete-selected">
-          {t('delete_selected')}
-        </Button>
+        <Tooltip title={reason('change')}>
+          <Button icon={<FolderOpenOutlined />} disabled={!changes || p.selectedCount === 0} onClick={p.onMove} data-testid="move-selected">
+            {t('move_selected')}
+          </Button>
+        </Tooltip>
+        <Tooltip title={reason('change')}>
+          <Button danger icon={<DeleteOutlined />} disabled={!changes || p.selectedCount === 0} onClick={p.onDelete} data-testid="delete-selected">
+            {t('delete_selected')}
+          </Button>
+        </Tooltip>
         {p.selectedCount > 0 ? (
           <span className="images-selected-count" data-testid="selected-count">
             {t('selected_count', { count: p.selectedCount })}

@@ -1,6 +1,7 @@
 import { ClockCircleOutlined, RocketOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions } from 'antd';
+import { Button, Card, Descriptions, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../lib/auth';
 import { estimatedSeconds } from '../estimate';
 
 interface Props {
@@ -17,6 +18,7 @@ interface Props {
 /** Summary: selected, estimated images, mode, model, estimated time, and the create-task button. */
 export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLabel, secondsPerImage, creating, onCreate }: Props) {
   const { t } = useTranslation('prediction');
+  const { can, reason } = useCan();
   return (
     <Card className="prediction-card prediction-summary" title={t('summary.title')} data-testid="prediction-summary">
       <Descriptions
@@ -44,9 +46,11 @@ export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLa
           },
         ]}
       />
-      <Button type="primary" size="large" block icon={<RocketOutlined />} loading={creating} onClick={onCreate} data-testid="create-task">
-        {t('summary.create')}
-      </Button>
+      <Tooltip title={reason('change')}>
+        <Button type="primary" size="large" block icon={<RocketOutlined />} loading={creating} disabled={!can('change')} onClick={onCreate} data-testid="create-task">
+          {t('summary.create')}
+        </Button>
+      </Tooltip>
     </Card>
   );
 }

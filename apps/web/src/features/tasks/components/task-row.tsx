@@ -1,6 +1,7 @@
 import { DeleteOutlined, EyeOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Popconfirm, Progress } from 'antd';
+import { Button, Popconfirm, Progress, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { taskModelLabel } from '../../../lib/model-label';
 import type { TaskView } from '../../../lib/normalize-task';
@@ -19,6 +20,8 @@ interface Props {
 /** One task: icon, name, badge, model, image count, created, duration; progress and cancel while running. */
 export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }: Props) {
   const { t } = useTranslation('tasks');
+  const { can, reason } = useCan();
+  const changes = can('change');
   const duration = useTaskDurationText();
   const running = task.status === 'running';
   return (
@@ -66,17 +69,21 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }
             okButtonProps={{ danger: true, ...{ 'data-testid': 'task-cancel-confirm' } }}
             onConfirm={() => onCancel(task)}
           >
-            <Button danger icon={<StopOutlined />} loading={cancelling} data-testid="task-cancel">
-              {t('actions.cancel')}
-            </Button>
+            <Tooltip title={reason('change')}>
+              <Button danger icon={<StopOutlined />} loading={cancelling} disabled={!changes} data-testid="task-cancel">
+                {t('actions.cancel')}
+              </Button>
+            </Tooltip>
           </Popconfirm>
         )}
         <Button icon={<EyeOutlined />} onClick={() => onDetails(task)} data-testid="task-details">
           {t('actions.details')}
         </Button>
-        <Button danger type="text" icon={<DeleteOutlined />} onClick={() => onDelete(task)} data-testid="task-delete">
-          {t('actions.delete')}
-        </Button>
+        <Tooltip title={reason('change')}>
+          <Button danger type="text" icon={<DeleteOutlined />} disabled={!changes} onClick={() => onDelete(task)} data-testid="task-delete">
+            {t('actions.delete')}
+          </Button>
+        </Tooltip>
       </div>
     </article>
   );

@@ -3,6 +3,7 @@ import { App, Button } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResultView, SpecimenView } from '../../../../lib/normalize-result';
+import { useCan } from '../../../../lib/auth';
 import { useReviewMutation } from '../../api/review-api';
 import { AddSpecimenModal } from './add-specimen-modal';
 import { ReviewHistoryModal } from './review-history-modal';
@@ -37,8 +38,9 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
   const review = useReviewMutation();
   const [adding, setAdding] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
-  const latest = useRef({ result, onNext, onPrev, dialogs: false });
-  latest.current = { result, onNext, onPrev, dialogs: adding || historyOpen };
+  const { can } = useCan();
+  const latest = useRef({ result, onNext, onPrev, dialogs: false, locked: false });
+  latest.current = { result, onNext, onPrev, dialogs: adding || historyOpen, locked: !can('change') };
   // Keys pressed while a change is still on its way wait their turn (none is dropped), each acting on the
   // result as the change before it left it.
   const queue = useRef<Promise<void>>(Promise.resolve());
@@ -71,7 +73,7 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
       } else if (key === 'p' && prev) {
         e.preventDefault();
         prev();
-      } else if (key === 'a' || key === 'x') {
+      } else if ((key === 'a' || key === 'x') && !latest.current.locked) {
         e.preventDefault();
         queue.current = queue.current.then(act(key));
       }
@@ -84,7 +86,7 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
   return (
     <div className="review-tools" data-testid="review-tools">
       <div className="review-tools-buttons">
-        {scored && (
+        {scored && can('change') && (
           <Button size="small" icon={<PlusSquareOutlined />} onClick={() => setAdding(true)} data-testid="review-add">
             {t('tools.add')}
           </Button>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResultView, SpecimenView } from '../../../../lib/normalize-result';
 import { formatPpd } from '../../../../lib/ppd';
+import { useCan } from '../../../../lib/auth';
 import { useReviewMutation } from '../../api/review-api';
 import { reviewErrorMessage } from './review-error';
 
@@ -71,6 +72,9 @@ export function SpecimenReviewActions({ result, specimen: s, target }: Props) {
   };
   const hasEngineValue = s.source === 'engine' || (s.enginePpd !== null && !s.corrected);
   const busy = review.isPending;
+  // A viewer sees the values and the history; the controls say which role may change them.
+  const { can, reason } = useCan();
+  const locked = !can('change');
   return (
     <div className={`specimen-review${target ? ' is-target' : ''}`} data-testid="specimen-review" data-index={s.index}>
       {s.corrected && s.source === 'engine' && (
@@ -79,49 +83,55 @@ export function SpecimenReviewActions({ result, specimen: s, target }: Props) {
         </div>
       )}
       {target && <div className="specimen-review-target">{t('actions.target')}</div>}
-      <div className="specimen-review-buttons">
-        <Button
-          size="small"
-          icon={s.excluded ? <PlusCircleOutlined /> : <MinusCircleOutlined />}
-          title={s.excluded ? t('actions.include_title') : t('actions.exclude_title')}
-          disabled={busy}
-          onClick={() => void run({ excluded: !s.excluded })}
-          data-testid={s.excluded ? 'review-include' : 'review-exclude'}
-        >
-          {s.excluded ? t('actions.include') : t('actions.exclude')}
-        </Button>
-        <Popover
-          open={editing}
-          onOpenChange={setEditing}
-          trigger="click"
-          destroyOnHidden
-          title={t('set_ppd.title', { n: s.index })}
-          content={
-            <SetPpdForm
-              specimen={s}
-              onDone={async (ppd, note) => {
-                if (await run({ ppd, ...(note.trim() ? { note: note.trim() } : {}) })) setEditing(false);
-              }}
-            />
-          }
-        >
-          <Button size="small" icon={<EditOutlined />} disabled={busy} data-testid="review-set-ppd">
-            {t('actions.set_ppd')}
-          </Button>
-        </Popover>
-        {hasEngineValue && (s.corrected || s.needsReview) && (
+      {locked ? (
+        <div className="specimen-review-locked" data-testid="review-locked">
+          {reason('change')}
+        </div>
+      ) : (
+        <div className="specimen-review-buttons">
           <Button
             size="small"
-            icon={s.corrected ? <UndoOutlined /> : <CheckOutlined />}
-            title={s.corrected ? undefined : t('actions.accept_title')}
+            icon={s.excluded ? <PlusCircleOutlined /> : <MinusCircleOutlined />}
+            title={s.excluded ? t('actions.include_title') : t('actions.exclude_title')}
             disabled={busy}
-            onClick={() => void run({ ppd: null })}
-            data-testid={s.corrected ? 'review-use-engine' : 'review-accept'}
+            onClick={() => void run({ excluded: !s.excluded })}
+            data-testid={s.excluded ? 'review-include' : 'review-exclude'}
           >
-            {s.corrected ? t('actions.use_engine') : t('actions.accept')}
+            {s.excluded ? t('actions.include') : t('actions.exclude')}
           </Button>
-        )}
-      </div>
+          <Popover
+            open={editing}
+            onOpenChange={setEditing}
+            trigger="click"
+            destroyOnHidden
+            title={t('set_ppd.title', { n: s.index })}
+            content={
+              <SetPpdForm
+                specimen={s}
+                onDone={async (ppd, note) => {
+                  if (await run({ ppd, ...(note.trim() ? { note: note.trim() } : {}) })) setEditing(false);
+                }}
+              />
+            }
+          >
+            <Button size="small" icon={<EditOutlined />} disabled={busy} data-testid="review-set-ppd">
+              {t('actions.set_ppd')}
+            </Button>
+          </Popover>
+          {hasEngineValue && (s.corrected || s.needsReview) && (
+            <Button
+              size="small"
+              icon={s.corrected ? <UndoOutlined /> : <CheckOutlined />}
+              title={s.corrected ? undefined : t('actions.accept_title')}
+              disabled={busy}
+              onClick={() => void run({ ppd: null })}
+              data-testid={s.corrected ? 'review-use-engine' : 'review-accept'}
+            >
+              {s.corrected ? t('actions.use_engine') : t('actions.accept')}
+            </Button>
+          )}
+        </div>
+      )}
     </div>
   );
 }

@@ -69,6 +69,8 @@ describe('resumable duplicate choice', () => {
     expect((await resume({ upload_token: conflict.body.upload_token, duplicate_action: 'skip' })).status).toBe(410);
     expect((await storedState(server)).tmp).toEqual([]);
     expect(await pendingKeys(server)).toEqual([]);
+    // Not even an empty folder per kept upload on the local store.
+    if (server.ctx.storage.kind === 'local') expect(await fs.readdir(path.join(server.dataDir, 'blobs', 'pending')).catch(() => [])).toEqual([]);
   });
 
   it('upload-batch: a ZIP refused for duplicates is stored from the kept entries with skip', async () => {

@@ -20,6 +20,8 @@ export interface BlobStorage {
   exists(key: string): Promise<boolean>;
   /** Deletes objects; missing keys are not an error. */
   delete(keys: string[]): Promise<void>;
+  /** Deletes every object under `prefix` (a folder of its own, e.g. `pending/<token>/`) with the folder itself (local files). */
+  deletePrefix?(prefix: string): Promise<void>;
   /** Lists every key under a prefix (for orphan sweeps and migration). */
   list(prefix: string): AsyncIterable<string>;
   /** The same with each object's last-modified time (ms since the epoch), for the orphan sweep's grace. */

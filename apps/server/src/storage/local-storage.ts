@@ -85,6 +85,11 @@ export class LocalStorage implements BlobStorage {
     await Promise.all(keys.filter(isValidKey).map((k) => fsp.rm(this.pathFor(k), { force: true })));
   }
 
+  async deletePrefix(prefix: string): Promise<void> {
+    // The folder goes too: a folder per kept upload would otherwise stay behind empty.
+    await fsp.rm(this.pathFor(prefix.replace(/\/+$/, '')), { recursive: true, force: true });
+  }
+
   async *list(prefix: string): AsyncIterable<string> {
     const start = path.join(this.root, ...prefix.split('/').filter(Boolean));
     const walk = async function* (dir: string, rel: string): AsyncIterable<string> {

@@ -174,8 +174,13 @@ export class PendingUploads {
 
   private async deleteFiles(tokens: string[]): Promise<void> {
     for (const token of tokens) {
+      const prefix = `${PREFIX}${token}/`;
+      if (this.storage.deletePrefix) {
+        await this.storage.deletePrefix(prefix);
+        continue;
+      }
       const keys: string[] = [];
-      for await (const key of this.storage.list(`${PREFIX}${token}/`)) keys.push(key);
+      for await (const key of this.storage.list(prefix)) keys.push(key);
       await this.storage.delete(keys);
     }
   }

@@ -51,7 +51,10 @@ describe('sign-in', () => {
   });
 
   it('needs a session for everything but login and status', async () => {
-    expect((await server.json('/api/status/')).status).toBe(200);
+    const status = await server.json('/api/status/');
+    expect(status.status).toBe(200);
+    // The endpoint checks answer for an anonymous caller too (they are up; they ask for a session).
+    expect(status.body.endpoints.every((e: { ok: boolean }) => e.ok)).toBe(true);
     for (const path of ['/api/images/', '/api/auth/me/', '/api/tasks/', '/api/users/', '/api/no-such-thing/', '/media/originals/x.jpg']) {
       const res = await server.json(path);
       expect(res.status, path).toBe(401);

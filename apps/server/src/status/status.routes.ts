@@ -9,6 +9,6 @@ export async function statusRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.get(
     '/status/',
     doc({ summary: 'Server status: version, counts, engine, backends, disk and a live check of each endpoint', responses: { 200: serverStatusSchema } }),
-    async () => serverStatus(app, ctx),
+    async (req) => serverStatus(app, ctx, req.headers.cookie),
   );
 }

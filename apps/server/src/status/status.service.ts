@@ -14,11 +14,12 @@ const VERSION = (
 ).version;
 
 /** What GET /status/ reports: real counts, the engine, the backends and a live check of each endpoint. */
-export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promise<ServerStatus> {
+/** `cookie`: the caller's, so a signed-in caller's checks run the whole route (sign-in on). */
+export async function serverStatus(app: FastifyInstance, ctx: AppContext, cookie?: string): Promise<ServerStatus> {
   const [imageCount, taskCount, endpoints, engine, disk] = await Promise.all([
     new ImagesRepository(ctx.db.kysely).count({}),
     new TasksRepository(ctx.db.kysely).countAll(),
-    checkEndpoints(app),
+    checkEndpoints(app, cookie),
     engineInfo(ctx.engine),
     ctx.space.status().catch(() => null),
   ]);
@@ -40,14 +41,18 @@ export async function serverStatus(app: FastifyInstance, ctx: AppContext): Promi
   };
 }
 
-/** Each list endpoint answers a one-item page in-process; the status endpoint is the one answering now. */
-async function checkEndpoints(app: FastifyInstance): Promise<{ path: string; ok: boolean }[]> {
+/**
+ * Each list endpoint answers a one-item page in-process; the status endpoint is the one answering now. With
+ * sign-in on, the check carries the caller's session; without one, 401 `not_signed_in` also counts as
+ * answering (the endpoint is up and asks for a session).
+ */
+async function checkEndpoints(app: FastifyInstance, cookie: string | undefined): Promise<{ path: string; ok: boolean }[]> {
   return Promise.all(
     CHECKED_ENDPOINTS.map(async (path) => {
       if (path === '/api/status/') return { path, ok: true };
       try {
-        const res = await app.inject({ method: 'GET', url: `${path}?page_size=1` });
-        return { path, ok: res.statusCode === 200 };
+        const res = await app.inject({ method: 'GET', url: `${path}?page_size=1`, headers: cookie ? { cookie } : {} });
+        return { path, ok: res.statusCode === 200 || (res.statusCode === 401 && res.json<{ code?: string }>().code === 'not_signed_in') };
       } catch {
         return { path, ok: false };
       }

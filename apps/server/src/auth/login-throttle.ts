@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
+import { LoginFailuresRepository } from './login-failures.repository.js';
 
 /**
  * Slows down password guessing (api.md: "repeated failures are slowed down"), per user name and per client
@@ -20,26 +21,24 @@ export function throttleSubjects(usernameKey: string, address: string): string[]
   return [`user:${usernameKey}`, `addr:${address}`];
 }
 
-/** The `login_failures` table's one owner, with the rule above. */
+/** The rule above, over the failures kept by LoginFailuresRepository. */
 export class LoginThrottle {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly failures: LoginFailuresRepository;
+
+  constructor(db: Kysely<Database>) {
+    this.failures = new LoginFailuresRepository(db);
+  }
 
   /** Throws 429 when one of the subjects must still wait. */
   async check(subjects: string[], now: Date): Promise<void> {
     const since = new Date(now.getTime() - WINDOW_MS).toISOString();
     let waitMs = 0;
     for (const subject of subjects) {
-      const row = await this.db
-        .selectFrom('login_failures')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('created_at').as('latest')])
-        .where('subject', '=', subject)
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow();
-      const failures = Number(row.n);
+      const { count, latest } = await this.failures.since(subject, since);
       const free = subject.startsWith('user:') ? FREE_FAILURES.user : FREE_FAILURES.addr;
-      if (failures < free || !row.latest) continue;
-      const delay = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (failures - free));
-      waitMs = Math.max(waitMs, new Date(row.latest).getTime() + delay - now.getTime());
+      if (count < free || !latest) continue;
+      const delay = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (count - free));
+      waitMs = Math.max(waitMs, new Date(latest).getTime() + delay - now.getTime());
     }
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
@@ -48,13 +47,12 @@ export class LoginThrottle {
   }
 
   async recordFailure(subjects: string[], now: Date): Promise<void> {
-    const at = now.toISOString();
-    await this.db.insertInto('login_failures').values(subjects.map((subject) => ({ subject, created_at: at }))).execute();
+    await this.failures.insert(subjects, now.toISOString());
     // Old rows are of no use: keep the table small.
-    await this.db.deleteFrom('login_failures').where('created_at', '<=', new Date(now.getTime() - WINDOW_MS).toISOString()).execute();
+    await this.failures.deleteOlderThan(new Date(now.getTime() - WINDOW_MS).toISOString());
   }
 
   async clear(subject: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('subject', '=', subject).execute();
+    await this.failures.deleteOf(subject);
   }
 }

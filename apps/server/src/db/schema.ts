@@ -156,7 +156,7 @@ export interface SessionsTable {
   expires_at: string;
 }
 
-/** One failed login, per user name and per address (migration 0010); owned by auth/login-throttle.ts. */
+/** One failed login, per user name and per address (migration 0010); owned by auth/login-failures.repository.ts. */
 export interface LoginFailuresTable {
   id: Generated<number>;
   /** `user:<username key>` or `addr:<client address>` */

@@ -71,6 +71,11 @@ async function seedEmbeddedInstallation(dir: string): Promise<void> {
       .executeTakeFirstOrThrow();
     imageIds.push(row.id);
   }
+  // Sample fields (a WITHOUT ROWID table, paged by its primary key): 1 400 rows, across several pages.
+  const fields = imageIds.flatMap((imageId) =>
+    Array.from({ length: 200 }, (_v, f) => ({ image_id: imageId, field: `f${f}`, num_value: f % 2 ? f : null, text_value: f % 2 ? null : `v${f}` })),
+  );
+  for (let i = 0; i < fields.length; i += 200) await k.insertInto('image_fields').values(fields.slice(i, i + 200)).execute();
   // A task the embedded server was in the middle of when it was stopped: one job left running.
   runningTaskImages = imageIds.slice(1, 4);
   const task = await k
@@ -137,6 +142,9 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
     expect(await dst.kysely.selectFrom('folders').selectAll().execute()).toEqual(
       await src.kysely.selectFrom('folders').selectAll().execute(),
     );
+    const fieldRows = (db: typeof src) => db.kysely.selectFrom('image_fields').selectAll().orderBy('image_id').orderBy('field').execute();
+    expect(report.tables.image_fields).toBe(1400);
+    expect((await fieldRows(dst)).map((r) => ({ ...r, num_value: r.num_value === null ? null : Number(r.num_value) }))).toEqual(await fieldRows(src));
     // The per-folder, per-format counts were rebuilt by the target's triggers, equal to the source's.
     const tally = (db: typeof src) =>
       db.kysely.selectFrom('image_counts').select(['folder_key', 'format', 'n']).where('n', '>', 0).orderBy('folder_key').orderBy('format').execute();

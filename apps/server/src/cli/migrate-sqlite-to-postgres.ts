@@ -111,19 +111,43 @@ async function countRows(db: Kysely<Database>, table: string): Promise<number> {
 
 async function copyTable(from: Kysely<Database>, to: Kysely<Database>, table: string): Promise<number> {
   const columns = await postgresColumns(to, table);
+  const key = await withoutRowidKey(from, table);
   let copied = 0;
-  let lastRowid = -Infinity;
-  // Paged by rowid so memory stays flat for 100 000s of rows.
+  let last: unknown[] | undefined;
+  // Paged by rowid (or, for a WITHOUT ROWID table, its primary key) so memory stays flat for 100 000s of rows.
   for (;;) {
-    const page = await sql<Record<string, unknown>>`
-      select rowid as "__rowid", * from ${sql.table(table)} where rowid > ${lastRowid === -Infinity ? -1 : lastRowid}
-      order by rowid limit ${ROWS_PER_INSERT}`.execute(from);
-    if (page.rows.length === 0) return copied;
-    lastRowid = Number(page.rows[page.rows.length - 1]!.__rowid);
-    const rows = page.rows.map((row) => Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]])));
+    const page = key ? await keyPage(from, table, key, last) : await rowidPage(from, table, last?.[0] as number | undefined);
+    if (page.length === 0) return copied;
+    const lastRow = page[page.length - 1]!;
+    last = key ? key.map((k) => lastRow[k]) : [Number(lastRow.__rowid)];
+    const rows = page.map((row) => Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]])));
     await (to as Kysely<any>).insertInto(table).values(rows).execute();
     copied += rows.length;
   }
+}
+
+async function rowidPage(db: Kysely<Database>, table: string, after: number | undefined) {
+  const r = await sql<Record<string, unknown>>`
+    select rowid as "__rowid", * from ${sql.table(table)} where rowid > ${after ?? -1}
+    order by rowid limit ${ROWS_PER_INSERT}`.execute(db);
+  return r.rows;
+}
+
+/** A page of a WITHOUT ROWID table after the row whose primary key is `after`, in key order (row values). */
+async function keyPage(db: Kysely<Database>, table: string, key: string[], after: unknown[] | undefined) {
+  const columns = sql.join(key.map((k) => sql.ref(k)));
+  const where = after ? sql`where (${columns}) > (${sql.join(after.map((v) => sql`${v}`))})` : sql``;
+  const r = await sql<Record<string, unknown>>`
+    select * from ${sql.table(table)} ${where} order by ${columns} limit ${ROWS_PER_INSERT}`.execute(db);
+  return r.rows;
+}
+
+/** The primary key columns of a WITHOUT ROWID table (undefined for an ordinary table). */
+async function withoutRowidKey(db: Kysely<Database>, table: string): Promise<string[] | undefined> {
+  const def = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${table}`.execute(db);
+  if (!/without\s+rowid\s*$/i.test(def.rows[0]?.sql ?? '')) return undefined;
+  const info = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table})`.execute(db);
+  return info.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
 }
 
 /** SQLite's AUTOINCREMENT high-water mark: ids of deleted rows are never handed out again. */

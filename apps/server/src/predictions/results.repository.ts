@@ -123,13 +123,21 @@ export class ResultsRepository {
    */
   async groupSums(filter: ResultFilter, fields: string[]): Promise<GroupSums[]> {
     const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
-    // Both joins are always there (one query shape); with one field the second matches no row (field '').
-    const q = this.filtered(filter)
-      .where('results.ppd_value', 'is not', null)
-      .leftJoin('image_fields as f0', (join) => join.onRef('f0.image_id', '=', 'results.image_id').on('f0.field', '=', fields[0] ?? ''))
-      .leftJoin('image_fields as f1', (join) => join.onRef('f1.image_id', '=', 'results.image_id').on('f1.field', '=', fields[1] ?? ''));
-    const keys = [sql.ref('f0.num_value'), sql.ref('f0.text_value'), sql.ref('f1.num_value'), sql.ref('f1.text_value')];
-    const specimens = postgres ? sql`json_array_length(results.sub_ppd_values::json)` : sql`json_array_length(results.sub_ppd_values)`;
+    // `+`: the PPD condition must not pick the (task, ppd) index, whose order reads the rows at random; the
+    // task's id-ordered index (or a plain scan) reads them in storage order (2-3x faster at 100 000 results).
+    const scored = this.filtered(filter)
+      .where(sql<boolean>`+results.ppd_value is not null`)
+      .leftJoin('image_fields as f0', (join) => join.onRef('f0.image_id', '=', 'results.image_id').on('f0.field', '=', fields[0] ?? ''));
+    // The second field's join only when there is one: each join is a lookup per result.
+    const q =
+      fields.length > 1
+        ? scored.leftJoin('image_fields as f1', (join) => join.onRef('f1.image_id', '=', 'results.image_id').on('f1.field', '=', fields[1]!))
+        : scored;
+    const keys = [sql.ref('f0.num_value'), sql.ref('f0.text_value'), ...(fields.length > 1 ? [sql.ref('f1.num_value'), sql.ref('f1.text_value')] : [])];
+    // Specimens still counted: all of them until a reviewer excluded some (only a review excludes), then the
+    // length of sub_ppd_values; so most rows need no JSON parsing.
+    const counted = postgres ? sql`json_array_length(results.sub_ppd_values::json)` : sql`json_array_length(results.sub_ppd_values)`;
+    const specimens = sql`case when results.reviewed = 1 then ${counted} else results.specimen_count end`;
     const band = (from: number | null, to: number | null) => {
       const lo = from === null ? sql`1 = 1` : sql`results.ppd_value >= ${from}`;
       const hi = to === null ? sql`1 = 1` : sql`results.ppd_value < ${to}`;

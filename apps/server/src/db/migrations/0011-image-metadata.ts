@@ -6,6 +6,7 @@ import { isPostgres } from './id-column.js';
  * `text_value` (the other is null), so `meta.FIELD=VALUE` filters and the per-genotype summary read an index
  * on (field, value, image_id) instead of parsing a JSON column per image. The Image's `metadata` object is
  * built from the same rows. A trigger removes an image's rows with the image, whatever deletes it.
+ * (In SQLite the table has no rowid: cli/migrate-sqlite-to-postgres.ts pages it by its primary key.)
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = await isPostgres(db);
@@ -15,9 +16,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       num_value ${sql.raw(pg ? 'double precision' : 'real')},
       text_value text,
       primary key (image_id, field)
-    )`.execute(db);
+    )${sql.raw(pg ? '' : ' without rowid')}`.execute(db);
   await sql`create index image_fields_text on image_fields (field, text_value, image_id)`.execute(db);
   await sql`create index image_fields_num on image_fields (field, num_value, image_id)`.execute(db);
+  // The group summary looks up every scored result's value by (image_id, field): SQLite keeps the rows in their
+  // primary key (WITHOUT ROWID), PostgreSQL gets an index holding the values; either way one b-tree per lookup
+  // instead of the key and then the row (half the time at 100 000 results).
+  if (pg) await sql`create index image_fields_values on image_fields (image_id, field, num_value, text_value)`.execute(db);
   if (pg) {
     await sql`create function image_fields_drop() returns trigger language plpgsql as $$
       begin

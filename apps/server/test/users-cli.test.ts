@@ -45,6 +45,9 @@ it('adds an admin with a password read from stdin, who can then sign in; refuses
   expect(short.status).toBe(2);
   expect(short.stderr).toContain('password');
   expect(users(env, ['add', 'y', '--role', 'owner'], 'long-enough-password\n').status).toBe(2);
+  const onCommandLine = users(env, ['add', 'z', '--role', 'viewer', '--password', 'long-enough-password'], '');
+  expect(onCommandLine.status).toBe(2);
+  expect(onCommandLine.stderr).toContain('never taken on the command line');
 
   const listed = users(env, ['list'], '');
   expect(listed.stdout.trim().split('\n').map((l) => l.split('\t').slice(1))).toEqual([['Lab.Admin', 'admin']]);

@@ -62,6 +62,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return argv.includes('--help') ? 0 : 2;
   }
+  if (argv.some((a) => a === '--password' || a.startsWith('--password='))) {
+    throw new CliError('the password is never taken on the command line (it would stay in the shell history): it is asked for, or read from standard input');
+  }
   if (command === 'add' && !ROLES.includes(role as Role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}`);
   const db = await openDatabase(loadConfig());
   try {

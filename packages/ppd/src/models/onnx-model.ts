@@ -62,7 +62,7 @@ export async function loadOnnxModel(modelPath: string, options: OnnxLoadOptions 
       graphOptimizationLevel: 'all',
     });
   } catch (err) {
-    throw new Error(`ONNX model ${modelPath} cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`ONNX model ${modelPath} cannot be loaded: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   if (session.inputNames.length < 1 || session.outputNames.length < 1) {
     throw new Error(`ONNX model ${modelPath} must have an image input and a class-score output`);
@@ -73,7 +73,7 @@ export async function loadOnnxModel(modelPath: string, options: OnnxLoadOptions 
     await model.classMaps({ width: 8, height: 8, data: new Uint8Array(8 * 8 * 3) });
   } catch (err) {
     await session.release();
-    throw new Error(`ONNX model ${modelPath} does not match its sidecar: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`ONNX model ${modelPath} does not match its sidecar: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   return model;
 }

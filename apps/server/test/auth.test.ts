@@ -291,7 +291,7 @@ describe('sign-in defaults and transport', () => {
 });
 
 describe('object storage with sign-in on', () => {
-  it.runIf(process.env.TEST_S3_ENDPOINT)('serves files through /media (session checked), never the bucket\'s public address', async () => {
+  it.runIf(process.env.TEST_S3_ENDPOINT)('hands out files as short-lived presigned URLs behind the session-checked /media, never the public address', async () => {
     const s = await startTestServer({ ...AUTH_ENV, OSS_BASE_URL: 'http://bucket.example/public' });
     try {
       const cookie = await signIn(s, ADMIN.username, ADMIN.password);
@@ -300,7 +300,14 @@ describe('object storage with sign-in on', () => {
       const image = (await s.json('/api/images/upload-files/', { method: 'POST', ...as(cookie), body: form })).body.uploaded[0];
       expect(image.thumbnail_url).toMatch(/^\/media\//);
       expect((await s.request(image.thumbnail_url)).status).toBe(401);
-      expect((await s.request(image.thumbnail_url, as(cookie))).status).toBe(200);
+      const redirect = await s.request(image.thumbnail_url, { ...as(cookie), redirect: 'manual' });
+      expect(redirect.status).toBe(302);
+      const location = redirect.headers.get('location')!;
+      expect(location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*X-Amz-Signature=/);
+      expect(new URL(location).searchParams.get('X-Amz-Expires')).toBe('600');
+      const key = image.thumbnail_url.slice('/media/'.length);
+      const viaBucket = Buffer.from(await (await fetch(location)).arrayBuffer());
+      expect(viaBucket.equals((await s.ctx.storage.getBuffer(key))!)).toBe(true);
     } finally {
       await s.close();
     }

@@ -10,6 +10,11 @@ import { isValidKey } from '../storage/blob-storage.js';
  */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const IMMUTABLE_PRIVATE = 'private, max-age=31536000, immutable';
+/**
+ * With sign-in on and a bucket browsers can reach (OSS_BASE_URL), a signed-in request for a file is redirected to
+ * a presigned URL of the bucket valid this long; the browser keeps the redirect for half of it.
+ */
+const PRESIGNED_SECONDS = 600;
 
 /**
  * One `bytes=` range of an object of `size` bytes, inclusive; 'unsatisfiable' when it lies outside;
@@ -44,13 +49,21 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     responses: {
       200: { content: '*/*', description: 'The file, with its Content-Type', schema: binary },
       206: { content: '*/*', description: 'One byte range of the file (Range: bytes=...)', schema: binary },
+      // With sign-in on and OSS_BASE_URL set: Location is a presigned URL of the object store, valid 10 minutes.
+      302: null,
       304: null,
       404: errorResponse('`not_found`: no such file'),
       416: errorResponse('`range_not_satisfiable`'),
     },
   });
+  const presigning = ctx.config.auth.enabled && ctx.config.ossBaseUrl !== undefined && ctx.storage.presignedUrl !== undefined;
   app.get<{ Params: { '*': string } }>('/*', mediaDoc, async (req, reply) => {
     const key = req.params['*'];
+    if (presigning && isValidKey(key)) {
+      // The session was checked before this handler (auth/role-policy.ts); the bucket serves the bytes.
+      const location = await ctx.storage.presignedUrl!(key, PRESIGNED_SECONDS);
+      return reply.status(302).header('Location', location).header('Cache-Control', `private, max-age=${PRESIGNED_SECONDS / 2}`).send();
+    }
     const blob = isValidKey(key) ? await ctx.storage.get(key) : null;
     if (!blob) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;

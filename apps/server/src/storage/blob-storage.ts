@@ -26,6 +26,8 @@ export interface BlobStorage {
   list(prefix: string): AsyncIterable<string>;
   /** The same with each object's last-modified time (ms since the epoch), for the orphan sweep's grace. */
   listWithTimes?(prefix: string): AsyncIterable<{ key: string; modified: number | undefined }>;
+  /** A short-lived URL of the object store itself that lets anyone holding it read `key` (object storage only). */
+  presignedUrl?(key: string, seconds: number): Promise<string>;
   /** The URL a browser uses: `/media/<key>` or `${OSS_BASE_URL}/<key>`. */
   url(key: string): string;
   /** A local folder for temp files on the same filesystem as the local store (so rename is atomic). */

@@ -12,6 +12,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppConfig } from '../config/config.js';
 import { processTempDir } from './temp-sweep.js';
 import { contentTypeForKey, isValidKey, type BlobStorage } from './blob-storage.js';
@@ -163,6 +164,12 @@ export class S3Storage implements BlobStorage {
 
   url(key: string): string {
     return this.ossBaseUrl ? `${this.ossBaseUrl}/${key}` : `/media/${key}`;
+  }
+
+  /** A GET of `key` signed with the configured credentials, valid `seconds` (the bucket itself can stay private). */
+  async presignedUrl(key: string, seconds: number): Promise<string> {
+    this.check(key);
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: seconds });
   }
 
   /** Releases the HTTP connections (closeContext). */

@@ -264,28 +264,30 @@ function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: n
   const g: Group = { members: box.members, x0, y0, x1, y1 };
   const gw = x1 - x0 + 1;
   const own = new Uint8Array(gw * (y1 - y0 + 1));
-  let count = 0;
-  let sx = 0;
-  let sy = 0;
   for (let y = y0; y <= y1; y++) {
     const r = y - y0;
     const lo = hull.xmin[r]!;
     const hi = hull.xmax[r]!;
     for (let x = x0; x <= x1; x++) {
-      const inside = part[(y - box.y0) * boxWidth + (x - box.x0)] === 1 || (solid && x >= lo && x <= hi);
-      if (!inside) continue;
-      own[r * gw + (x - x0)] = 1;
-      count++;
-      sx += x;
-      sy += y;
+      if (part[(y - box.y0) * boxWidth + (x - box.x0)] === 1 || (solid && x >= lo && x <= hi)) own[r * gw + (x - x0)] = 1;
     }
   }
-  if (solid && lightness) count -= keepNotchesOpen(own, part, g, box, boxWidth, Math.sqrt(area / Math.PI), prob, lightness, width);
+  if (solid && lightness) keepNotchesOpen(own, part, g, box, boxWidth, Math.sqrt(area / Math.PI), prob, lightness, width);
+  // area and centre of what the specimen finally is (notches taken back out)
+  let count = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let i = 0; i < own.length; i++) {
+    if (!own[i]) continue;
+    count++;
+    sx += x0 + (i % gw);
+    sy += y0 + Math.floor(i / gw);
+  }
   return { g, own, area: count, cx: sx / count, cy: sy / count };
 }
 
-/** Takes the wide gaps (see MAX_FILLED_GAP) back out of a hull-completed mask; returns how many pixels it took. */
-function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group, boxWidth: number, radius: number, prob: Float32Array, lightness: Float32Array, width: number): number {
+/** Takes the wide gaps (see MAX_FILLED_GAP) back out of a hull-completed mask. */
+function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group, boxWidth: number, radius: number, prob: Float32Array, lightness: Float32Array, width: number): void {
   const gw = g.x1 - g.x0 + 1;
   const gh = g.y1 - g.y0 + 1;
   const gap = new Uint8Array(gw * gh);
@@ -327,14 +329,7 @@ function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group
     mouth[id]! >= 2 * deepest[id]! &&
     pSum[id]! / c.areas[id]! < NOTCH_MAX_PROBABILITY &&
     lSum[id]! / c.areas[id]! > partL / Math.max(1, partN);
-  let removed = 0;
-  for (let i = 0; i < gap.length; i++) {
-    if (gap[i] && notch(c.labels[i]!)) {
-      own[i] = 0;
-      removed++;
-    }
-  }
-  return removed;
+  for (let i = 0; i < gap.length; i++) if (gap[i] && notch(c.labels[i]!)) own[i] = 0;
 }
 
 /**

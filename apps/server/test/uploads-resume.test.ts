@@ -88,6 +88,23 @@ describe('resumable duplicate choice', () => {
     expect(await pendingKeys(server)).toEqual([]);
   });
 
+  it('keeps the newest 20 refused uploads; the oldest token goes with its files', async () => {
+    const a = await makeJpeg({ seed: 60 });
+    await upload('/api/images/upload-files/', [{ name: 'kept.jpg', data: a }]);
+    const tokens: string[] = [];
+    for (let i = 0; i < 21; i++) {
+      const conflict = await upload('/api/images/upload-files/', [{ name: 'kept.jpg', data: a }], { resumable: '1' });
+      expect(conflict.status).toBe(409);
+      tokens.push(conflict.body.upload_token);
+    }
+    const kept = new Set((await pendingKeys(server)).map((k) => k.split('/')[1]));
+    expect(kept.size).toBe(20);
+    expect(kept.has(tokens[0]!)).toBe(false);
+    expect((await resume({ upload_token: tokens[0], duplicate_action: 'skip' })).status).toBe(410);
+    for (const t of tokens.slice(1)) expect((await resume({ upload_token: t, duplicate_action: 'skip' })).status).toBe(201);
+    expect(await pendingKeys(server)).toEqual([]);
+  });
+
   it('an expired upload is swept by any process: its files go and its token is 410', async () => {
     const a = await makeJpeg({ seed: 85 });
     await upload('/api/images/upload-files/', [{ name: 'old.jpg', data: a }]);

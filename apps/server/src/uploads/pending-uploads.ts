@@ -82,14 +82,19 @@ export class PendingUploads {
     });
     const token = randomBytes(18).toString('hex');
     const now = Date.now();
-    // The row first: files under a token without a row are leftovers the sweep may remove.
-    await this.repo.insert({
-      token,
-      folder_id: folderId,
-      files: JSON.stringify(files),
-      created_at: new Date(now).toISOString(),
-      expires_at: new Date(now + this.ttlMs).toISOString(),
-    });
+    try {
+      // The row first: files under a token without a row are leftovers the sweep may remove.
+      await this.repo.insert({
+        token,
+        folder_id: folderId,
+        files: JSON.stringify(files),
+        created_at: new Date(now).toISOString(),
+        expires_at: new Date(now + this.ttlMs).toISOString(),
+      });
+    } catch (err) {
+      this.log.warn({ err }, 'could not keep a refused upload for the duplicate choice');
+      return undefined;
+    }
     try {
       await Promise.all(
         [...moves].map(([sha, m]) =>
@@ -105,7 +110,11 @@ export class PendingUploads {
       await this.deleteFiles([token]);
       return undefined;
     }
-    await this.deleteFiles(await this.repo.takeAllButNewest(MAX_PENDING));
+    // Only the newest are kept; a failure here leaves the older ones to expire.
+    await this.repo
+      .takeAllButNewest(MAX_PENDING)
+      .then((old) => this.deleteFiles(old))
+      .catch((err) => this.log.warn({ err }, 'could not remove older kept uploads'));
     return token;
   }
 

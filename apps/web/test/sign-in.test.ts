@@ -128,6 +128,10 @@ describe('sign-in and roles (e2e)', () => {
     await shot('viewer-folders-en-1440');
     await e2e.goto('images');
     await expect.poll(() => page.getByTestId('upload-single').isDisabled(), POLL).toBe(true);
+    // Loading the sample set uploads photos: a viewer is not offered it.
+    await e2e.goto('home');
+    await page.locator('.home-slide-primary').first().waitFor();
+    expect(await page.getByTestId('hero-demo').count()).toBe(0);
     // The menu has no users page for a viewer.
     await page.getByTestId('user-menu').click();
     await page.getByTestId('menu-sign-out').waitFor();

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Carousel } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../lib/auth';
 import { useNavigateSection } from '../../lib/section-context';
 import { useEngine } from '../../lib/engine-status';
 import { errorMessage } from '../../lib/error-message';
@@ -23,6 +24,8 @@ const SLIDES: { key: string; target: Section; variant: number }[] = [
 
 export function HomeHero() {
   const { t } = useTranslation('home');
+  // Loading the sample set uploads photos: not offered to a viewer.
+  const { can } = useCan();
   const navigate = useNavigateSection();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -63,9 +66,11 @@ export function HomeHero() {
                     <Button size="large" className="home-slide-primary" onClick={() => navigate(s.target)}>
                       {t(`hero.${s.key}.button`)}
                     </Button>
-                    <Button size="large" ghost icon={<ExperimentOutlined />} loading={loadingSample} onClick={() => void onDemo()} data-testid="hero-demo">
-                      {t('hero.demo')}
-                    </Button>
+                    {can('change') ? (
+                      <Button size="large" ghost icon={<ExperimentOutlined />} loading={loadingSample} onClick={() => void onDemo()} data-testid="hero-demo">
+                        {t('hero.demo')}
+                      </Button>
+                    ) : null}
                   </div>
                 </div>
                 <div className="home-slide-art" aria-hidden="true">

@@ -184,9 +184,6 @@ export const reviewHistoryEntrySchema = z.object({
 /** `GET /predictions/{id}/history/`: every review change of a result, oldest first. */
 export const reviewHistorySchema = z.array(reviewHistoryEntrySchema);
 
-/** `GET /predictions/{id}/history/`: every review change of a result, oldest first. */
-export const reviewHistorySchema = z.array(reviewHistoryEntrySchema);
-
 export const diskStatusSchema = z.object({ free_bytes: count, total_bytes: count, low: z.boolean() });
 
 export const serverStatusSchema = z.object({

@@ -27,6 +27,14 @@ const webFeatures = fs
 const sqlOwners = ['apps/server/src/tasks/task-state.ts', 'apps/server/src/cli/migrate-sqlite-to-postgres.ts'];
 const sqlPlaces = ['apps/server/src/**/*.repository.ts', 'apps/server/src/db/**', ...sqlOwners];
 
+/** Which package may import which (docs/architecture.md): web -> contract; server -> contract, ppd; ppd -> contract. */
+const packageZones = [
+  { target: 'packages/contract/src', from: ['packages/ppd', 'apps'], message: 'The contract depends on nothing of the project.' },
+  { target: 'packages/ppd/src', from: 'apps', message: 'The engine does not depend on the apps.' },
+  { target: 'apps/web/src', from: ['apps/server', 'packages/ppd'], message: 'The web app depends on the contract only.' },
+  { target: 'apps/server/src', from: 'apps/web', message: 'The server does not import the web app.' },
+];
+
 /** Kysely's query-builder entry points: calling one is writing SQL. */
 const QUERY_BUILDER_CALL =
   "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]";
@@ -80,6 +88,11 @@ export default defineConfig(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  // Dependencies point one way (docs/architecture.md): web -> contract; server -> contract, ppd; ppd -> contract.
+  {
+    files: ['packages/*/src/**/*.ts', 'apps/*/src/**/*.{ts,tsx}'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: packageZones }] },
+  },
   // Benchmarks hand functions to page.evaluate: they run in the browser.
   {
     files: ['scripts/bench/**/*.mjs'],
@@ -100,6 +113,8 @@ export default defineConfig(
         {
           basePath: root,
           zones: [
+            // The same rule as the packages' block above: this one replaces it for web files, so it repeats its zones.
+            ...packageZones,
             ...webFeatures.map((feature) => ({
               target: `apps/web/src/features/${feature}`,
               from: 'apps/web/src/features',

@@ -98,8 +98,8 @@ export function planSheet(sheet: SheetRows, images: { id: number; name: string }
       continue;
     }
     plan.changes.push({ imageId, set, remove: [] });
-    const detail = Object.keys(set).length > 0 ? Object.keys(set).join(', ') : 'no values in this row';
-    plan.rows.push({ row, name, status: 'applied', detail, image_id: imageId });
+    // The fields set, comma-separated ('' when the row had no values): the screen shows them translated.
+    plan.rows.push({ row, name, status: 'applied', detail: Object.keys(set).join(', '), image_id: imageId });
   }
   return plan;
 }

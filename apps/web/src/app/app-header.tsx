@@ -1,5 +1,6 @@
 import {
   ApiOutlined,
+  AppstoreOutlined,
   BarChartOutlined,
   ExperimentOutlined,
   FolderOutlined,
@@ -24,6 +25,7 @@ const ICONS: Record<Section, ReactNode> = {
   prediction: <ExperimentOutlined />,
   tasks: <UnorderedListOutlined />,
   results: <BarChartOutlined />,
+  samples: <AppstoreOutlined />,
   connection: <ApiOutlined />,
 };
 

@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  imageListSchema,
+  metadataParseResponseSchema,
+  metadataSheetResponseSchema,
+  PAGE_SIZE_MAX,
+  resultGroupSchema,
+  taskListSchema,
+  type MetadataParseResponse,
+  type MetadataSheetResponse,
+  type ResultGroup,
+} from '@cassavascope/contract';
+import { z } from 'zod';
+import { api, apiRequest, apiUrl, listResults, uploadWithProgress } from '../../../lib/api-client';
+import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
+import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
+
+/** Calls of the Samples section (api.md "Sample metadata"). */
+
+/** Which images a pattern reads: a folder, or the uncategorised ones (`null`). */
+export type PatternScope = { folderId: number | null };
+
+/** The pattern's preview (apply false: nothing stored) or its application to the matched images. */
+export function parseNames(pattern: string, scope: PatternScope, apply: boolean, signal?: AbortSignal): Promise<MetadataParseResponse> {
+  return apiRequest<MetadataParseResponse>('/images/metadata/parse/', {
+    method: 'POST',
+    body: { pattern, folder_id: scope.folderId, apply },
+    signal,
+    timeoutMs: 60_000,
+    schema: metadataParseResponseSchema,
+  });
+}
+
+export function uploadSheet(file: File, folderId: number | null, partial: boolean, onProgress: (p: number) => void): Promise<MetadataSheetResponse> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  if (folderId !== null) form.append('folder_id', String(folderId));
+  if (partial) form.append('partial', '1');
+  return uploadWithProgress('/images/metadata/sheet/', form, onProgress, undefined, metadataSheetResponseSchema);
+}
+
+const fieldListSchema = z.array(z.object({ field: z.string(), count: z.number() }));
+
+/** The sample fields in use (most used first), for the group and filter menus. */
+export function useMetadataFields() {
+  return useQuery({
+    queryKey: ['samples', 'fields'],
+    queryFn: ({ signal }) => api.get<z.infer<typeof fieldListSchema>>('/images/metadata/fields/', undefined, signal, fieldListSchema),
+  });
+}
+
+export function useTaskChoices() {
+  return useQuery({
+    queryKey: ['samples', 'tasks'],
+    queryFn: async ({ signal }): Promise<TaskView[]> =>
+      normalizeTaskList(await api.get('/tasks/', { page_size: PAGE_SIZE_MAX }, signal, taskListSchema)).results,
+  });
+}
+
+export interface GroupQuery {
+  by: string[];
+  taskId: number | null;
+}
+
+export function useResultGroups(query: GroupQuery) {
+  return useQuery({
+    queryKey: ['samples', 'groups', query.by.join(','), query.taskId],
+    enabled: query.by.length > 0,
+    queryFn: ({ signal }) =>
+      api.get<ResultGroup[]>('/predictions/groups/', { by: query.by.join(','), task_id: query.taskId }, signal, z.array(resultGroupSchema)),
+  });
+}
+
+/** The group table as a CSV download (the browser saves the server's attachment). */
+export function groupsExportUrl(query: GroupQuery): string {
+  return apiUrl('/predictions/groups/export/', { by: query.by.join(','), task_id: query.taskId });
+}
+
+/** `meta.FIELD=VALUE` for a group's key (a null value has no filter: those images lack the field). */
+export function metaQuery(key: Record<string, string | number | null>): Record<string, string> {
+  return Object.fromEntries(Object.entries(key).flatMap(([f, v]) => (v === null ? [] : [[`meta.${f}`, String(v)]])));
+}
+
+/** The photos of a group (first 60), newest first. */
+export function useGroupImages(key: Record<string, string | number | null> | null) {
+  return useQuery({
+    queryKey: ['samples', 'group-images', JSON.stringify(key)],
+    enabled: key !== null,
+    queryFn: async ({ signal }): Promise<ImageItem[]> =>
+      listResults(await api.get('/images/', { ...metaQuery(key ?? {}), has_ppd: 'true', page_size: 60 }, signal, imageListSchema)).map(normalizeImage),
+  });
+}

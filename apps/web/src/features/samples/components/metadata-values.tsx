@@ -1,0 +1,29 @@
+import { Tag, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+/** An image's fields as tags ("genotype TME419"), a refused value in red with why on hover. */
+export function MetadataValues({ metadata, problems }: { metadata: Record<string, string | number>; problems?: Record<string, string> | undefined }) {
+  const { t } = useTranslation('samples');
+  return (
+    <span className="metadata-values">
+      {Object.entries(metadata).map(([field, value]) =>
+        problems?.[field] ? (
+          <Tooltip key={field} title={t('value_refused')}>
+            <Tag color="error" data-field={field}>
+              {fieldLabel(t, field)} {String(value)}
+            </Tag>
+          </Tooltip>
+        ) : (
+          <Tag key={field} data-field={field}>
+            {fieldLabel(t, field)} <strong>{String(value)}</strong>
+          </Tag>
+        ),
+      )}
+    </span>
+  );
+}
+
+/** A well-known field by its translated name; any other by its own. */
+export function fieldLabel(t: (key: string, options?: Record<string, unknown>) => string, field: string): string {
+  return t(`field.${field}`, { defaultValue: field });
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
+import { PHONE, POLL, screenshot } from './helpers/browser';
+import { startE2e, type E2e } from './helpers/e2e';
+import { toast, uploadThroughUi } from './helpers/images-ui';
+import { zipBytes } from './helpers/test-files';
+
+/**
+ * Samples (issue 17) in a real browser against the real server and engine: a ZIP of photos named
+ * genotype_rep_dah_root is uploaded, the pattern's preview shows what each name gives and which name does not
+ * match, the fields are applied, a task scores the photos, and the By group tab shows each genotype's mean PPD
+ * (the server's figure), in English and in Chinese.
+ */
+let e2e: E2e;
+let page: Page;
+
+const NAMES = ['TME419_1_7d_R1.jpg', 'TME419_2_7d_R1.jpg', 'TME419_3_7d_R2.jpg', 'TME693_1_7d_R1.jpg', 'TME693_2_7d_R2.jpg', 'notes_field.jpg'];
+
+async function chooseOption(p: Page, testId: string, label: string): Promise<void> {
+  await p.getByTestId(testId).click();
+  await p.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
+}
+
+beforeAll(async () => {
+  e2e = await startE2e();
+  page = e2e.page;
+  await e2e.open();
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+describe('samples: pattern from names, a task, the mean per genotype', () => {
+  it('uploads a ZIP of patterned names and previews what the pattern reads', async () => {
+    const entries = await Promise.all(NAMES.map(async (name, i) => ({ name, bytes: await makeSpecimenJpeg({ width: 360, height: 240, seed: 5 + i * 7 }) })));
+    await e2e.goto('images');
+    await uploadThroughUi(page, 'zip', [{ name: 'trial.zip', mimeType: 'application/zip', buffer: zipBytes(entries) }]);
+    await expect.poll(async () => (await e2e.server.api('/api/images/?folder=none')).body.count, POLL).toBe(NAMES.length);
+
+    await e2e.goto('samples');
+    // The default pattern is the trial's: five names match, the notes photo does not.
+    await expect.poll(() => page.getByTestId('matched-count').textContent(), POLL).toBe('Matched: 5');
+    await expect.poll(() => page.getByTestId('unmatched-list').textContent(), POLL).toBe('notes_field.jpg');
+    const row = page.getByTestId('matched-table').locator('tr').filter({ hasText: 'TME419_3_7d_R2.jpg' });
+    await expect.poll(() => row.locator('[data-field]').allTextContents(), POLL).toEqual(['Genotype TME419', 'Replicate 3', 'Days after harvest 7', 'Root R2']);
+    // A pattern that reads text into a number field: the preview marks it and Apply is off.
+    await page.getByTestId('pattern-input').fill('{genotype}_{dah}');
+    await expect.poll(() => page.locator('.ant-alert-warning').count(), POLL).toBe(1);
+    await expect.poll(() => page.getByTestId('pattern-apply').isDisabled(), POLL).toBe(true);
+    // A broken pattern says so.
+    await page.getByTestId('pattern-input').fill('{genotype');
+    await expect.poll(() => page.locator('.ant-alert-error').textContent(), POLL).toContain('matching braces');
+    await page.getByTestId('pattern-input').fill('{genotype}_{rep}_{dah}d_{root}');
+    await expect.poll(() => page.getByTestId('matched-count').textContent(), POLL).toBe('Matched: 5');
+    await screenshot(page, 'samples-preview-en');
+    await page.getByTestId('pattern-apply').click();
+    await toast(page, 'Fields stored for 5 images.');
+    const image = (await e2e.server.api('/api/images/?search=TME693_2')).body.results[0];
+    expect(image.metadata).toEqual({ genotype: 'TME693', rep: 2, dah: 7, root: 'R2' });
+  });
+
+  it('runs a task and reads each genotype mean in the By group tab, in English and in Chinese', async () => {
+    const ids = (await e2e.server.api('/api/images/?page_size=100')).body.results.map((i: { id: number }) => i.id);
+    const task = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name: 'Genotype trial', image_ids: ids } });
+    expect(task.status).toBe(201);
+    await expect.poll(async () => (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status, { timeout: 120_000, interval: 250 }).toBe('completed');
+    const groups = (await e2e.server.api(`/api/predictions/groups/?by=genotype&task_id=${task.body.id}`)).body as { key: { genotype: string | null }; mean: number; images: number }[];
+    const tme419 = groups.find((g) => g.key.genotype === 'TME419')!;
+    expect(tme419.images).toBe(3);
+
+    await page.getByTestId('tab-groups').click();
+    await chooseOption(page, 'groups-task', 'Genotype trial');
+    const meanOf = (genotype: string) => page.getByTestId('groups-table').locator('tr').filter({ hasText: genotype }).getByTestId('group-mean');
+    await expect.poll(() => meanOf('TME419').textContent(), POLL).toBe(tme419.mean.toFixed(2));
+    await expect.poll(() => page.getByTestId('dot-plot').locator('.dot-plot-mean').count(), POLL).toBe(groups.filter((g) => g.mean !== null).length);
+    await screenshot(page, 'samples-groups-en');
+    // A group opens its photos.
+    await page.getByTestId('groups-table').locator('tr').filter({ hasText: 'TME419' }).click();
+    await expect.poll(() => page.getByTestId('group-photos').locator('figure').count(), POLL).toBe(3);
+    await screenshot(page, 'samples-group-photos-en');
+    await page.keyboard.press('Escape');
+
+    await e2e.setLanguage('zh');
+    await expect.poll(() => page.getByTestId('tab-groups').textContent(), POLL).toBe('按组统计');
+    await expect.poll(() => page.getByTestId('groups-table').locator('th').allTextContents(), POLL).toContain('平均 PPD');
+    await expect.poll(() => meanOf('TME419').textContent(), POLL).toBe(tme419.mean.toFixed(2));
+    await screenshot(page, 'samples-groups-zh');
+    await page.getByTestId('tab-names').click();
+    await expect.poll(() => page.getByTestId('matched-count').textContent(), POLL).toBe('匹配：5');
+    await screenshot(page, 'samples-preview-zh');
+    await e2e.setLanguage('en');
+  });
+
+  it('fits a phone screen', async () => {
+    await page.setViewportSize(PHONE);
+    await expect.poll(() => page.getByTestId('pattern-input').isVisible(), POLL).toBe(true);
+    await screenshot(page, 'samples-preview-phone');
+    await page.getByTestId('tab-groups').click();
+    await expect.poll(() => page.getByTestId('dot-plot').isVisible(), POLL).toBe(true);
+    await screenshot(page, 'samples-groups-phone');
+  });
+});

@@ -133,6 +133,18 @@ describe('a quick jump to a far group at 100 000 images', () => {
     expect(listings.length - before).toBeLessThanOrEqual(2);
   });
 
+  it('the list view jumps the same way (one row per image: 100 000 rows laid out)', async () => {
+    await page.getByTestId('view-toggle').getByTitle('List view').click();
+    await page.locator('[data-testid="image-browser"][data-view="list"]').waitFor();
+    const before = listings.length;
+    await jumpTo(3);
+    await dayShown(3);
+    expect(listings.length - before).toBeLessThanOrEqual(2);
+    await page.screenshot({ path: '/tmp/d15/far-jump-list-en-1440.png' });
+    await page.getByTestId('view-toggle').getByTitle('Grid view').click();
+    await page.locator('[data-testid="image-browser"][data-view="grid"]').waitFor();
+  });
+
   it('the same jump in Chinese on a 390 px phone', async () => {
     await page.setViewportSize(PHONE);
     await e2e.setLanguage('zh');

@@ -93,6 +93,22 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await e2e.setLanguage('en');
   });
 
+  it('filters Images and Results by a field value', async () => {
+    await e2e.goto('images');
+    await chooseOption(page, 'metadata-filter-field', 'Genotype');
+    await chooseOption(page, 'metadata-filter-value', 'TME693');
+    await expect.poll(() => page.locator('[data-testid="image-card"]').count(), POLL).toBe(2);
+    await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toContain('2');
+    await screenshot(page, 'samples-images-filter-en');
+
+    await e2e.goto('results');
+    await chooseOption(page, 'metadata-filter-field', 'Genotype');
+    await chooseOption(page, 'metadata-filter-value', 'TME419');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('3');
+    await screenshot(page, 'samples-results-filter-en');
+    await e2e.goto('samples');
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize(PHONE);
     await expect.poll(() => page.getByTestId('pattern-input').isVisible(), POLL).toBe(true);

@@ -6,6 +6,8 @@ import { normalizeImage } from './normalize-image';
 export interface ImageRefFilter {
   folder?: number | 'none' | undefined;
   search?: string | undefined;
+  /** `meta.FIELD=VALUE` parameters (lib/metadata-filter.ts `metaParams`) */
+  meta?: Record<string, string> | undefined;
 }
 
 export interface ImageRef {
@@ -22,7 +24,7 @@ export async function fetchImageRefs(filter: ImageRefFilter, signal?: AbortSigna
   for (let page = 1; ; page++) {
     const data = await api.get(
       '/images/',
-      { folder: filter.folder, search: filter.search?.trim() || undefined, ordering: '-created_time', page, page_size: PAGE_SIZE_MAX },
+      { folder: filter.folder, search: filter.search?.trim() || undefined, ...filter.meta, ordering: '-created_time', page, page_size: PAGE_SIZE_MAX },
       signal,
       imageListSchema,
     );

@@ -30,6 +30,7 @@ import { useUpload } from './hooks/use-upload';
 import type { DateGrouping } from './image-groups';
 import './images.css';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
+import { MetadataFilter, metaParams, type MetadataFilterValue } from '../../lib/metadata-filter';
 
 /** Called by the shell when idle: the folders and the first page of images are ready before the first visit. */
 export function prefetch(queryClient: QueryClient): void {
@@ -60,6 +61,7 @@ export default function ImagesPage() {
   const [moveOpen, setMoveOpen] = useState(false);
   const [moving, setMoving] = useState(false);
   const [selectingAll, setSelectingAll] = useState(false);
+  const [meta, setMeta] = useState<MetadataFilterValue>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(searchInput), SEARCH_DEBOUNCE_MS);
@@ -67,7 +69,11 @@ export default function ImagesPage() {
   }, [searchInput]);
 
   const folders = useFolders();
-  const listParams = useMemo(() => ({ folder, search, sort, direction }), [folder, search, sort, direction]);
+  // A field without a value yet filters nothing (and keeps the list's cache key as it was).
+  const metaField = meta?.value ? meta.field : null;
+  const metaValue = meta?.value || null;
+  const metaFilter = useMemo(() => (metaField && metaValue ? { field: metaField, value: metaValue } : null), [metaField, metaValue]);
+  const listParams = useMemo(() => ({ folder, search, sort, direction, meta: metaFilter }), [folder, search, sort, direction, metaFilter]);
   const list = useImageList(listParams);
   const groups = useImageGroups(listParams, dateGrouping);
   const listPages = useMemo(() => list.data?.pages ?? [], [list.data]);
@@ -83,7 +89,7 @@ export default function ImagesPage() {
   // The first load failed and there is no earlier list to keep: an error state, not "no images".
   const loadError = list.isError && !list.data ? list.error : null;
   // An empty list under a search or a folder filter is "no match", not "upload photos to get started".
-  const emptyKind: EmptyKind = search.trim() ? 'search' : folder === 'none' ? 'uncategorized' : folder === 'all' ? 'library' : 'folder';
+  const emptyKind: EmptyKind = search.trim() || metaFilter ? 'search' : folder === 'none' ? 'uncategorized' : folder === 'all' ? 'library' : 'folder';
   const folderNames = useMemo(() => new Map(folderList.map((f) => [f.id, f.name])), [folderList]);
 
   useEffect(() => {
@@ -94,7 +100,7 @@ export default function ImagesPage() {
   }, [folders.isError, folders.errorUpdatedAt, message, t]);
 
   // A changed filter starts a new selection: hidden images must not be moved or deleted by accident.
-  const filterKey = `${folder}|${search}`;
+  const filterKey = `${folder}|${search}|${metaFilter?.field ?? ''}=${metaFilter?.value ?? ''}`;
   const currentFilter = useRef(filterKey);
   useEffect(() => {
     currentFilter.current = filterKey;
@@ -135,7 +141,7 @@ export default function ImagesPage() {
     const startedFor = filterKey;
     setSelectingAll(true);
     try {
-      const refs = await fetchImageRefs({ folder: folder === 'all' ? undefined : folder, search });
+      const refs = await fetchImageRefs({ folder: folder === 'all' ? undefined : folder, search, meta: metaParams(metaFilter) });
       // The filter changed meanwhile: that selection belongs to images no longer shown.
       if (currentFilter.current === startedFor) setSelected(new Set(refs.map((r) => r.id)));
     } catch {
@@ -218,11 +224,12 @@ export default function ImagesPage() {
           onDelete={confirmDelete}
           onUpload={setUploadMode}
         />
+        <MetadataFilter value={meta} onChange={setMeta} />
         <div className="images-count" data-testid="images-total">
           {loadError ? '\u00a0' : t('total_count', { count: total })}
         </div>
         <ImageBrowser
-          listKey={`${folder}|${search}|${sort}|${direction}`}
+          listKey={`${filterKey}|${sort}|${direction}`}
           images={images}
           total={total}
           view={view}

@@ -100,9 +100,9 @@ export default function ResultsPage() {
   );
   // Results of the filter that have no PPD (failed images): the list counts them, the summary does not.
   const unscored =
-    count !== null && summary.data && filter.search.trim() === '' && filter.severity === 'all' && !filter.needsReview ? Math.max(0, count - summary.data.count) : 0;
+    count !== null && summary.data && filter.search.trim() === '' && filter.severity === 'all' && !filter.needsReview && !filter.meta?.value ? Math.max(0, count - summary.data.count) : 0;
 
-  const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all' || filter.needsReview === true;
+  const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all' || filter.needsReview === true || !!filter.meta?.value;
 
   // Review: the detail walks the list (N / P); reviewed results stay in place until it closes, then lists reload.
   const total = count ?? 0;

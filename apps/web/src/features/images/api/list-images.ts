@@ -3,6 +3,7 @@ import { imageGroupsSchema, imageListSchema } from '@cassavascope/contract';
 import { ApiError, api, listCount, listResults } from '../../../lib/api-client';
 import { IMAGES_KEY } from '../../../lib/folders-api';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
+import { metaParams, type MetadataFilterValue } from '../../../lib/metadata-filter';
 
 export type SortField = 'date' | 'name' | 'folder' | 'size';
 export type SortDirection = 'asc' | 'desc';
@@ -14,6 +15,8 @@ export interface ImageListParams {
   search: string;
   sort: SortField;
   direction: SortDirection;
+  /** a sample field's value (`meta.FIELD=VALUE`), or none */
+  meta?: MetadataFilterValue;
 }
 
 /** One page of the server's list; small enough to answer fast at 100 000 images, large enough to scroll far. */
@@ -39,6 +42,7 @@ export async function fetchImagePage(params: ImageListParams, page: number, sign
       folder: params.folder === 'all' ? undefined : params.folder,
       search: params.search.trim() || undefined,
       ordering: orderingOf(params.sort, params.direction),
+      ...metaParams(params.meta ?? null),
       page,
       page_size: IMAGE_PAGE_SIZE,
     },
@@ -60,7 +64,7 @@ export async function fetchImagePage(params: ImageListParams, page: number, sign
 export const NATURAL_DIRECTION: Record<SortField, SortDirection> = { date: 'desc', name: 'asc', folder: 'asc', size: 'desc' };
 
 /** What the screen shows when opened: all images, newest first. */
-export const DEFAULT_LIST_PARAMS: ImageListParams = { folder: 'all', search: '', sort: 'date', direction: 'desc' };
+export const DEFAULT_LIST_PARAMS: ImageListParams = { folder: 'all', search: '', sort: 'date', direction: 'desc', meta: null };
 
 const listOptions = (params: ImageListParams) => ({
   queryKey: [...IMAGES_KEY, 'list', params],
@@ -122,6 +126,7 @@ export async function fetchImageGroups(params: ImageListParams, grouping: string
         folder: params.folder === 'all' ? undefined : params.folder,
         search: params.search.trim() || undefined,
         ordering: orderingOf(params.sort, params.direction),
+        ...metaParams(params.meta ?? null),
         grouping,
       },
       signal,

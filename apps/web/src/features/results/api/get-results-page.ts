@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { resultListSchema, type Severity } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeResultList, type ResultView } from '../../../lib/normalize-result';
+import { metaParams, type MetadataFilterValue } from '../../../lib/metadata-filter';
 
 export interface ResultFilter {
   taskId: number | null;
@@ -9,6 +10,8 @@ export interface ResultFilter {
   severity: Severity | 'all';
   /** only results with a specimen that needs review (the review filter) */
   needsReview?: boolean;
+  /** a sample field's value (`meta.FIELD=VALUE`) */
+  meta?: MetadataFilterValue;
 }
 
 /** Results per request: cards ask for the page they sit on, so a 10 000-result task loads what is on screen. */
@@ -26,6 +29,7 @@ export function resultFilterQuery(filter: ResultFilter) {
     search: filter.search.trim() || undefined,
     severity: filter.severity === 'all' ? undefined : filter.severity,
     needs_review: filter.needsReview ? 'true' : undefined,
+    ...metaParams(filter.meta?.value ? filter.meta : null),
   };
 }
 

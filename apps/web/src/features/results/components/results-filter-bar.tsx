@@ -3,6 +3,7 @@ import { Button, Input, Segmented, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../../../lib/format';
 import { useLiveSearch } from '../../../lib/use-live-search';
+import { MetadataFilter } from '../../../lib/metadata-filter';
 import type { ResultFilter } from '../api/get-results-page';
 import { NeedsReviewFilter } from './review/needs-review-filter';
 
@@ -22,7 +23,7 @@ interface Props {
   exporting: boolean;
 }
 
-/** Search by image name, severity, results count, grid/list toggle and CSV export. */
+/** Search by image name, severity, a sample field's value, results count, grid/list toggle and CSV export. */
 export function ResultsFilterBar({ filter, onFilterChange, count, unscored, view, onViewChange, onExport, exporting }: Props) {
   const { t } = useTranslation('results');
   // Live search (issue 15 item 10): the filter follows the typing once it pauses, as on Images and Tasks.
@@ -55,6 +56,7 @@ export function ResultsFilterBar({ filter, onFilterChange, count, unscored, view
         ]}
       />
       <NeedsReviewFilter filter={filter} onFilterChange={onFilterChange} />
+      <MetadataFilter value={filter.meta ?? null} onChange={(meta) => onFilterChange({ ...filter, meta })} />
       <span className="results-count" data-testid="results-count">
         {count === null ? '' : t('filter.count', { count, formatted: formatCount(count) })}
         {count !== null && unscored > 0 ? t('filter.unscored', { count: unscored, formatted: formatCount(unscored) }) : ''}

@@ -1,4 +1,4 @@
-import { meResponseSchema, ROLES, type Role, type User } from '@cassavascope/contract';
+import { loginResponseSchema, meResponseSchema, ROLES, type Role, type User } from '@cassavascope/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,7 +61,12 @@ export function useSignInRequired(): boolean {
 }
 
 export async function signIn(username: string, password: string): Promise<User> {
-  const res = await apiRequest<{ user: User }>('/auth/login/', { method: 'POST', body: { username, password }, waitForSignIn: false });
+  const res = await apiRequest<{ user: User }>('/auth/login/', {
+    method: 'POST',
+    body: { username, password },
+    waitForSignIn: false,
+    schema: loginResponseSchema,
+  });
   return res.user;
 }
 

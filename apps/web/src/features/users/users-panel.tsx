@@ -1,6 +1,7 @@
 import { PASSWORD_MIN_LENGTH, ROLES, type Role, type UserRow } from '@cassavascope/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Grid, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { DeleteOutlined, KeyOutlined } from '@ant-design/icons';
+import { App, Button, Form, Input, Grid, Modal, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api-client';
@@ -59,7 +60,7 @@ export function UsersPanel() {
         loading={users.isPending}
         dataSource={users.data ?? []}
         pagination={false}
-        scroll={wide ? undefined : { x: 430 }}
+        scroll={wide ? undefined : { x: 'max-content' }}
         columns={[
           {
             title: t('username'),
@@ -89,15 +90,18 @@ export function UsersPanel() {
           ...(wide ? [{ title: t('users.created'), dataIndex: 'created_time', width: 180, render: (time: string) => formatDateTime(time) }] : []),
           {
             title: t('users.actions'),
-            width: 220,
+            width: wide ? 220 : 90,
             render: (_: unknown, u) => (
-              <Space wrap>
-                <Button size="small" onClick={() => setResetting(u)} data-testid={`reset-${u.username}`}>
-                  {t('users.reset_password')}
-                </Button>
+              // On a phone the two actions are icons (their names in the tooltip and for screen readers).
+              <Space size="small">
+                <Tooltip title={wide ? undefined : t('users.reset_password')}>
+                  <Button size="small" icon={wide ? undefined : <KeyOutlined />} aria-label={t('users.reset_password')} onClick={() => setResetting(u)} data-testid={`reset-${u.username}`}>
+                    {wide ? t('users.reset_password') : null}
+                  </Button>
+                </Tooltip>
                 <Popconfirm title={t('users.delete_confirm', { name: u.username })} okText={t('users.delete')} cancelText={t('users.cancel')} onConfirm={() => removal.mutate(u)}>
-                  <Button size="small" danger data-testid={`delete-${u.username}`}>
-                    {t('users.delete')}
+                  <Button size="small" danger icon={wide ? undefined : <DeleteOutlined />} aria-label={t('users.delete')} data-testid={`delete-${u.username}`}>
+                    {wide ? t('users.delete') : null}
                   </Button>
                 </Popconfirm>
               </Space>

@@ -66,6 +66,15 @@ describe('sign-in', () => {
     expect((await server.request('/')).status).not.toBe(401);
   });
 
+  it('ends the session a browser had when it signs in again', async () => {
+    const first = await signIn(server, ADMIN.username, ADMIN.password);
+    const again = await server.json('/api/auth/login/', { method: 'POST', ...as(first), body: { username: ADMIN.username, password: ADMIN.password } });
+    expect(again.status).toBe(200);
+    expect((await server.json('/api/auth/me/', as(first))).status).toBe(401);
+    const second = again.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await server.json('/api/auth/me/', as(second))).status).toBe(200);
+  });
+
   it('ends the session on sign-out', async () => {
     const cookie = await signIn(server, ADMIN.username, ADMIN.password);
     expect((await server.json('/api/images/', as(cookie))).status).toBe(200);

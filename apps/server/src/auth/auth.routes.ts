@@ -28,6 +28,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const body = parseInput(loginBodySchema, req.body, 'sign-in');
     try {
       const { token, user, maxAgeSeconds } = await auth.login(body.username, body.password, req.ip);
+      // Signing in again (as someone else, say) ends the session this browser had.
+      await auth.logout(sessionTokenOf(req.headers.cookie));
       reply.header('Set-Cookie', sessionCookie(token, maxAgeSeconds, isHttps(req)));
       return { user };
     } catch (err) {

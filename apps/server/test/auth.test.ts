@@ -281,6 +281,7 @@ describe('sign-in defaults and transport', () => {
     expect(loadConfig({ HOST: '127.0.0.1', AUTH: 'on' }).auth.enabled).toBe(true);
     expect(() => loadConfig({ ADMIN_USERNAME: 'a' })).toThrow(/ADMIN_PASSWORD/);
     expect(() => loadConfig({ ADMIN_USERNAME: 'a', ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
+    expect(() => loadConfig({ ADMIN_USERNAME: 'lab admin', ADMIN_PASSWORD: 'long-enough-1' })).toThrow(/ADMIN_USERNAME/);
   });
 
   it('marks the cookie Secure behind HTTPS only when TRUST_PROXY says to believe X-Forwarded-Proto', async () => {

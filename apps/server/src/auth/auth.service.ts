@@ -19,6 +19,8 @@ export class AuthService {
     this.users = new UsersRepository(ctx.db.kysely);
     this.sessions = new SessionsRepository(ctx.db.kysely);
     this.throttle = new LoginThrottle(ctx.db.kysely);
+    // Made now, so the first sign-in with an unknown name takes no longer than the others.
+    if (ctx.config.auth.enabled) void decoyHash();
   }
 
   /**

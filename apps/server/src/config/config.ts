@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { usernameSchema } from '@cassavascope/contract';
 import { z } from 'zod';
 
 /** Environment variables, validated once at start. Bad values stop the process with a clear message. */
@@ -52,7 +53,7 @@ const envSchema = z.object({
   TRUST_PROXY: boolFromEnv.default(false),
   SESSION_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
   // The first admin, created at start when no user exists yet.
-  ADMIN_USERNAME: z.string().min(1).max(60).optional(),
+  ADMIN_USERNAME: usernameSchema.optional(),
   ADMIN_PASSWORD: z.string().min(10, 'at least 10 characters').optional(),
 });
 

@@ -17,6 +17,17 @@ const GENOTYPES = 200;
 const DAHS = [0, 1, 3, 7, 14];
 const bench = 'metadata';
 
+/** Specimens as the engine stores them (a few hundred bytes each), so result rows are as wide as real ones. */
+function specimensJson(subs, i) {
+  return JSON.stringify(
+    subs.map((ppd, k) => ({
+      index: k + 1, kind: 'root_slice', box: [100 + k * 900, 800, 820, 810], ppd, engine_ppd: ppd, confidence: 0.91,
+      needs_review: false, excluded: false, corrected: false, source: 'engine',
+      cut_key: `results/1/${i}/cut2_${k + 1}.webp`, pred_key: `results/1/${i}/pred_${k + 1}.webp`,
+    })),
+  );
+}
+
 // BENCH_KEEP_DIR=1 keeps the seeded DATA_DIR (its path goes to stderr) for looking at query plans.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-bench-metadata-'));
 try {
@@ -41,8 +52,8 @@ try {
   const insertField = db.prepare('insert into image_fields (image_id, field, num_value, text_value) values (?, ?, ?, ?)');
   const insertResult = db.prepare(
     `insert into results (task_id, image_id, image_name, image_name_lower, ppd_value, sub_ppd_values, prediction, confidence,
-       oss_key, vis_keys, error_code, error_message, processing_time, created_at, engine_ppd_value, specimen_count)
-     values (?, ?, ?, ?, ?, ?, ?, ?, null, '{}', ?, ?, 0.2, ?, ?, ?)`,
+       oss_key, vis_keys, error_code, error_message, processing_time, created_at, engine_ppd_value, specimen_count, counted_specimens, specimens)
+     values (?, ?, ?, ?, ?, ?, ?, ?, null, '{}', ?, ?, 0.2, ?, ?, ?, ?, ?)`,
   );
   db.transaction(() => {
     for (let i = 1; i <= IMAGES; i++) {
@@ -62,7 +73,7 @@ try {
       insertResult.run(
         taskId, id, name, name.toLowerCase(), ppd, JSON.stringify(subs),
         ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy', failed ? null : 0.9,
-        failed ? 'no_specimen_found' : null, failed ? 'nothing found' : null, now, ppd, subs.length,
+        failed ? 'no_specimen_found' : null, failed ? 'nothing found' : null, now, ppd, subs.length, subs.length, specimensJson(subs, i),
       );
     }
   })();

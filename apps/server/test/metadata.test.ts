@@ -321,6 +321,11 @@ describe('GET /predictions/groups/ and the export over a task the engine scored'
     expect(group).toHaveLength(1);
     expect(group[0].mean).toBeCloseTo((after[0]! + after[1]!) / 2, 3);
     expect(group[0].bands.severe).toBeGreaterThanOrEqual(1);
+    // Excluding a slice: one specimen fewer in the group.
+    const before = group[0].specimens;
+    expect((await server.json(`/api/predictions/${result.id}/specimens/1/`, { method: 'PATCH', body: { excluded: true } })).status).toBe(200);
+    const excluded = (await server.json(`/api/predictions/groups/?by=genotype&task_id=${taskId}&meta.genotype=TME693`)).body;
+    expect(excluded[0].specimens).toBe(before - 1);
 
     for (const q of ['', 'by=', 'by=a,b,c', 'by=bad-name', 'by=genotype,genotype', 'by=genotype&task_id=abc']) {
       const res = await server.json(`/api/predictions/groups/?${q}`);

@@ -109,6 +109,8 @@ export interface ResultsTable {
   reviewed: Generated<number>;
   /** the engine's own mean, kept whatever a reviewer changes */
   engine_ppd_value: ColumnType<number | null, number | null | undefined, number | null>;
+  /** specimens not excluded = length of sub_ppd_values (migration 0011; the group summary's index holds it) */
+  counted_specimens: Generated<number>;
 }
 
 /** One review change of one specimen of a result (migration 0007); ids give the order. */

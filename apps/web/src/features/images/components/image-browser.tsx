@@ -57,8 +57,8 @@ const CARD_MIN_WIDTH_PHONE = 140;
 const GRID_GAP = 14;
 /** Without the server's groups, at most this many extra pages are loaded to reach a quick-jump group. */
 const JUMP_PAGE_LIMIT = 50;
-/** Rows in view load their pages once scrolling has rested this long (a fling does not load every page it passes). */
-const SHOW_DELAY_MS = 120;
+/** Rows in view ask for their pages at most this often while scrolling (a fling does not load every page it passes). */
+const SHOW_EVERY_MS = 150;
 
 /** Defined once (not per render) so Virtuoso keeps its footer mounted; the changing bits come via `context`. */
 interface FooterContext {
@@ -177,14 +177,15 @@ export function ImageBrowser(props: Props) {
     [groupStart],
   );
 
-  // The rows in view, once scrolling rests: their pages load (placeholders until then).
+  // The rows in view load their pages, at most every SHOW_EVERY_MS, and always for where the scroll ends.
   const showTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const lastShown = useRef(0);
   useEffect(() => () => clearTimeout(showTimer.current), []);
   const onRange = useCallback(
     ({ startIndex, endIndex }: { startIndex: number; endIndex: number }) => {
       if (!laidOut) return;
-      clearTimeout(showTimer.current);
-      showTimer.current = setTimeout(() => {
+      const show = () => {
+        lastShown.current = performance.now();
         let first = Number.POSITIVE_INFINITY;
         let last = -1;
         for (let i = Math.max(0, startIndex); i <= endIndex && i < rows.length; i++) {
@@ -194,7 +195,11 @@ export function ImageBrowser(props: Props) {
           last = Math.max(last, row.first + row.length - 1);
         }
         if (last >= 0) onShow(first, last);
-      }, SHOW_DELAY_MS);
+      };
+      clearTimeout(showTimer.current);
+      const wait = SHOW_EVERY_MS - (performance.now() - lastShown.current);
+      if (wait <= 0) show();
+      else showTimer.current = setTimeout(show, wait);
     },
     [laidOut, rows, onShow],
   );

@@ -49,7 +49,7 @@ export default function ConnectionPage() {
           </Button>
         </div>
         <div className="connection-last" data-testid="connection-last">
-          {t('last_test')}: {lastTest ? formatDateTime(lastTest) : t('never')}
+          {t('last_test', { when: lastTest ? formatDateTime(lastTest) : t('never') })}
         </div>
       </Card>
       {state === 'success' && test.data && <ConnectionDetails status={test.data} />}

@@ -20,7 +20,11 @@ export function TaskBanner({ task }: { task: TaskView }) {
           <Tag color={STATUS_COLOURS[task.status] ?? 'default'}>{known ? t(`status.${task.status}`) : task.status}</Tag>
         </div>
         <div className="results-banner-meta">
-          {t('banner.model')}: <span data-testid="results-banner-model">{taskModelLabel(task, t)}</span> · {t('banner.created')}: {formatDateTime(task.createdDate)}
+          {t('banner.model')}
+          {t('banner.colon')}
+          <span data-testid="results-banner-model">{taskModelLabel(task, t)}</span> · {t('banner.created')}
+          {t('banner.colon')}
+          {formatDateTime(task.createdDate)}
         </div>
       </div>
     </div>

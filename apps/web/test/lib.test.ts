@@ -18,11 +18,12 @@ describe('normalizeImage', () => {
     const img = normalizeImage({
       id: 3, name: 'plot3.jpg', image_url: '/media/a.jpg', thumbnail_url: '/media/t.webp', folderId: 4, size: 2483221,
       format: 'jpeg', created_time: '2026-11-21T10:00:00Z', uploadDate: '2026-11-21T10:00:00Z', hasPPD: true, ppdValue: 5.42,
-      lastPrediction: 'mild',
+      lastPrediction: 'mild', metadata: { genotype: 'TME419', rep: 2, odd: { nested: true } },
     });
     expect(img).toEqual({
       id: 3, name: 'plot3.jpg', url: '/media/a.jpg', thumbnailUrl: '/media/t.webp', folderId: 4, size: 2483221, format: 'jpeg',
       createdTime: '2026-11-21T10:00:00Z', uploadDate: '2026-11-21T10:00:00Z', hasPPD: true, ppdValue: 5.42, lastPrediction: 'mild',
+      metadata: { genotype: 'TME419', rep: 2 },
     });
   });
 

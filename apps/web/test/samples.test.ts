@@ -101,6 +101,19 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toContain('2');
     await screenshot(page, 'samples-images-filter-en');
 
+    // Edit the fields of the two selected images at once: a plot number for both.
+    for (const name of ['TME693_1_7d_R1.jpg', 'TME693_2_7d_R2.jpg']) {
+      await page.locator(`[data-testid="image-card"][data-image-name="${name}"] input[type="checkbox"]`).check();
+    }
+    await page.getByTestId('edit-fields').click();
+    await page.getByTestId('edit-field-name').locator('input').fill('plot');
+    await page.getByTestId('edit-field-value').fill('P-12');
+    await page.getByTestId('edit-fields-save').click();
+    await toast(page, 'Fields saved for 2 images.');
+    const edited = (await e2e.server.api('/api/images/?meta.plot=P-12')).body;
+    expect(edited.results.map((i: { name: string }) => i.name).sort()).toEqual(['TME693_1_7d_R1.jpg', 'TME693_2_7d_R2.jpg']);
+    expect(edited.results[0].metadata.genotype).toBe('TME693');
+
     await e2e.goto('results');
     await chooseOption(page, 'metadata-filter-field', 'Genotype');
     await chooseOption(page, 'metadata-filter-value', 'TME419');

@@ -17,6 +17,8 @@ export interface ImageItem {
   hasPPD: boolean;
   ppdValue: number | null;
   lastPrediction: string | null;
+  /** the sample fields (genotype, rep, dah...); {} when none or when the server has none */
+  metadata: Record<string, string | number>;
 }
 
 export function normalizeImage(value: unknown): ImageItem {
@@ -39,5 +41,12 @@ export function normalizeImage(value: unknown): ImageItem {
     hasPPD: pickBoolean(raw, 'hasPPD', 'has_ppd') ?? ppdValue !== null,
     ppdValue,
     lastPrediction: pickString(raw, 'lastPrediction', 'last_prediction'),
+    metadata: sampleFields(raw.metadata),
   };
+}
+
+/** The `metadata` object's number and text values; anything else (another backend's shape) is left out. */
+function sampleFields(value: unknown): Record<string, string | number> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number'));
 }

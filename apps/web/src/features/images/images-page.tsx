@@ -31,6 +31,7 @@ import type { DateGrouping } from './image-groups';
 import './images.css';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
 import { MetadataFilter, metaParams, type MetadataFilterValue } from '../../lib/metadata-filter';
+import { EditFieldsDialog } from './components/edit-fields-dialog';
 
 /** Called by the shell when idle: the folders and the first page of images are ready before the first visit. */
 export function prefetch(queryClient: QueryClient): void {
@@ -62,6 +63,7 @@ export default function ImagesPage() {
   const [moving, setMoving] = useState(false);
   const [selectingAll, setSelectingAll] = useState(false);
   const [meta, setMeta] = useState<MetadataFilterValue>(null);
+  const [editing, setEditing] = useState<number[] | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(searchInput), SEARCH_DEBOUNCE_MS);
@@ -221,10 +223,21 @@ export default function ImagesPage() {
           selectingAll={selectingAll}
           onSelectAll={() => void selectAll()}
           onMove={() => setMoveOpen(true)}
+          onEditFields={() => setEditing([...selected])}
           onDelete={confirmDelete}
           onUpload={setUploadMode}
         />
         <MetadataFilter value={meta} onChange={setMeta} />
+        <EditFieldsDialog
+          ids={editing}
+          onClose={() => setEditing(null)}
+          onDone={() => {
+            message.success(t('edit_fields.saved', { count: editing?.length ?? 0 }));
+            setEditing(null);
+            void invalidateLibrary(queryClient);
+            void queryClient.invalidateQueries({ queryKey: ['samples'] });
+          }}
+        />
         <div className="images-count" data-testid="images-total">
           {loadError ? '\u00a0' : t('total_count', { count: total })}
         </div>

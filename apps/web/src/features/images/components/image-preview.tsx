@@ -85,6 +85,12 @@ export function ImagePreview({ images, total, params, index, onIndexChange, onCl
       </div>
       {current ? (
         <dl className="image-preview-info">
+          {Object.entries(current.metadata).map(([field, value]) => (
+            <div key={field} data-field={field}>
+              <dt>{t(`samples:field.${field}`, { defaultValue: field })}</dt>
+              <dd>{String(value)}</dd>
+            </div>
+          ))}
           <div>
             <dt>{t('size')}</dt>
             <dd>{formatSizeMb(current.size)}</dd>

@@ -1,15 +1,4 @@
-import {
-  AppstoreOutlined,
-  CheckSquareOutlined,
-  CloudUploadOutlined,
-  DeleteOutlined,
-  FileZipOutlined,
-  FolderOpenOutlined,
-  SortAscendingOutlined,
-  SortDescendingOutlined,
-  UnorderedListOutlined,
-  UploadOutlined,
-} from '@ant-design/icons';
+import { AppstoreOutlined, CheckSquareOutlined, CloudUploadOutlined, DeleteOutlined, FileZipOutlined, FolderOpenOutlined, SortAscendingOutlined, SortDescendingOutlined, TagsOutlined, UnorderedListOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Input, Segmented, Select, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/auth';
@@ -36,6 +25,8 @@ interface Props {
   selectingAll: boolean;
   onSelectAll: () => void;
   onMove: () => void;
+  /** set sample fields of the selected images */
+  onEditFields: () => void;
   onDelete: () => void;
   onUpload: (mode: UploadMode) => void;
 }
@@ -113,6 +104,11 @@ export function ImagesToolbar(p: Props) {
         <Tooltip title={reason('change')}>
           <Button icon={<FolderOpenOutlined />} disabled={!changes || p.selectedCount === 0} onClick={p.onMove} data-testid="move-selected">
             {t('move_selected')}
+          </Button>
+        </Tooltip>
+        <Tooltip title={reason('change')}>
+          <Button icon={<TagsOutlined />} disabled={!changes || p.selectedCount === 0} onClick={p.onEditFields} data-testid="edit-fields">
+            {t('edit_fields.button')}
           </Button>
         </Tooltip>
         <Tooltip title={reason('change')}>

@@ -97,6 +97,31 @@ describe('PATCH /images/{id}/', () => {
   });
 });
 
+describe('uploads and metadata', () => {
+  beforeEach(clearLibrary);
+
+  it('an overwritten image keeps its fields (same id), and every upload answer carries metadata', async () => {
+    const first = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 1 }) }]) });
+    expect(first.body.uploaded[0].metadata).toEqual({});
+    const id = first.body.uploaded[0].id;
+    await patch(id, { metadata: { genotype: 'TME419', rep: 1 } });
+    const again = await server.json('/api/images/upload-files/', {
+      method: 'POST',
+      body: formWith([{ name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 2 }) }], { duplicate_action: 'overwrite' }),
+    });
+    expect(again.status).toBe(201);
+    expect(again.body.uploaded[0]).toMatchObject({ id, metadata: { genotype: 'TME419', rep: 1 } });
+    const skipped = await server.json('/api/images/', {
+      method: 'POST',
+      body: formWith([{ field: 'file', name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 2 }) }], { duplicate_action: 'skip' }),
+    });
+    expect(skipped.body).toMatchObject({ id, metadata: { genotype: 'TME419', rep: 1 } });
+    // Deleting the image drops its fields with it.
+    expect((await server.request(`/api/images/${id}/`, { method: 'DELETE' })).status).toBe(204);
+    expect((await server.json('/api/images/metadata/fields/')).body).toEqual([]);
+  });
+});
+
 describe('POST /images/metadata/parse/', () => {
   beforeEach(clearLibrary);
 

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import type { Image, UploadError, UploadResponse } from '@cassavascope/contract';
+import type { Image, ImageMetadata, UploadError, UploadResponse } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
@@ -8,6 +8,7 @@ import { isForeignKeyViolation } from '../db/errors.js';
 import { ApiError, unknownIds } from '../http/errors.js';
 import { toImage } from '../images/image-view.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
+import { MetadataRepository } from '../metadata/metadata.repository.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import { guardOf } from '../storage/blob-guard.js';
@@ -84,6 +85,12 @@ export class UploadService {
   /** The oldest image holding these bytes (what a skipped single upload answers with). */
   async imageWithBytes(sha256: string): Promise<ImageRow | undefined> {
     return this.images.getBySha256(sha256);
+  }
+
+  /** An existing image as the API shows it, with its sample fields (the answer of a skipped single upload). */
+  async imageView(row: ImageRow): Promise<Image> {
+    const fields = await new MetadataRepository(this.ctx.db.kysely).metadataOf([row.id]);
+    return toImage(row, this.ctx.storage, fields.get(row.id));
   }
 
   /** Summarises per-file results as the upload-files / upload-batch response. */
@@ -305,10 +312,13 @@ export class UploadService {
       const orphans = [...resultKeys, ...(await this.images.orphanedKeys(replaced))];
       await storage.delete(orphans).catch((err) => this.ctx.log.warn({ err }, 'could not delete replaced files'));
     }
+    // An overwritten image keeps its sample fields (same id); a new one has none yet.
+    const overwrittenIds = plans.flatMap((p) => (p.kind === 'store' && p.overwrite ? [p.overwrite.id] : []));
+    const fields = overwrittenIds.length > 0 ? await new MetadataRepository(this.ctx.db.kysely).metadataOf(overwrittenIds) : new Map<number, ImageMetadata>();
     return plans.map((p): FileResult => {
       if (p.kind === 'store') {
         const row = rows.get(p) as ImageRow;
-        return { kind: 'stored', name: p.name, image: toImage(row, storage), overwritten: p.overwrite !== undefined };
+        return { kind: 'stored', name: p.name, image: toImage(row, storage, fields.get(row.id)), overwritten: p.overwrite !== undefined };
       }
       return p;
     });

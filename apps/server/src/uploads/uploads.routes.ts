@@ -5,7 +5,6 @@ import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
-import { toImage } from '../images/image-view.js';
 import { baseName, UNNAMED } from './file-names.js';
 import { abortWhenIdle } from './idle-upload.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
@@ -160,7 +159,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const sha = batch.candidates[0]?.staged?.sha256;
       const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await service.imageWithBytes(sha) : undefined);
       if (!existing) throw new ApiError(409, 'duplicate', 'The file is a duplicate', { duplicates: [result?.name ?? ''] });
-      return toImage(existing, ctx.storage);
+      return service.imageView(existing);
     }),
   );
 

@@ -194,7 +194,7 @@ describe('sign-in and roles (e2e)', () => {
       await panel.locator('[data-user="zhang.san"]').waitFor();
     };
     // The drawer covers the header: closed to switch language, then opened again.
-    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-open .ant-drawer-close').click();
     await panel.waitFor({ state: 'detached' });
     await e2e.setLanguage('zh');
     await openUsers();
@@ -202,7 +202,7 @@ describe('sign-in and roles (e2e)', () => {
     await shot('users-zh-1440');
     await page.setViewportSize(PHONE);
     await shot('users-zh-390');
-    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-open .ant-drawer-close').click();
     await panel.waitFor({ state: 'detached' });
     await e2e.setLanguage('en');
     await openUsers();

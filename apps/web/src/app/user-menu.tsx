@@ -20,7 +20,7 @@ export function UserMenu() {
   const leave = async () => {
     await signOut().catch(() => undefined);
     // Back to the sign-in page; nothing of this user's data stays in memory for whoever signs in next.
-    queryClient.setQueryData(SESSION_QUERY_KEY, { auth: true, user: null });
+    queryClient.setQueryData(SESSION_QUERY_KEY, { auth: true, user: null, signedOut: true });
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
   };
 

@@ -14,6 +14,8 @@ export interface Session {
   /** sign-in is on at this server */
   auth: boolean;
   user: User | null;
+  /** the user signed out here (the sign-in page follows), as opposed to a session found ended */
+  signedOut?: boolean;
 }
 
 /** What a control does: reading and exporting; uploading, organising, running tasks and reviewing; managing users. */

@@ -243,6 +243,9 @@ describe('who did it', () => {
     expect(created.status).toBe(201);
     const row = await server.ctx.db.kysely.selectFrom('tasks').select('created_by').where('id', '=', created.body.id).executeTakeFirstOrThrow();
     expect(row.created_by).toBe(me.id);
+    expect(created.body.created_by).toEqual({ id: me.id, username: 'reviewer1' });
+    const listed = await server.json(`/api/tasks/?search=Plot 7`, as(reviewer));
+    expect(listed.body.results[0].created_by).toEqual({ id: me.id, username: 'reviewer1' });
 
     let task = created.body;
     for (let i = 0; task.status === 'running' && i < 600; i++) {

@@ -103,6 +103,8 @@ export interface Task {
   };
   statistics: TaskStatistics | null;
   error_message: string | null;
+  /** who started it (sign-in on); null when sign-in was off (an addition to api.md) */
+  created_by?: { id: number; username?: string } | null;
 }
 
 /**

@@ -108,6 +108,11 @@ export const taskSchema = z.object({
   parameters: taskParametersSchema,
   statistics: taskStatisticsSchema.nullable(),
   error_message: z.string().nullable(),
+  created_by: z
+    .object({ id, username: z.string().optional() })
+    .nullable()
+    .optional()
+    .meta({ description: 'who started it (sign-in on; only the id once the account is deleted); null when sign-in was off' }),
 });
 
 export const taskListSchema = listEnvelopeSchema(taskSchema).extend({

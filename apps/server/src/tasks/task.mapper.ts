@@ -3,8 +3,11 @@ import type { TaskRow } from './tasks.repository.js';
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** A task row as the API's Task object. Progress and statistics derive from the atomic counters. */
-export function toTask(row: TaskRow): Task {
+/**
+ * A task row as the API's Task object. Progress and statistics derive from the atomic counters. `creators`
+ * names the users who started tasks (a deleted account keeps only its id).
+ */
+export function toTask(row: TaskRow, creators: ReadonlyMap<number, string> = new Map()): Task {
   const p = JSON.parse(row.parameters) as PredictionParameters;
   const processed = row.processed_count;
   return {
@@ -21,6 +24,7 @@ export function toTask(row: TaskRow): Task {
     processed_count: processed,
     failed_count: row.failed_count,
     created_time: row.created_at,
+    created_by: row.created_by === null ? null : { id: row.created_by, ...(creators.has(row.created_by) ? { username: creators.get(row.created_by)! } : {}) },
     updated_time: row.updated_at,
     completed_time: row.completed_at,
     parameters: {

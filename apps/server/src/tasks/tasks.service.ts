@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { ApiError, notFound } from '../http/errors.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { toTask } from './task.mapper.js';
 import type { TaskTypeName } from './task-payload.schema.js';
 import { TasksRepository, type TaskListFilter, type TaskRow } from './tasks.repository.js';
@@ -47,7 +48,7 @@ export class TasksService {
       createdBy: input.createdBy,
     });
     await this.ctx.queue.enqueue(row.id);
-    return toTask(row);
+    return this.view(row);
   }
 
   /**
@@ -103,7 +104,7 @@ export class TasksService {
   async get(id: number): Promise<Task> {
     const row = await this.repo.get(id);
     if (!row) throw notFound('Task');
-    return toTask(row);
+    return this.view(row);
   }
 
   /** One page of tasks, and how many tasks of each status exist in all (for the summary cards). */
@@ -114,13 +115,24 @@ export class TasksService {
   ): Promise<{ count: number; results: Task[]; statusCounts: Record<TaskStatus, number> }> {
     const [count, rows, byStatus] = await Promise.all([this.repo.count(filter), this.repo.listPage(filter, limit, offset), this.repo.countByStatus()]);
     const statusCounts = Object.fromEntries(TASK_STATUSES.map((s) => [s, byStatus[s] ?? 0])) as Record<TaskStatus, number>;
-    return { count, results: rows.map(toTask), statusCounts };
+    const creators = await this.creatorsOf(rows);
+    return { count, results: rows.map((r) => toTask(r, creators)), statusCounts };
   }
 
   async rename(id: number, name: string): Promise<Task> {
     const row = await this.repo.rename(id, name);
     if (!row) throw notFound('Task');
-    return toTask(row);
+    return this.view(row);
+  }
+
+  /** A task with the name of the user who started it. */
+  private async view(row: TaskRow): Promise<Task> {
+    return toTask(row, await this.creatorsOf([row]));
+  }
+
+  private creatorsOf(rows: TaskRow[]): Promise<Map<number, string>> {
+    const ids = [...new Set(rows.flatMap((r) => (r.created_by === null ? [] : [r.created_by])))];
+    return new UsersRepository(this.ctx.db.kysely).namesOf(ids);
   }
 
   async cancel(id: number): Promise<Task> {

@@ -37,6 +37,8 @@ export interface TaskView {
   modelType: string;
   /** the label of the engine that scores the task (`engine_label`); null for tasks from before it was recorded */
   engineLabel: string | null;
+  /** who started it (sign-in on): the user name, or `#id` for a deleted account; null when unknown */
+  createdBy: string | null;
   imageCount: number;
   createdDate: string | null;
   completedDate: string | null;
@@ -102,6 +104,7 @@ export function normalizeTask(input: unknown): TaskView {
     status: pickString(raw, 'status') ?? UNKNOWN_TASK_STATUS,
     modelType: pickString(raw, 'modelType', 'model_type', 'algorithm') ?? MODEL_TYPE,
     engineLabel: pickString(raw, 'engine_label', 'engineLabel'),
+    createdBy: creatorOf(raw.created_by),
     imageCount,
     createdDate: pickString(raw, 'createdDate', 'created_time', 'created_at'),
     completedDate: pickString(raw, 'completedDate', 'completed_time', 'updated_time'),
@@ -129,4 +132,12 @@ export function normalizeTaskList(input: unknown): TaskList {
   const statusCounts =
     raw && typeof raw === 'object' && Object.values(raw).every((n) => typeof n === 'number') ? (raw as Record<string, number>) : null;
   return { count: listCount(input), results: listResults(input).map(normalizeTask), statusCounts };
+}
+
+/** `created_by` ({id, username?} or null) as a name to show. */
+function creatorOf(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  const { id, username } = value as { id?: unknown; username?: unknown };
+  if (typeof username === 'string' && username) return username;
+  return typeof id === 'number' ? `#${id}` : null;
 }

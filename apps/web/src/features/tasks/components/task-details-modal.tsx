@@ -96,6 +96,7 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
               { key: 'model', label: t('details.model'), children: taskModelLabel(task, t) },
               { key: 'images', label: t('details.image_count'), children: task.imageCount },
               { key: 'created', label: t('details.created'), children: formatDateTime(task.createdDate) },
+              ...(task.createdBy ? [{ key: 'created_by', label: t('details.created_by'), children: <span data-testid="task-created-by">{task.createdBy}</span> }] : []),
               { key: 'status', label: t('details.status'), children: <TaskStatusBadge status={task.status} /> },
               { key: 'progress', label: t('details.progress'), children: `${Math.round(task.progress)}%` },
             ]}

@@ -119,7 +119,11 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await chooseOption(page, 'metadata-filter-value', 'TME419');
     await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('3');
     await screenshot(page, 'samples-results-filter-en');
-    await e2e.goto('samples');
+    // Results hands over to the group table.
+    await page.getByTestId('results-by-group').click();
+    await page.locator('[data-section="samples"]').waitFor();
+    await expect.poll(() => page.getByTestId('groups-table').locator('tr').filter({ hasText: 'TME419' }).count(), POLL).toBe(1);
+    await page.getByTestId('tab-names').click();
   });
 
   it('fits a phone screen', async () => {

@@ -1,4 +1,4 @@
-import { BarChartOutlined, PlusOutlined } from '@ant-design/icons';
+import { BarChartOutlined, DotChartOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../lib/section-context';
 import { LoadErrorState } from '../../lib/load-error-state';
 import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
+import { focusSamplesOnGroups } from '../../lib/samples-focus';
 import { exportResults } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
 import { useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
@@ -123,6 +124,16 @@ export default function ResultsPage() {
           <BarChartOutlined /> {t('title')}
         </Typography.Title>
         <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
+        <Button
+          icon={<DotChartOutlined />}
+          onClick={() => {
+            focusSamplesOnGroups(filter.taskId);
+            navigate('samples');
+          }}
+          data-testid="results-by-group"
+        >
+          {t('by_group')}
+        </Button>
       </header>
       <div className="results-layout">
         <TaskSidebar

@@ -1,5 +1,7 @@
 import { Tabs, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { clearSamplesFocus, peekSamplesFocus } from '../../lib/samples-focus';
 import { GroupsPanel } from './components/groups-panel';
 import { PatternPanel } from './components/pattern-panel';
 import { SheetPanel } from './components/sheet-panel';
@@ -11,6 +13,10 @@ import './samples.css';
  */
 export default function SamplesPage() {
   const { t } = useTranslation('samples');
+  // Results' "By group" hands over its task: open on the group table of that task.
+  const [focus] = useState(peekSamplesFocus);
+  const [tab, setTab] = useState(focus ? 'groups' : 'names');
+  useEffect(clearSamplesFocus, []);
   return (
     <div className="page samples-page">
       <div className="page-head">
@@ -24,11 +30,13 @@ export default function SamplesPage() {
         </div>
       </div>
       <Tabs
+        activeKey={tab}
+        onChange={setTab}
         destroyOnHidden
         items={[
           { key: 'names', label: <span data-testid="tab-names">{t('tab_names')}</span>, children: <PatternPanel /> },
           { key: 'sheet', label: <span data-testid="tab-sheet">{t('tab_sheet')}</span>, children: <SheetPanel /> },
-          { key: 'groups', label: <span data-testid="tab-groups">{t('tab_groups')}</span>, children: <GroupsPanel /> },
+          { key: 'groups', label: <span data-testid="tab-groups">{t('tab_groups')}</span>, children: <GroupsPanel initialTaskId={focus?.taskId ?? null} /> },
         ]}
       />
     </div>

@@ -15,14 +15,14 @@ type Key = ResultGroup['key'];
  * "By group": mean PPD per genotype (optionally x days after harvest) over a task's scored results, with n, SD,
  * 95 % interval and band counts; a table, a dot plot and a CSV. A group opens its photos.
  */
-export function GroupsPanel() {
+export function GroupsPanel({ initialTaskId = null }: { initialTaskId?: number | null }) {
   const { t } = useTranslation('samples');
   const fields = useMetadataFields();
   const tasks = useTaskChoices();
   const names = fields.data?.map((f) => f.field) ?? [];
   const [first, setFirst] = useState<string | null>(null);
   const [second, setSecond] = useState<string | null>(null);
-  const [taskId, setTaskId] = useState<number | null>(null);
+  const [taskId, setTaskId] = useState<number | null>(initialTaskId);
   const [picked, setPicked] = useState<ResultGroup | null>(null);
   // Until the researcher picks, group by genotype (when the library has it), else the most used field.
   const by1 = first ?? (names.includes('genotype') ? 'genotype' : (names[0] ?? null));

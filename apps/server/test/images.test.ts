@@ -79,7 +79,7 @@ describe('GET /images/', () => {
     expect(res.body).toMatchObject({ count: 3, next: null, previous: null, facets: { all: 3, uncategorized: 2 } });
     expect(res.body.results.map((i: any) => i.name)).toEqual(['new.jpg', 'mid.jpg', 'old.jpg']);
     expect(Object.keys(res.body.results[0]).sort()).toEqual(
-      ['created_time', 'folderId', 'format', 'hasPPD', 'height', 'id', 'image_url', 'lastPrediction', 'name', 'ppdValue', 'sha256', 'size', 'thumbnail_url', 'uploadDate', 'width'].sort(),
+      ['created_time', 'folderId', 'format', 'hasPPD', 'height', 'id', 'image_url', 'lastPrediction', 'metadata', 'name', 'ppdValue', 'sha256', 'size', 'thumbnail_url', 'uploadDate', 'width'].sort(),
     );
     expect(await names('')).toEqual(await names('?'));
     const noSlash = await server.json('/api/images');

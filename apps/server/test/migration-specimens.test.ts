@@ -87,9 +87,9 @@ async function checkMigrated(db: Db, dataDir: string, ids: { scored: number; fai
   let csv = '';
   for await (const chunk of exportCsvStream(db, {})) csv += chunk;
   const lines = csv.slice(1).trim().split('\r\n');
-  expect(lines[1]).toBe('a.jpg,5.42,0.91,mild,0.2,4.9 / 6.1 / 5.26,1,,5.42,false,3');
-  expect(lines[2]).toBe('b.jpg,,,,0.2,,1,no_specimen_found,,false,0');
-  expect(lines[3]!.endsWith(',false,2')).toBe(true);
+  expect(lines[1]).toBe('a.jpg,5.42,0.91,mild,0.2,4.9 / 6.1 / 5.26,1,,5.42,false,3,5.42');
+  expect(lines[2]).toBe('b.jpg,,,,0.2,,1,no_specimen_found,,false,0,');
+  expect(lines[3]!.endsWith(',false,2,')).toBe(true);
   expect((await repo.count({ needsReview: false }))).toBe(3);
 }
 

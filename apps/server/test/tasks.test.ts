@@ -254,14 +254,14 @@ describe('a prediction task, from creation to export', () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
-    expect(lines[0]).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count');
+    expect(lines[0]).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count,PPD|CO_334:0000077');
     expect(lines).toHaveLength(6);
-    expect(lines.find((l) => l.startsWith('grey.jpg'))).toMatch(/^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found,,false,0$/);
+    expect(lines.find((l) => l.startsWith('grey.jpg'))).toMatch(/^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found,,false,0,$/);
     // Each scored image: its engine value (= its value, nothing reviewed) and how many specimens it has.
     const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results;
     for (const r of api.filter((x: any) => x.error_code === null)) {
       const cells = lines.find((l) => l.startsWith(`${r.imageName},`))!.split(',');
-      expect(cells.slice(8)).toEqual([String(r.engine_ppd_value), 'false', String(r.specimens.length)]);
+      expect(cells.slice(8)).toEqual([String(r.engine_ppd_value), 'false', String(r.specimens.length), String(r.ppd_value)]);
     }
     const all = await server.request('/api/predictions/export/');
     expect(all.headers.get('content-disposition')).toContain(`prediction_results_all_${day}.csv`);

@@ -81,6 +81,10 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await expect.poll(() => page.getByTestId('group-photos').locator('figure').count(), POLL).toBe(3);
     await screenshot(page, 'samples-group-photos-en');
     await page.keyboard.press('Escape');
+    // The group without a genotype shows the one photo whose name did not match.
+    await page.getByTestId('groups-table').locator('tr').filter({ hasText: '(none)' }).click();
+    await expect.poll(() => page.getByTestId('group-photos').locator('figcaption').allTextContents(), POLL).toEqual([expect.stringContaining('notes_field.jpg')]);
+    await page.keyboard.press('Escape');
 
     await e2e.setLanguage('zh');
     await expect.poll(() => page.getByTestId('tab-groups').textContent(), POLL).toBe('按组统计');

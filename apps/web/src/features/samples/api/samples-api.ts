@@ -81,12 +81,22 @@ export function metaQuery(key: Record<string, string | number | null>): Record<s
   return Object.fromEntries(Object.entries(key).flatMap(([f, v]) => (v === null ? [] : [[`meta.${f}`, String(v)]])));
 }
 
-/** The photos of a group (first 60), newest first. */
+/** Photos shown for a group at most (the table has the figures; these are to look at). */
+const GROUP_PHOTOS = 60;
+
+/**
+ * The scored photos of a group, newest first. A key value null means "without that field": the listing has no
+ * such filter, so those are picked from a larger page of the other keys' images.
+ */
 export function useGroupImages(key: Record<string, string | number | null> | null) {
   return useQuery({
     queryKey: ['samples', 'group-images', JSON.stringify(key)],
     enabled: key !== null,
-    queryFn: async ({ signal }): Promise<ImageItem[]> =>
-      listResults(await api.get('/images/', { ...metaQuery(key ?? {}), has_ppd: 'true', page_size: 60 }, signal, imageListSchema)).map(normalizeImage),
+    queryFn: async ({ signal }): Promise<ImageItem[]> => {
+      const missing = Object.entries(key ?? {}).flatMap(([f, v]) => (v === null ? [f] : []));
+      const pageSize = missing.length > 0 ? 1000 : GROUP_PHOTOS;
+      const images = listResults(await api.get('/images/', { ...metaQuery(key ?? {}), has_ppd: 'true', page_size: pageSize }, signal, imageListSchema)).map(normalizeImage);
+      return images.filter((img) => missing.every((f) => !(f in img.metadata))).slice(0, GROUP_PHOTOS);
+    },
   });
 }

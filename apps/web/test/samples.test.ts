@@ -79,6 +79,7 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     // A group opens its photos.
     await page.getByTestId('groups-table').locator('tr').filter({ hasText: 'TME419' }).click();
     await expect.poll(() => page.getByTestId('group-photos').locator('figure').count(), POLL).toBe(3);
+    await expect.poll(() => page.getByTestId('group-photos-title').textContent(), POLL).toBe('TME419');
     await screenshot(page, 'samples-group-photos-en');
     await page.keyboard.press('Escape');
     // The group without a genotype shows the one photo whose name did not match.

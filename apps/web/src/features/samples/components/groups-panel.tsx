@@ -115,7 +115,12 @@ function GroupPhotos({ group, title, onClose }: { group: ResultGroup | null; tit
   const { t } = useTranslation('samples');
   const images = useGroupImages(group ? group.key : null);
   return (
-    <Drawer open={group !== null} onClose={onClose} title={title} size="large" data-testid="group-photos">
+    <Drawer open={group !== null} onClose={onClose} size="large" data-testid="group-photos">
+      {group ? (
+        <Typography.Title level={4} data-testid="group-photos-title">
+          {title}
+        </Typography.Title>
+      ) : null}
       {group ? (
         <Typography.Paragraph>
           {t('group_summary', { images: group.images, mean: formatPpd(group.mean) })}

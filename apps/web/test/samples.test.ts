@@ -131,6 +131,21 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await page.getByTestId('tab-names').click();
   });
 
+  it('reads the fields at upload when a pattern is given in the upload dialog', async () => {
+    await e2e.goto('images');
+    const entries = await Promise.all(['TMS30572_1_14d_R1.jpg', 'TMS30572_2_14d_R1.jpg'].map(async (name, i) => ({ name, bytes: await makeSpecimenJpeg({ seed: 90 + i }) })));
+    await page.getByTestId('upload-zip').click();
+    await page.getByTestId('upload-pattern').fill('{genotype');
+    await expect.poll(() => page.getByTestId('choose-files').isDisabled(), POLL).toBe(true);
+    await page.getByTestId('upload-pattern').fill('{genotype}_{rep}_{dah}d_{root}');
+    await page.getByTestId('upload-input').setInputFiles([{ name: 'later.zip', mimeType: 'application/zip', buffer: zipBytes(entries) }]);
+    await toast(page, 'Fields read from 2 names; 0 did not match the pattern.');
+    const read = (await e2e.server.api('/api/images/?meta.genotype=TMS30572')).body;
+    expect(read.count).toBe(2);
+    expect(read.results.map((i: { metadata: Record<string, unknown> }) => i.metadata.dah)).toEqual([14, 14]);
+    await e2e.goto('samples');
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize(PHONE);
     await expect.poll(() => page.getByTestId('pattern-input').isVisible(), POLL).toBe(true);

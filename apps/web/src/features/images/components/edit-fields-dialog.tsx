@@ -4,7 +4,7 @@ import { fieldNameProblem, typeMetadataValue, WELL_KNOWN_FIELDS } from '@cassava
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/error-message';
-import { editImageFields } from '../api/edit-fields';
+import { editImageFields } from '../api/sample-fields';
 
 interface Row {
   field: string;

@@ -1,4 +1,5 @@
-import { Form, Modal, Select, Switch, Typography, type ButtonProps } from 'antd';
+import { Form, Input, Modal, Select, Switch, Typography, type ButtonProps } from 'antd';
+import { compileNamePattern } from '@cassavascope/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderItem } from '../../../lib/normalize-folder';
@@ -26,12 +27,16 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
   const { t } = useTranslation('images');
   const [folderId, setFolderId] = useState<number | null>(defaultFolderId);
   const [checkDuplicate, setCheckDuplicate] = useState(true);
+  // Optional: read sample fields from the names as they arrive (the Samples screen previews a pattern on a folder).
+  const [pattern, setPattern] = useState('');
+  const patternBad = pattern.trim() !== '' && !compileNamePattern(pattern.trim()).ok;
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (mode) {
       setFolderId(defaultFolderId);
       setCheckDuplicate(true);
+      setPattern('');
     }
   }, [mode, defaultFolderId]);
 
@@ -43,7 +48,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
       cancelText={t('cancel')}
       onCancel={onCancel}
       onOk={() => input.current?.click()}
-      okButtonProps={{ 'data-testid': 'choose-files' } as ButtonProps}
+      okButtonProps={{ 'data-testid': 'choose-files', disabled: patternBad } as ButtonProps}
       destroyOnHidden
     >
       <Form layout="vertical">
@@ -63,6 +68,14 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
         <Form.Item label={t('check_duplicates')} extra={t('check_duplicates_hint')}>
           <Switch checked={checkDuplicate} onChange={setCheckDuplicate} data-testid="duplicate-switch" />
         </Form.Item>
+        <Form.Item
+          label={t('name_pattern')}
+          extra={patternBad ? undefined : t('name_pattern_hint')}
+          validateStatus={patternBad ? 'error' : undefined}
+          help={patternBad ? t('name_pattern_invalid') : undefined}
+        >
+          <Input value={pattern} onChange={(e) => setPattern(e.target.value)} placeholder="{genotype}_{rep}_{dah}d_{root}" spellCheck={false} data-testid="upload-pattern" />
+        </Form.Item>
         <Typography.Text type="secondary">{t(`upload_hint.${mode ?? 'single'}`)}</Typography.Text>
       </Form>
       {mode ? (
@@ -76,7 +89,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
           onChange={(e) => {
             const files = Array.from(e.target.files ?? []);
             e.target.value = '';
-            if (files.length) onFiles(files, { folderId, checkDuplicate }, mode);
+            if (files.length) onFiles(files, { folderId, checkDuplicate, pattern: pattern.trim() }, mode);
           }}
         />
       ) : null}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { errorMessage, uploadErrorMessage } from '../../../lib/error-message';
 import { invalidateLibrary } from '../../../lib/folders-api';
+import { applyNamePattern } from '../api/sample-fields';
 import {
   duplicateMatches,
   resumeUpload,
@@ -33,6 +34,8 @@ export interface UploadItem {
 export interface UploadSettings {
   folderId: number | null;
   checkDuplicate: boolean;
+  /** a file-name pattern (`{genotype}_{rep}_{dah}d_{root}`) whose fields the uploaded images get, or '' */
+  pattern?: string;
 }
 
 /** Spec section 9: the progress dialog closes 1 s after completion; the list reloads 1 s after a ZIP. */
@@ -91,6 +94,19 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     if (res.count > 0) message.success(t('uploaded_count', { count: res.count }));
     if (res.skipped?.length) message.info(t('skipped_count', { count: res.skipped.length }));
     if (res.count === 0 && !res.skipped?.length) message.warning(t('nothing_uploaded'));
+  };
+
+  /** With a pattern: the uploaded images get the fields their names give (a refusal is a note, the upload stands). */
+  const readFields = async (res: UploadResponse, settings: UploadSettings) => {
+    const pattern = settings.pattern?.trim();
+    if (!pattern || res.uploaded.length === 0) return;
+    try {
+      const read = await applyNamePattern(pattern, res.uploaded.map((image) => image.id));
+      message.success(t('pattern_applied', { count: read.applied ?? 0, unmatched: read.unmatched.length }));
+      void queryClient.invalidateQueries({ queryKey: ['samples'] });
+    } catch {
+      message.warning(t('pattern_not_applied'));
+    }
   };
 
   const finish = (failed: boolean) => {
@@ -176,6 +192,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       }
       const failed = applyResponse(res, files);
       announce(res);
+      await readFields(res, settings);
       if (failed) message.error(t('upload_failed'));
       finish(failed);
     } catch (err) {
@@ -219,6 +236,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
         ...failedEntries.map((e): UploadItem => ({ fileName: e.name, size: 0, progress: 100, status: 'error', entry: true, note: uploadErrorMessage(t, e.code) })),
       ]);
       announce(res);
+      await readFields(res, settings);
       finish(failedEntries.length > 0);
     } catch (err) {
       setItems([{ fileName: file.name, size: file.size, progress: 100, status: 'error', note: errorMessage(t, err) }]);

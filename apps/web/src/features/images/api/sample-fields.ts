@@ -1,4 +1,4 @@
-import { imageSchema } from '@cassavascope/contract';
+import { imageSchema, metadataParseResponseSchema, type MetadataParseResponse } from '@cassavascope/contract';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -12,4 +12,14 @@ export async function editImageFields(ids: number[], metadata: Record<string, st
     done += 1;
     onProgress(done);
   }
+}
+
+/** Stores the fields a file-name pattern reads from these images' names (`POST /images/metadata/parse/`, apply). */
+export function applyNamePattern(pattern: string, imageIds: number[]): Promise<MetadataParseResponse> {
+  return apiRequest<MetadataParseResponse>('/images/metadata/parse/', {
+    method: 'POST',
+    body: { pattern, image_ids: imageIds, apply: true },
+    timeoutMs: 60_000,
+    schema: metadataParseResponseSchema,
+  });
 }

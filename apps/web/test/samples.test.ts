@@ -113,6 +113,7 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await page.getByTestId('edit-fields').click();
     await page.getByTestId('edit-field-name').locator('input').fill('plot');
     await page.getByTestId('edit-field-value').fill('P-12');
+    await screenshot(page, 'samples-edit-fields-en');
     await page.getByTestId('edit-fields-save').click();
     await toast(page, 'Fields saved for 2 images.');
     const edited = (await e2e.server.api('/api/images/?meta.plot=P-12')).body;
@@ -138,6 +139,7 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await page.getByTestId('upload-pattern').fill('{genotype');
     await expect.poll(() => page.getByTestId('choose-files').isDisabled(), POLL).toBe(true);
     await page.getByTestId('upload-pattern').fill('{genotype}_{rep}_{dah}d_{root}');
+    await screenshot(page, 'samples-upload-pattern-en');
     await page.getByTestId('upload-input').setInputFiles([{ name: 'later.zip', mimeType: 'application/zip', buffer: zipBytes(entries) }]);
     await toast(page, 'Fields read from 2 names; 0 did not match the pattern.');
     const read = (await e2e.server.api('/api/images/?meta.genotype=TMS30572')).body;

@@ -1,5 +1,5 @@
 import { HISTOGRAM_BINS, PPD_MILD_FROM, PPD_SEVERE_FROM, type HistogramKey } from '@cassavascope/contract';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ResultReviewsTable, ResultsTable } from '../db/schema.js';
 import { likeContains } from '../images/images.repository.js';
 import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
@@ -132,7 +132,14 @@ export class ResultsRepository {
       fields.length > 1
         ? scored.leftJoin('image_fields as f1', (join) => join.onRef('f1.image_id', '=', 'results.image_id').on('f1.field', '=', fields[1]!))
         : scored;
-    const keys = [sql.ref('f0.num_value'), sql.ref('f0.text_value'), ...(fields.length > 1 ? [sql.ref('f1.num_value'), sql.ref('f1.text_value')] : [])];
+    // One key per field. SQLite: coalesce(number, text) keeps each value's type (a number and a text never compare
+    // equal, and a text never looks like a number: see typeMetadataValue), and sorting one column instead of two
+    // is about a fifth faster at 100 000 results. PostgreSQL (hash aggregation) groups by both columns.
+    const aliases = fields.map((_f, i) => `f${i}`);
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const keys = postgres
+      ? aliases.flatMap((a) => [sql.ref(`${a}.num_value`), sql.ref(`${a}.text_value`)])
+      : aliases.map((a) => sql`coalesce(${sql.ref(`${a}.num_value`)}, ${sql.ref(`${a}.text_value`)})`);
     const band = (from: number | null, to: number | null) => {
       const lo = from === null ? sql`1 = 1` : sql`results.ppd_value >= ${from}`;
       const hi = to === null ? sql`1 = 1` : sql`results.ppd_value < ${to}`;
@@ -152,7 +159,10 @@ export class ResultsRepository {
       .groupBy(keys)
       .execute()) as Record<string, unknown>[];
     return rows.map((r) => ({
-      key: fields.map((_f, i) => (r[`k${2 * i}`] !== null ? Number(r[`k${2 * i}`]) : ((r[`k${2 * i + 1}`] as string | null) ?? null))),
+      key: fields.map((_f, i) => {
+        if (!postgres) return (r[`k${i}`] as number | string | null) ?? null;
+        return r[`k${2 * i}`] !== null ? Number(r[`k${2 * i}`]) : ((r[`k${2 * i + 1}`] as string | null) ?? null);
+      }),
       images: Number(r.images),
       specimens: Number(r.specimens ?? 0),
       sum: Number(r.total),

@@ -4,13 +4,7 @@ import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { api } from './api-client';
 
-/** One `meta.FIELD=VALUE` filter (issue 17), or none. */
-export type MetadataFilterValue = { field: string; value: string } | null;
-
-/** The query parameters of a filter: `{"meta.genotype": "TME419"}`, or nothing. */
-export function metaParams(filter: MetadataFilterValue): Record<string, string> {
-  return filter ? { [`meta.${filter.field}`]: filter.value } : {};
-}
+import type { MetadataFilterValue } from './metadata-params';
 
 const fieldsSchema = z.array(z.object({ field: z.string(), count: z.number() }));
 const valuesSchema = z.array(z.object({ value: z.union([z.number(), z.string()]), count: z.number() }));

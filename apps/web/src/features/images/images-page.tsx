@@ -30,7 +30,8 @@ import { useUpload } from './hooks/use-upload';
 import type { DateGrouping } from './image-groups';
 import './images.css';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
-import { MetadataFilter, metaParams, type MetadataFilterValue } from '../../lib/metadata-filter';
+import { MetadataFilter } from '../../lib/metadata-filter';
+import { metaParams, type MetadataFilterValue } from '../../lib/metadata-params';
 import { EditFieldsDialog } from './components/edit-fields-dialog';
 
 /** Called by the shell when idle: the folders and the first page of images are ready before the first visit. */

@@ -3,7 +3,7 @@ import { imageGroupsSchema, imageListSchema } from '@cassavascope/contract';
 import { ApiError, api, listCount, listResults } from '../../../lib/api-client';
 import { IMAGES_KEY } from '../../../lib/folders-api';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
-import { metaParams, type MetadataFilterValue } from '../../../lib/metadata-filter';
+import { metaParams, type MetadataFilterValue } from '../../../lib/metadata-params';
 
 export type SortField = 'date' | 'name' | 'folder' | 'size';
 export type SortDirection = 'asc' | 'desc';

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { resultListSchema, type Severity } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeResultList, type ResultView } from '../../../lib/normalize-result';
-import { metaParams, type MetadataFilterValue } from '../../../lib/metadata-filter';
+import { metaParams, type MetadataFilterValue } from '../../../lib/metadata-params';
 
 export interface ResultFilter {
   taskId: number | null;

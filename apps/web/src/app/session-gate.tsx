@@ -1,11 +1,13 @@
 import type { User } from '@cassavascope/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Spin } from 'antd';
-import { useEffect, useRef, type ReactNode } from 'react';
-import { fetchSession, SESSION_QUERY_KEY, type Session } from '../lib/auth';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { fetchSession, SESSION_QUERY_KEY, useSignInRequired, type Session } from '../lib/auth';
 import { signInCompleted, waitForSignIn } from '../lib/sign-in-required';
-import { SignInModal } from '../features/sign-in/sign-in-modal';
-import { SignInPage } from '../features/sign-in/sign-in-page';
+
+// Loaded when first needed: a laptop with sign-in off never downloads the forms (and the first screen comes sooner).
+const SignInModal = lazy(() => import('../features/sign-in/sign-in-modal').then((m) => ({ default: m.SignInModal })));
+const SignInPage = lazy(() => import('../features/sign-in/sign-in-page').then((m) => ({ default: m.SignInPage })));
 
 /**
  * With sign-in on: the sign-in page until someone signs in, then the app; a session that ends later brings the
@@ -15,6 +17,7 @@ import { SignInPage } from '../features/sign-in/sign-in-page';
 export function SessionGate({ header, children }: { header: ReactNode; children: ReactNode }) {
   const queryClient = useQueryClient();
   const session = useQuery({ queryKey: SESSION_QUERY_KEY, queryFn: fetchSession, staleTime: Infinity });
+  const signInRequired = useSignInRequired();
   const signedIn = (user: User) => {
     queryClient.setQueryData<Session>(SESSION_QUERY_KEY, { auth: true, user });
     signInCompleted();
@@ -40,7 +43,9 @@ export function SessionGate({ header, children }: { header: ReactNode; children:
       <div className="app-layout">
         {header}
         <main className="app-main">
-          <SignInPage onSignedIn={signedIn} />
+          <Suspense fallback={<Spin size="large" />}>
+            <SignInPage onSignedIn={signedIn} />
+          </Suspense>
         </main>
       </div>
     );
@@ -48,7 +53,11 @@ export function SessionGate({ header, children }: { header: ReactNode; children:
   return (
     <>
       {children}
-      <SignInModal onSignedIn={signedIn} />
+      {signInRequired ? (
+        <Suspense fallback={null}>
+          <SignInModal onSignedIn={signedIn} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

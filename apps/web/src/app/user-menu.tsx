@@ -1,10 +1,13 @@
 import { LogoutOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Dropdown, Grid } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SESSION_QUERY_KEY, signOut, useCan, useSession } from '../lib/auth';
-import { UsersPanel } from '../features/users/users-panel';
+
+// Admins only, and only when opened: not part of the first download.
+const UsersPanel = lazy(() => import('../features/users/users-panel').then((m) => ({ default: m.UsersPanel })));
+
 
 /** Who is signed in, with sign-out and (for admins) the users page. Nothing when sign-in is off. */
 export function UserMenu() {
@@ -46,7 +49,11 @@ export function UserMenu() {
         </Button>
       </Dropdown>
       <Drawer open={usersOpen} onClose={() => setUsersOpen(false)} title={t('users.title')} size={screens.md ? 760 : '100%'} destroyOnHidden>
-        {usersOpen ? <UsersPanel /> : null}
+        {usersOpen ? (
+          <Suspense fallback={null}>
+            <UsersPanel />
+          </Suspense>
+        ) : null}
       </Drawer>
     </>
   );

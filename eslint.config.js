@@ -29,9 +29,17 @@ const sqlPlaces = ['apps/server/src/**/*.repository.ts', 'apps/server/src/db/**'
 
 /** Which package may import which (docs/architecture.md): web -> contract; server -> contract, ppd; ppd -> contract. */
 const packageZones = [
-  { target: 'packages/contract/src', from: ['packages/ppd', 'apps'], message: 'The contract depends on nothing of the project.' },
+  {
+    target: 'packages/contract/src',
+    from: ['packages/ppd', 'apps'],
+    message: 'The contract depends on nothing of the project.',
+  },
   { target: 'packages/ppd/src', from: 'apps', message: 'The engine does not depend on the apps.' },
-  { target: 'apps/web/src', from: ['apps/server', 'packages/ppd'], message: 'The web app depends on the contract only.' },
+  {
+    target: 'apps/web/src',
+    from: ['apps/server', 'packages/ppd'],
+    message: 'The web app depends on the contract only.',
+  },
   { target: 'apps/server/src', from: 'apps/web', message: 'The server does not import the web app.' },
 ];
 
@@ -101,7 +109,11 @@ export default defineConfig(
   // Tests read response bodies as `any`: the assertions that follow are the type check. Migrations and the
   // table copy use Kysely<any> on purpose: they must not depend on today's schema types.
   {
-    files: ['**/test/**/*.ts', 'apps/server/src/db/migrations/**/*.ts', 'apps/server/src/cli/migrate-sqlite-to-postgres.ts'],
+    files: [
+      '**/test/**/*.ts',
+      'apps/server/src/db/migrations/**/*.ts',
+      'apps/server/src/cli/migrate-sqlite-to-postgres.ts',
+    ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   // Web: a feature is reached only through the shell; what two features share lives in lib/.
@@ -124,7 +136,8 @@ export default defineConfig(
             {
               target: 'apps/web/src/features',
               from: 'apps/web/src/app',
-              message: 'A feature does not import the shell (apps/web/src/app/): shared things live in apps/web/src/lib/.',
+              message:
+                'A feature does not import the shell (apps/web/src/app/): shared things live in apps/web/src/lib/.',
             },
             {
               target: 'apps/web/src/lib',
@@ -148,7 +161,8 @@ export default defineConfig(
             {
               name: 'kysely',
               allowTypeImports: true,
-              message: 'SQL lives in repositories (*.repository.ts), db/ and the owner modules: ask the owner of the rows.',
+              message:
+                'SQL lives in repositories (*.repository.ts), db/ and the owner modules: ask the owner of the rows.',
             },
           ],
         },

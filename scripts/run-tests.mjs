@@ -21,7 +21,16 @@ function runVitest(ws, label, env = process.env, extraArgs = []) {
   console.log(`\n=== ${label} ===`);
   const run = spawnSync(
     process.execPath,
-    ['node_modules/vitest/vitest.mjs', 'run', '--root', ws, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extraArgs],
+    [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--root',
+      ws,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+      ...extraArgs,
+    ],
     { stdio: 'inherit', env },
   );
   if (!fs.existsSync(out)) {
@@ -45,7 +54,9 @@ for (const ws of workspaces) {
   runVitest(ws, ws);
 }
 
-const serverSelected = workspaces.includes('apps/server') && (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
+const serverSelected =
+  workspaces.includes('apps/server') &&
+  (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
 if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
 
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
@@ -59,7 +70,7 @@ async function runScaleOutPass() {
     services = await startScaleOutServices();
   } catch (err) {
     console.log(`\n=== ${label} ===\n${label}: could not start the services: ${err.message}`);
-    console.log('(scripts/test-everything.sh installs Debian\'s postgresql; SCALE_OUT_TESTS=0 skips this pass)');
+    console.log("(scripts/test-everything.sh installs Debian's postgresql; SCALE_OUT_TESTS=0 skips this pass)");
     broken = true;
     return;
   }

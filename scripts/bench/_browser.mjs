@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { figure } from './_server.mjs';
 
-const requireWeb = createRequire(path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../apps/web/package.json'));
+const requireWeb = createRequire(
+  path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../apps/web/package.json'),
+);
 
 /** A headless Chromium with its own profile in `userDir`, 1440 x 900; resolves with the context and its page. */
 export async function launchBenchBrowser(userDir) {
@@ -13,7 +15,15 @@ export async function launchBenchBrowser(userDir) {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1440, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return { context, page: context.pages()[0] ?? (await context.newPage()) };
 }
@@ -35,7 +45,9 @@ export async function measureScrollFrames(bench, page, { scrollerSelector, cardS
     return frames;
   }, 2000);
   const idleStats = frameStats(idle);
-  figure(bench, 'idle_frames_dropped_pct', (idleStats.dropped / Math.max(1, idleStats.expected)) * 100, '%', { note: 'baseline, nothing scrolling' });
+  figure(bench, 'idle_frames_dropped_pct', (idleStats.dropped / Math.max(1, idleStats.expected)) * 100, '%', {
+    note: 'baseline, nothing scrolling',
+  });
 
   const scroll = await page.evaluate(
     async ({ ms, scrollerSelector, cardSelector, stepPx }) => {
@@ -68,6 +80,7 @@ export async function measureScrollFrames(bench, page, { scrollerSelector, cardS
 function frameStats(frames) {
   const interval = 1000 / 60;
   let dropped = 0;
-  for (let i = 1; i < frames.length; i++) dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / interval) - 1);
+  for (let i = 1; i < frames.length; i++)
+    dropped += Math.max(0, Math.round((frames[i] - frames[i - 1]) / interval) - 1);
   return { dropped, expected: Math.round((frames[frames.length - 1] - frames[0]) / interval) };
 }

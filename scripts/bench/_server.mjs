@@ -85,7 +85,9 @@ export async function startServer(dataDir, { env = {}, probePath = '/api/folders
 }
 
 export function figure(bench, name, value, unit, extra = {}) {
-  process.stdout.write(`${JSON.stringify({ bench, figure: name, value: Math.round(value * 100) / 100, unit, ...extra })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ bench, figure: name, value: Math.round(value * 100) / 100, unit, ...extra })}\n`,
+  );
 }
 
 export function percentile(sorted, p) {
@@ -133,7 +135,8 @@ export async function measureQueries(bench, server, queries, { runs, prefix = ''
     figure(bench, `${prefix}${name}_p50`, percentile(times, 50), 'ms', { query: q, ...extra });
     figure(bench, `${prefix}${name}_p95`, p95, 'ms', { query: q, ...extra });
     // Server CPU per request: what other processes' load does not inflate (10 ms clock-tick resolution, averaged).
-    if (withCpu) figure(bench, `${prefix}${name}_server_cpu`, ((server.cpuSeconds() - cpu0) * 1000) / runs, 'ms', { query: q });
+    if (withCpu)
+      figure(bench, `${prefix}${name}_server_cpu`, ((server.cpuSeconds() - cpu0) * 1000) / runs, 'ms', { query: q });
   }
   return worst;
 }
@@ -144,7 +147,11 @@ export async function uploadBenchImages(serverUrl, pictures, count) {
   for (let i = 0; i < count; i += 50) {
     const form = new FormData();
     for (let j = i; j < Math.min(count, i + 50); j++) {
-      form.append('files', new Blob([pictures[j % pictures.length]], { type: 'image/jpeg' }), `bench_${String(j).padStart(4, '0')}.jpg`);
+      form.append(
+        'files',
+        new Blob([pictures[j % pictures.length]], { type: 'image/jpeg' }),
+        `bench_${String(j).padStart(4, '0')}.jpg`,
+      );
     }
     form.append('check_duplicate', '0');
     const res = await fetch(`${serverUrl}/api/images/upload-files/`, { method: 'POST', body: form });

@@ -22,7 +22,16 @@ try {
   // 2. One finished task with ROWS results (a tenth of them failed rows), in one transaction.
   const db = new Database(path.join(dataDir, 'cassavascope.db'));
   const now = new Date().toISOString();
-  const params = JSON.stringify({ threshold: 0.5, min_size: 100, method: 'post', use_tta: false, morph_kernel_size: 5, morph_iterations: 1, overlay_opacity: 0.3, split_count: 32 });
+  const params = JSON.stringify({
+    threshold: 0.5,
+    min_size: 100,
+    method: 'post',
+    use_tta: false,
+    morph_kernel_size: 5,
+    morph_iterations: 1,
+    overlay_opacity: 0.3,
+    split_count: 32,
+  });
   const taskId = db
     .prepare(
       `insert into tasks (name, name_lower, type, status, algorithm, model_type, image_ids, image_count, parameters, created_at, updated_at, completed_at)
@@ -40,12 +49,29 @@ try {
       const subs = failed ? [] : [((i * 7) % 1000) / 100, ((i * 13) % 1000) / 100, ((i * 17) % 1000) / 100];
       const ppd = failed ? null : Math.round((subs.reduce((a, b) => a + b, 0) / 3) * 100) / 100;
       const name = i % 3 === 0 ? `木薯切片_${i}.jpg` : `plot${i % 300}_rep${i % 4}_${i}.jpg`;
-      const keys = failed ? {} : Object.fromEntries(['cut2_1', 'cut2_2', 'cut2_3', 'pred_1', 'pred_2', 'pred_3'].map((k) => [k, `results/${taskId}/${i}/${k}.webp`]));
+      const keys = failed
+        ? {}
+        : Object.fromEntries(
+            ['cut2_1', 'cut2_2', 'cut2_3', 'pred_1', 'pred_2', 'pred_3'].map((k) => [
+              k,
+              `results/${taskId}/${i}/${k}.webp`,
+            ]),
+          );
       insert.run(
-        taskId, i, name, name.toLowerCase(), ppd, JSON.stringify(subs),
+        taskId,
+        i,
+        name,
+        name.toLowerCase(),
+        ppd,
+        JSON.stringify(subs),
         ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
-        failed ? null : 0.9, failed ? null : `results/${taskId}/${i}/overlay.webp`, JSON.stringify(keys),
-        failed ? 'no_specimen_found' : null, failed ? 'no specimen stands out from the background' : null, 0.2, now,
+        failed ? null : 0.9,
+        failed ? null : `results/${taskId}/${i}/overlay.webp`,
+        JSON.stringify(keys),
+        failed ? 'no_specimen_found' : null,
+        failed ? 'no specimen stands out from the background' : null,
+        0.2,
+        now,
       );
     }
   })();

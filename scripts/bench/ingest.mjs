@@ -20,19 +20,35 @@ const DISTINCT = 16; // distinct pictures; each is reused with a unique JPEG com
 const bench = 'ingest';
 
 /** Sensor-like noise, made once and tiled over every photo (generating 12 MP of noise per photo is slow). */
-const noiseTile = await sharp({ create: { width: 512, height: 512, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 17 } } })
+const noiseTile = await sharp({
+  create: { width: 512, height: 512, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 17 } },
+})
   .png({ compressionLevel: 0 })
   .toBuffer();
 
 /** A 4000x3000 photo-like JPEG: seeded colours and shapes plus noise (~3 MB). */
 async function basePhoto(seed) {
-  const c = (k) => ({ r: (seed * 67 + k * 40) % 256, g: (seed * 131 + 50 + k * 20) % 256, b: (seed * 29 + 100 + k * 10) % 256 });
+  const c = (k) => ({
+    r: (seed * 67 + k * 40) % 256,
+    g: (seed * 131 + 50 + k * 20) % 256,
+    b: (seed * 29 + 100 + k * 10) % 256,
+  });
   const blocks = Array.from({ length: 6 }, (_, k) => ({
-    input: { create: { width: 500 + ((seed * 97 + k * 211) % 1200), height: 400 + ((seed * 53 + k * 149) % 900), channels: 3, background: c(k + 1) } },
+    input: {
+      create: {
+        width: 500 + ((seed * 97 + k * 211) % 1200),
+        height: 400 + ((seed * 53 + k * 149) % 900),
+        channels: 3,
+        background: c(k + 1),
+      },
+    },
     left: (seed * 313 + k * 587) % 2400,
     top: (seed * 191 + k * 379) % 1900,
   }));
-  const shapes = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: c(0) } }).composite(blocks).png({ compressionLevel: 0 }).toBuffer();
+  const shapes = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: c(0) } })
+    .composite(blocks)
+    .png({ compressionLevel: 0 })
+    .toBuffer();
   return sharp(shapes)
     .composite([{ input: noiseTile, tile: true, blend: 'overlay', left: (seed * 37) % 512, top: (seed * 61) % 512 }])
     .jpeg({ quality: 88 })
@@ -57,12 +73,18 @@ try {
   const zipPath = path.join(work, 'photos.zip');
   const zip = new yazl.ZipFile();
   for (let i = 0; i < ZIP_IMAGES; i++) {
-    zip.addBuffer(variant(bases[i % DISTINCT], `zip-${i}`), `trial/plot${Math.floor(i / 50)}/IMG_${String(i).padStart(4, '0')}.jpg`, { compress: false });
+    zip.addBuffer(
+      variant(bases[i % DISTINCT], `zip-${i}`),
+      `trial/plot${Math.floor(i / 50)}/IMG_${String(i).padStart(4, '0')}.jpg`,
+      { compress: false },
+    );
   }
   zip.end();
   await pipeline(zip.outputStream, fs.createWriteStream(zipPath));
   const zipBytes = fs.statSync(zipPath).size;
-  process.stderr.write(`generated ${ZIP_IMAGES} JPEGs (${(zipBytes / 1e6).toFixed(0)} MB ZIP) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `generated ${ZIP_IMAGES} JPEGs (${(zipBytes / 1e6).toFixed(0)} MB ZIP) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+  );
 
   server = await startServer(path.join(work, 'data'));
   server.resetPeak();
@@ -75,7 +97,8 @@ try {
   const res = await fetch(`${server.url}/api/images/upload-batch/`, { method: 'POST', body: form });
   const body = await res.json();
   const seconds = (performance.now() - z0) / 1000;
-  if (res.status !== 201 || body.count !== ZIP_IMAGES) throw new Error(`ZIP upload: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  if (res.status !== 201 || body.count !== ZIP_IMAGES)
+    throw new Error(`ZIP upload: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   figure(bench, 'zip_seconds', seconds, 's', { images: ZIP_IMAGES });
   figure(bench, 'zip_images_per_s', ZIP_IMAGES / seconds, 'images/s');
   figure(bench, 'zip_mb_per_s', zipBytes / 1e6 / seconds, 'MB/s');
@@ -92,11 +115,16 @@ try {
     const batch = new FormData();
     for (let i = 0; i < BATCH; i++) {
       const n = b * BATCH + i;
-      batch.append('files', new Blob([variant(bases[n % DISTINCT], `multi-${n}`)], { type: 'image/jpeg' }), `multi_${String(n).padStart(4, '0')}.jpg`);
+      batch.append(
+        'files',
+        new Blob([variant(bases[n % DISTINCT], `multi-${n}`)], { type: 'image/jpeg' }),
+        `multi_${String(n).padStart(4, '0')}.jpg`,
+      );
     }
     const r = await fetch(`${server.url}/api/images/upload-files/`, { method: 'POST', body: batch });
     const j = await r.json();
-    if (r.status !== 201 || j.count !== BATCH) throw new Error(`multi-file upload: ${r.status} ${JSON.stringify(j).slice(0, 300)}`);
+    if (r.status !== 201 || j.count !== BATCH)
+      throw new Error(`multi-file upload: ${r.status} ${JSON.stringify(j).slice(0, 300)}`);
   }
   const mSeconds = (performance.now() - m0) / 1000;
   figure(bench, 'multi_file_images_per_s', MULTI_IMAGES / mSeconds, 'images/s', { images: MULTI_IMAGES, batch: BATCH });

@@ -49,7 +49,7 @@ try {
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const start = Date.UTC(2025, 0, 1);
   const folderKeys = [''];
   db.transaction(() => {
@@ -61,20 +61,38 @@ try {
     for (let i = 1; i <= IMAGES; i++) {
       const kind = i % 5;
       const name =
-        kind === 0 ? `IMG_${String(i).padStart(6, '0')}.JPG`
-        : kind === 1 ? `plot${i % 300}_rep${i % 4}_${i}.jpg`
-        : kind === 2 ? `木薯叶_${i}.jpg`
-        : kind === 3 ? `DSC${String(i).padStart(5, '0')}.jpeg`
-        : `leaf-${(i * 7919) % 100000}-${i}.png`;
+        kind === 0
+          ? `IMG_${String(i).padStart(6, '0')}.JPG`
+          : kind === 1
+            ? `plot${i % 300}_rep${i % 4}_${i}.jpg`
+            : kind === 2
+              ? `木薯叶_${i}.jpg`
+              : kind === 3
+                ? `DSC${String(i).padStart(5, '0')}.jpeg`
+                : `leaf-${(i * 7919) % 100000}-${i}.png`;
       const folder = rand() < 0.15 ? null : 1 + Math.floor(rand() * FOLDERS);
       const format = name.endsWith('.png') ? 'png' : 'jpeg';
       const sha = (i.toString(16).padStart(8, '0') + '0'.repeat(56)).slice(0, 64);
-      const created = new Date(start + Math.floor((i / IMAGES) * 320 * 86400000) + Math.floor(rand() * 60000)).toISOString();
+      const created = new Date(
+        start + Math.floor((i / IMAGES) * 320 * 86400000) + Math.floor(rand() * 60000),
+      ).toISOString();
       const ppd = rand() < 0.3 ? Math.round(rand() * 1200) / 100 : null;
       insertImage.run(
-        name, name.toLowerCase(), name.toLowerCase(), folder, folderKeys[folder ?? 0], 800_000 + Math.floor(rand() * 7_000_000), format, 4000, 3000, sha,
-        `originals/${sha.slice(0, 2)}/${sha}.jpg`, `thumbs/${sha.slice(0, 2)}/${sha}.webp`, created,
-        ppd, ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
+        name,
+        name.toLowerCase(),
+        name.toLowerCase(),
+        folder,
+        folderKeys[folder ?? 0],
+        800_000 + Math.floor(rand() * 7_000_000),
+        format,
+        4000,
+        3000,
+        sha,
+        `originals/${sha.slice(0, 2)}/${sha}.jpg`,
+        `thumbs/${sha.slice(0, 2)}/${sha}.webp`,
+        created,
+        ppd,
+        ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
       );
     }
   })();

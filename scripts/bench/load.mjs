@@ -33,7 +33,15 @@ try {
   let requests = 0;
   let errors = 0;
   let stored = 0;
-  const readPaths = ['/api/images/?page_size=50', '/api/tasks/', `/api/tasks/${taskId}/`, '/api/predictions/?page_size=20', '/api/folders/', '/api/status/', '/api/images/days/'];
+  const readPaths = [
+    '/api/images/?page_size=50',
+    '/api/tasks/',
+    `/api/tasks/${taskId}/`,
+    '/api/predictions/?page_size=20',
+    '/api/folders/',
+    '/api/status/',
+    '/api/images/days/',
+  ];
   const reader = async (n) => {
     for (let i = n; performance.now() < deadline; i++) {
       const started = performance.now();
@@ -51,7 +59,12 @@ try {
   const uploader = async (n) => {
     for (let i = 0; performance.now() < deadline; i++) {
       const form = new FormData();
-      for (let j = 0; j < 5; j++) form.append('files', new Blob([scenes[(n + i + j) % scenes.length]], { type: 'image/jpeg' }), `load_${n}_${i}_${j}.jpg`);
+      for (let j = 0; j < 5; j++)
+        form.append(
+          'files',
+          new Blob([scenes[(n + i + j) % scenes.length]], { type: 'image/jpeg' }),
+          `load_${n}_${i}_${j}.jpg`,
+        );
       form.append('check_duplicate', '0');
       try {
         const res = await fetch(`${server.url}/api/images/upload-files/`, { method: 'POST', body: form });
@@ -64,7 +77,10 @@ try {
       requests++;
     }
   };
-  await Promise.all([...Array.from({ length: READERS }, (_, n) => reader(n)), ...Array.from({ length: UPLOADERS }, (_, n) => uploader(n))]);
+  await Promise.all([
+    ...Array.from({ length: READERS }, (_, n) => reader(n)),
+    ...Array.from({ length: UPLOADERS }, (_, n) => uploader(n)),
+  ]);
   latencies.sort((a, b) => a - b);
   const task = await (await fetch(`${server.url}/api/tasks/${taskId}/`)).json();
   figure(bench, 'requests', requests, 'requests', { seconds: SECONDS, readers: READERS, uploaders: UPLOADERS });
@@ -73,11 +89,17 @@ try {
   figure(bench, 'reader_p95_ms', percentile(latencies, 95), 'ms');
   figure(bench, 'reader_max_ms', latencies[latencies.length - 1] ?? 0, 'ms');
   figure(bench, 'images_uploaded', stored, 'images');
-  figure(bench, 'task_progress', task.progress, '%', { status: task.status, processed: task.processed_count, of: task.image_count });
+  figure(bench, 'task_progress', task.progress, '%', {
+    status: task.status,
+    processed: task.processed_count,
+    of: task.image_count,
+  });
   figure(bench, 'peak_rss_mb', server.peakRss() / 2 ** 20, 'MB');
 } finally {
   await server.stop();
-  const left = fs.readdirSync(path.join(dataDir, 'tmp'), { recursive: true }).filter((p) => fs.statSync(path.join(dataDir, 'tmp', p)).isFile());
+  const left = fs
+    .readdirSync(path.join(dataDir, 'tmp'), { recursive: true })
+    .filter((p) => fs.statSync(path.join(dataDir, 'tmp', p)).isFile());
   figure(bench, 'temp_files_left', left.length, 'files');
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -21,9 +21,18 @@ const bench = 'metadata';
 function specimensJson(subs, i) {
   return JSON.stringify(
     subs.map((ppd, k) => ({
-      index: k + 1, kind: 'root_slice', box: [100 + k * 900, 800, 820, 810], ppd, engine_ppd: ppd, confidence: 0.91,
-      needs_review: false, excluded: false, corrected: false, source: 'engine',
-      cut_key: `results/1/${i}/cut2_${k + 1}.webp`, pred_key: `results/1/${i}/pred_${k + 1}.webp`,
+      index: k + 1,
+      kind: 'root_slice',
+      box: [100 + k * 900, 800, 820, 810],
+      ppd,
+      engine_ppd: ppd,
+      confidence: 0.91,
+      needs_review: false,
+      excluded: false,
+      corrected: false,
+      source: 'engine',
+      cut_key: `results/1/${i}/cut2_${k + 1}.webp`,
+      pred_key: `results/1/${i}/pred_${k + 1}.webp`,
     })),
   );
 }
@@ -38,7 +47,16 @@ try {
   // 2. IMAGES images with four fields each and one result each (a twentieth failed), in one transaction.
   const db = new Database(path.join(dataDir, 'cassavascope.db'));
   const now = new Date().toISOString();
-  const params = JSON.stringify({ threshold: 0.5, min_size: 100, method: 'post', use_tta: false, morph_kernel_size: 5, morph_iterations: 1, overlay_opacity: 0.3, split_count: 32 });
+  const params = JSON.stringify({
+    threshold: 0.5,
+    min_size: 100,
+    method: 'post',
+    use_tta: false,
+    morph_kernel_size: 5,
+    morph_iterations: 1,
+    overlay_opacity: 0.3,
+    split_count: 32,
+  });
   const taskId = db
     .prepare(
       `insert into tasks (name, name_lower, type, status, algorithm, model_type, image_ids, image_count, parameters, created_at, updated_at, completed_at)
@@ -49,7 +67,9 @@ try {
     `insert into images (name, name_lower, name_sort, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at)
      values (?, ?, ?, null, '', 2000000, 'jpeg', 4000, 3000, ?, ?, ?, ?)`,
   );
-  const insertField = db.prepare('insert into image_fields (image_id, field, num_value, text_value) values (?, ?, ?, ?)');
+  const insertField = db.prepare(
+    'insert into image_fields (image_id, field, num_value, text_value) values (?, ?, ?, ?)',
+  );
   const insertResult = db.prepare(
     `insert into results (task_id, image_id, image_name, image_name_lower, ppd_value, sub_ppd_values, prediction, confidence,
        oss_key, vis_keys, error_code, error_message, processing_time, created_at, engine_ppd_value, specimen_count, counted_specimens, specimens)
@@ -62,7 +82,15 @@ try {
       const dah = DAHS[i % DAHS.length];
       const name = `${genotype}_${rep}_${dah}d_R${1 + (i % 3)}_${i}.jpg`;
       const sha = (i.toString(16).padStart(8, '0') + 'c'.repeat(56)).slice(0, 64);
-      const id = insertImage.run(name, name.toLowerCase(), name.toLowerCase(), sha, `originals/${sha.slice(0, 2)}/${sha}.jpg`, `thumbs/${sha.slice(0, 2)}/${sha}.webp`, now).lastInsertRowid;
+      const id = insertImage.run(
+        name,
+        name.toLowerCase(),
+        name.toLowerCase(),
+        sha,
+        `originals/${sha.slice(0, 2)}/${sha}.jpg`,
+        `thumbs/${sha.slice(0, 2)}/${sha}.webp`,
+        now,
+      ).lastInsertRowid;
       insertField.run(id, 'genotype', null, genotype);
       insertField.run(id, 'rep', rep, null);
       insertField.run(id, 'dah', dah, null);
@@ -71,9 +99,21 @@ try {
       const subs = failed ? [] : [((i * 7) % 1000) / 100, ((i * 13) % 1000) / 100, ((i * 17) % 1000) / 100];
       const ppd = failed ? null : Math.round((subs.reduce((a, b) => a + b, 0) / 3) * 100) / 100;
       insertResult.run(
-        taskId, id, name, name.toLowerCase(), ppd, JSON.stringify(subs),
-        ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy', failed ? null : 0.9,
-        failed ? 'no_specimen_found' : null, failed ? 'nothing found' : null, now, ppd, subs.length, subs.length, specimensJson(subs, i),
+        taskId,
+        id,
+        name,
+        name.toLowerCase(),
+        ppd,
+        JSON.stringify(subs),
+        ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
+        failed ? null : 0.9,
+        failed ? 'no_specimen_found' : null,
+        failed ? 'nothing found' : null,
+        now,
+        ppd,
+        subs.length,
+        subs.length,
+        specimensJson(subs, i),
       );
     }
   })();

@@ -21,10 +21,23 @@ try {
   // Eight distinct photos: scenes rendered at 2000 x 1500, enlarged to 4000 x 3000, JPEG quality 90.
   const photos = [];
   for (let seed = 1; seed <= 8; seed++) {
-    const s = renderScene({ width: 2000, height: 1500, seed, background: ['light', 'dark', 'blue', 'wood', 'cloth'][seed % 5] });
-    photos.push(await sharp(s.rgb, { raw: { width: 2000, height: 1500, channels: 3 } }).resize(4000, 3000).jpeg({ quality: 90 }).toBuffer());
+    const s = renderScene({
+      width: 2000,
+      height: 1500,
+      seed,
+      background: ['light', 'dark', 'blue', 'wood', 'cloth'][seed % 5],
+    });
+    photos.push(
+      await sharp(s.rgb, { raw: { width: 2000, height: 1500, channels: 3 } })
+        .resize(4000, 3000)
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    );
   }
-  figure('input_jpeg_size', photos.reduce((a, b) => a + b.length, 0) / photos.length / 1e6, 'MB', { width: 4000, height: 3000 });
+  figure('input_jpeg_size', photos.reduce((a, b) => a + b.length, 0) / photos.length / 1e6, 'MB', {
+    width: 4000,
+    height: 3000,
+  });
 
   const engine = await createEngine({ workers });
   // warm-up: every worker compiles its code paths once
@@ -54,12 +67,20 @@ try {
   await engine.close();
   global.gc?.();
   const rssEnd = process.memoryUsage().rss;
-  figure('colour_engine_throughput', total / secs, 'images/s', { images: total, workers, failed, outputs: 'cut2 x n, pred x n, overview (WebP)' });
+  figure('colour_engine_throughput', total / secs, 'images/s', {
+    images: total,
+    workers,
+    failed,
+    outputs: 'cut2 x n, pred x n, overview (WebP)',
+  });
   // CPU time is what the photos cost whatever else runs here; cores / cpu-per-image = images/s on an idle machine
   const cpuPerImage = (cpu.user + cpu.system) / 1e6 / total;
   figure('colour_engine_cpu_per_image', cpuPerImage * 1000, 'ms CPU/image', { includes: 'libvips threads' });
-  figure('colour_engine_throughput_idle_estimate', workers / cpuPerImage, 'images/s', { workers, basis: 'CPU time per image' });
-  figure('colour_engine_latency_mean', (secs * workers) / total * 1000, 'ms/image/worker');
+  figure('colour_engine_throughput_idle_estimate', workers / cpuPerImage, 'images/s', {
+    workers,
+    basis: 'CPU time per image',
+  });
+  figure('colour_engine_latency_mean', ((secs * workers) / total) * 1000, 'ms/image/worker');
   for (const [k, v] of Object.entries(stages)) figure(`stage_${k}`, (v / total) * 1000, 'ms/image');
   figure('rss_start', rssStart / 2 ** 20, 'MiB');
   figure('rss_max', rssMax / 2 ** 20, 'MiB', { images: total });
@@ -67,7 +88,10 @@ try {
 
   // What 15 slices cost: the real tray photo (../shared/real-photos, never copied into the repository), enlarged
   // to 12 MP, against a 3-slice photo of the same size, one worker, CPU time per image.
-  const tray = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../shared/real-photos/roots/cbsd_tray_cassava1.jpg');
+  const tray = path.resolve(
+    path.dirname(new URL(import.meta.url).pathname),
+    '../../../shared/real-photos/roots/cbsd_tray_cassava1.jpg',
+  );
   if (await fs.stat(tray).catch(() => null)) {
     const trayJpeg = await sharp(tray).resize(4000, 2604).jpeg({ quality: 90 }).toBuffer();
     const three = photos[0];
@@ -84,8 +108,18 @@ try {
     const t15 = await cost(trayJpeg, 20);
     const t3 = await cost(three, 20);
     await one.close();
-    figure('tray_15_slices_cpu_per_image', t15.cpu, 'ms CPU/image', { specimens: t15.specimens, width: 4000, height: 2604, wall_ms: Math.round(t15.wall) });
-    figure('three_slices_cpu_per_image', t3.cpu, 'ms CPU/image', { specimens: t3.specimens, width: 4000, height: 3000, wall_ms: Math.round(t3.wall) });
+    figure('tray_15_slices_cpu_per_image', t15.cpu, 'ms CPU/image', {
+      specimens: t15.specimens,
+      width: 4000,
+      height: 2604,
+      wall_ms: Math.round(t15.wall),
+    });
+    figure('three_slices_cpu_per_image', t3.cpu, 'ms CPU/image', {
+      specimens: t3.specimens,
+      width: 4000,
+      height: 3000,
+      wall_ms: Math.round(t3.wall),
+    });
   }
 
   // ONNX: the raw network call, then the whole pipeline, on 512 x 512 photos with the tiny model.
@@ -104,12 +138,19 @@ try {
   const small = [];
   for (let seed = 1; seed <= 4; seed++) {
     const s = renderScene({ width: 512, height: 512, seed, slices: 1, background: 'blue' });
-    small.push(await sharp(s.rgb, { raw: { width: 512, height: 512, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+    small.push(
+      await sharp(s.rgb, { raw: { width: 512, height: 512, channels: 3 } })
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    );
   }
   for (const p of small) await onnxEngine.analyse(p);
   t = performance.now();
   for (let i = 0; i < runs; i++) await onnxEngine.analyse(small[i % small.length]);
-  figure('onnx_engine_end_to_end', (performance.now() - t) / runs, 'ms/512x512 image', { workers: 1, note: 'network runs once for specimens and once per cut' });
+  figure('onnx_engine_end_to_end', (performance.now() - t) / runs, 'ms/512x512 image', {
+    workers: 1,
+    note: 'network runs once for specimens and once per cut',
+  });
   await onnxEngine.close();
 } finally {
   await fs.rm(tmp, { recursive: true, force: true });

@@ -52,7 +52,10 @@ function cpuSeconds(pid) {
 async function startWorker(env, core) {
   const entry = [process.execPath, path.join(root, 'apps/server/dist/worker-main.js')];
   const [cmd, ...args] = canPin ? ['taskset', '-c', String(core), ...entry] : entry;
-  const child = spawn(cmd, args, { env: { ...process.env, ...env, WORKERS: '1', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(cmd, args, {
+    env: { ...process.env, ...env, WORKERS: '1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk) => {
@@ -101,7 +104,8 @@ async function workerThroughput(pgServer) {
   const server = await startServer(dataDir, { env });
   try {
     const scenes = [];
-    for (let i = 0; i < UNIQUE; i++) scenes.push((await renderSceneJpeg({ width: WIDTH, height: HEIGHT, seed: 1000 + i })).jpeg);
+    for (let i = 0; i < UNIQUE; i++)
+      scenes.push((await renderSceneJpeg({ width: WIDTH, height: HEIGHT, seed: 1000 + i })).jpeg);
     const ids = await uploadBenchImages(server.url, scenes, IMAGES);
     const rates = {};
     const cpuPerImage = {};
@@ -134,7 +138,8 @@ async function workerThroughput(pgServer) {
     figure(bench, 'workers_2_vs_1', rates[2] / rates[1], 'x', { target: 1.8 });
     // The same ratio from CPU per image, i.e. with each worker owning its core (what the wall-clock ratio
     // converges to on an otherwise idle machine); load on the machine does not change it.
-    if (cpuPerImage[1] > 0 && cpuPerImage[2] > 0) figure(bench, 'workers_2_vs_1_cpu_bound', (2 * cpuPerImage[1]) / cpuPerImage[2], 'x', { target: 1.8 });
+    if (cpuPerImage[1] > 0 && cpuPerImage[2] > 0)
+      figure(bench, 'workers_2_vs_1_cpu_bound', (2 * cpuPerImage[1]) / cpuPerImage[2], 'x', { target: 1.8 });
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -154,16 +159,29 @@ async function seedListing(databaseUrl) {
   const folderIds = [null];
   for (let f = 1; f <= FOLDERS; f++) {
     const name = `${sites[f % sites.length]} ${2025 + (f % 2)} batch ${f}`;
-    const r = await client.query('insert into folders (name, name_key, description, created_at) values ($1, $2, $3, $4) returning id', [
-      name,
-      name.toLowerCase(),
-      '',
-      new Date(start + f * 86400000).toISOString(),
-    ]);
+    const r = await client.query(
+      'insert into folders (name, name_key, description, created_at) values ($1, $2, $3, $4) returning id',
+      [name, name.toLowerCase(), '', new Date(start + f * 86400000).toISOString()],
+    );
     folderKeys.push(name.toLowerCase());
     folderIds.push(r.rows[0].id);
   }
-  const cols = ['name', 'name_lower', 'folder_id', 'folder_sort', 'size', 'format', 'width', 'height', 'sha256', 'blob_key', 'thumb_key', 'created_at', 'ppd_value', 'last_prediction'];
+  const cols = [
+    'name',
+    'name_lower',
+    'folder_id',
+    'folder_sort',
+    'size',
+    'format',
+    'width',
+    'height',
+    'sha256',
+    'blob_key',
+    'thumb_key',
+    'created_at',
+    'ppd_value',
+    'last_prediction',
+  ];
   const BATCH = 1000;
   for (let first = 1; first <= LISTING_IMAGES; first += BATCH) {
     const values = [];
@@ -171,19 +189,36 @@ async function seedListing(databaseUrl) {
     for (let i = first; i < Math.min(LISTING_IMAGES + 1, first + BATCH); i++) {
       const kind = i % 5;
       const name =
-        kind === 0 ? `IMG_${String(i).padStart(6, '0')}.JPG`
-        : kind === 1 ? `plot${i % 300}_rep${i % 4}_${i}.jpg`
-        : kind === 2 ? `木薯叶_${i}.jpg`
-        : kind === 3 ? `DSC${String(i).padStart(5, '0')}.jpeg`
-        : `leaf-${(i * 7919) % 100000}-${i}.png`;
+        kind === 0
+          ? `IMG_${String(i).padStart(6, '0')}.JPG`
+          : kind === 1
+            ? `plot${i % 300}_rep${i % 4}_${i}.jpg`
+            : kind === 2
+              ? `木薯叶_${i}.jpg`
+              : kind === 3
+                ? `DSC${String(i).padStart(5, '0')}.jpeg`
+                : `leaf-${(i * 7919) % 100000}-${i}.png`;
       const f = rand() < 0.15 ? 0 : 1 + Math.floor(rand() * FOLDERS);
       const sha = (i.toString(16).padStart(8, '0') + '0'.repeat(56)).slice(0, 64);
-      const created = new Date(start + Math.floor((i / LISTING_IMAGES) * 320 * 86400000) + Math.floor(rand() * 60000)).toISOString();
+      const created = new Date(
+        start + Math.floor((i / LISTING_IMAGES) * 320 * 86400000) + Math.floor(rand() * 60000),
+      ).toISOString();
       const ppd = rand() < 0.3 ? Math.round(rand() * 1200) / 100 : null;
       const row = [
-        name, name.toLowerCase(), folderIds[f], folderKeys[f], 800_000 + Math.floor(rand() * 7_000_000),
-        name.endsWith('.png') ? 'png' : 'jpeg', 4000, 3000, sha, `originals/${sha.slice(0, 2)}/${sha}.jpg`,
-        `thumbs/${sha.slice(0, 2)}/${sha}.webp`, created, ppd, ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
+        name,
+        name.toLowerCase(),
+        folderIds[f],
+        folderKeys[f],
+        800_000 + Math.floor(rand() * 7_000_000),
+        name.endsWith('.png') ? 'png' : 'jpeg',
+        4000,
+        3000,
+        sha,
+        `originals/${sha.slice(0, 2)}/${sha}.jpg`,
+        `thumbs/${sha.slice(0, 2)}/${sha}.webp`,
+        created,
+        ppd,
+        ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
       ];
       rows.push(`(${row.map((_, k) => `$${values.length + k + 1}`).join(', ')})`);
       values.push(...row);
@@ -206,7 +241,11 @@ async function listingLatency(pgServer) {
     await seedListing(databaseUrl);
     const server = await startServer(dataDir, { env });
     try {
-      const worst = await measureQueries(bench, server, LISTING_QUERIES, { runs: RUNS, prefix: 'listing_pg_', extra: { images: LISTING_IMAGES } });
+      const worst = await measureQueries(bench, server, LISTING_QUERIES, {
+        runs: RUNS,
+        prefix: 'listing_pg_',
+        extra: { images: LISTING_IMAGES },
+      });
       figure(bench, 'listing_pg_worst_p95', worst, 'ms', { images: LISTING_IMAGES, target: 25 });
     } finally {
       await server.stop();

@@ -21,7 +21,8 @@ const bench = 'tasks';
 
 // Photos of cassava slices (the engine's own synthetic scenes), reused round-robin under distinct names.
 const scenes = [];
-for (let i = 0; i < UNIQUE; i++) scenes.push((await renderSceneJpeg({ width: WIDTH, height: HEIGHT, seed: 1000 + i })).jpeg);
+for (let i = 0; i < UNIQUE; i++)
+  scenes.push((await renderSceneJpeg({ width: WIDTH, height: HEIGHT, seed: 1000 + i })).jpeg);
 
 // 1. The engine alone: same images, same workers, kept busy (a few images queued per worker).
 {
@@ -36,7 +37,11 @@ for (let i = 0; i < UNIQUE; i++) scenes.push((await renderSceneJpeg({ width: WID
   const seconds = (performance.now() - started) / 1000;
   await engine.close();
   var engineRate = ENGINE_SAMPLE / seconds;
-  figure(bench, 'engine_images_per_s', engineRate, 'images/s', { images: ENGINE_SAMPLE, workers: WORKERS, size: `${WIDTH}x${HEIGHT}` });
+  figure(bench, 'engine_images_per_s', engineRate, 'images/s', {
+    images: ENGINE_SAMPLE,
+    workers: WORKERS,
+    size: `${WIDTH}x${HEIGHT}`,
+  });
 }
 
 // 2. The same work as a task through the server.
@@ -89,7 +94,16 @@ try {
   // statistics) against the wall time the workers had. 100 % = the queue never let a worker idle.
   figure(bench, 'queue_efficiency', (final.statistics.processingTime / (WORKERS * seconds)) * 100, '%');
   for (const kind of ['tasks', 'images']) {
-    figure(bench, `api_${kind}_p95_idle`, percentile(idle[kind].sort((a, b) => a - b), 95), 'ms', { samples: idle[kind].length });
+    figure(
+      bench,
+      `api_${kind}_p95_idle`,
+      percentile(
+        idle[kind].sort((a, b) => a - b),
+        95,
+      ),
+      'ms',
+      { samples: idle[kind].length },
+    );
     const sorted = latencies[kind].sort((a, b) => a - b);
     figure(bench, `api_${kind}_p50_under_load`, percentile(sorted, 50), 'ms', { samples: sorted.length });
     figure(bench, `api_${kind}_p95_under_load`, percentile(sorted, 95), 'ms', { samples: sorted.length });

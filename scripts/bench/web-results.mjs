@@ -30,8 +30,12 @@ async function specimen(seed) {
   for (let i = 0; i < 3; i++) {
     const cx = 120 * (i + 1);
     const a = share * 2 * Math.PI;
-    parts.push(`<circle cx="${cx}" cy="160" r="48" fill="#7a5230"/><circle cx="${cx}" cy="160" r="43" fill="#efe4c4"/>`);
-    parts.push(`<path d="M ${cx} 160 L ${cx + 43} 160 A 43 43 0 ${a > Math.PI ? 1 : 0} 1 ${(cx + 43 * Math.cos(a)).toFixed(1)} ${(160 + 43 * Math.sin(a)).toFixed(1)} Z" fill="#3a2a22"/>`);
+    parts.push(
+      `<circle cx="${cx}" cy="160" r="48" fill="#7a5230"/><circle cx="${cx}" cy="160" r="43" fill="#efe4c4"/>`,
+    );
+    parts.push(
+      `<path d="M ${cx} 160 L ${cx + 43} 160 A 43 43 0 ${a > Math.PI ? 1 : 0} 1 ${(cx + 43 * Math.cos(a)).toFixed(1)} ${(160 + 43 * Math.sin(a)).toFixed(1)} Z" fill="#3a2a22"/>`,
+    );
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="320"><rect width="100%" height="100%" fill="#1f2a36"/>${parts.join('')}</svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 88 }).toBuffer();
@@ -83,10 +87,23 @@ try {
     for (let i = 1; i < RESULTS; i++) {
       const ppd = ((i * 7919) % 1150) / 100;
       const name = `plot${i % 300}_rep${i % 4}_${i}.jpg`;
-      insert.run({ ...row, image_id: 1_000_000 + i, image_name: name, image_name_lower: name, ppd_value: ppd, sub_ppd_values: JSON.stringify([ppd, ppd, ppd]), prediction: ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy' });
+      insert.run({
+        ...row,
+        image_id: 1_000_000 + i,
+        image_name: name,
+        image_name_lower: name,
+        ppd_value: ppd,
+        sub_ppd_values: JSON.stringify([ppd, ppd, ppd]),
+        prediction: ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
+      });
     }
   })();
-  db.prepare('update tasks set image_count = ?, processed_count = ?, scored_count = ? where id = ?').run(RESULTS, RESULTS, RESULTS, taskId);
+  db.prepare('update tasks set image_count = ?, processed_count = ?, scored_count = ? where id = ?').run(
+    RESULTS,
+    RESULTS,
+    RESULTS,
+    taskId,
+  );
   db.close();
 
   const apiTimes = [];
@@ -108,11 +125,21 @@ try {
   await taskEntry.waitFor();
   const t0 = performance.now();
   await taskEntry.click();
-  await page.getByTestId('results-count').filter({ hasText: RESULTS.toLocaleString('en-US') }).waitFor();
+  await page
+    .getByTestId('results-count')
+    .filter({ hasText: RESULTS.toLocaleString('en-US') })
+    .waitFor();
   await page.locator('[data-testid="result-card"] img').first().waitFor();
-  figure(bench, 'time_to_first_result_card', performance.now() - t0, 'ms', { results: RESULTS, note: 'from the click on the task' });
+  figure(bench, 'time_to_first_result_card', performance.now() - t0, 'ms', {
+    results: RESULTS,
+    note: 'from the click on the task',
+  });
 
-  await measureScrollFrames(bench, page, { scrollerSelector: '.results-scroller', cardSelector: '[data-testid="result-card"]', durationMs: SCROLL_MS });
+  await measureScrollFrames(bench, page, {
+    scrollerSelector: '.results-scroller',
+    cardSelector: '[data-testid="result-card"]',
+    durationMs: SCROLL_MS,
+  });
 
   const t1 = performance.now();
   await page.evaluate(() => {
@@ -126,7 +153,9 @@ try {
   const ids = await upload(
     server.url,
     // Enough images that the tasks (run one after another) outlast the measuring window.
-    await Promise.all(Array.from({ length: 40 }, async (_, i) => ({ name: `poll_${i}.jpg`, bytes: await specimen(10 + i) }))),
+    await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => ({ name: `poll_${i}.jpg`, bytes: await specimen(10 + i) })),
+    ),
   );
   const running = [];
   for (let i = 0; i < RUNNING_TASKS; i++) running.push(await createTask(server.url, `Poll ${i + 1}`, ids));

@@ -58,7 +58,12 @@ async function seed() {
     const key = `thumbs/${sha.slice(0, 2)}/${sha}.webp`;
     const file = path.join(dataDir, 'blobs', ...key.split('/'));
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).webp({ quality: 70 }).toBuffer());
+    fs.writeFileSync(
+      file,
+      await sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+        .webp({ quality: 70 })
+        .toBuffer(),
+    );
     thumbKeys.push(key);
   }
 
@@ -87,9 +92,21 @@ async function seed() {
       const created = new Date(start + Math.floor((i / IMAGES) * 320 * 86_400_000)).toISOString();
       const ppd = rand() < 0.4 ? Math.round(rand() * 1200) / 100 : null;
       insertImage.run(
-        name, name.toLowerCase(), name.toLowerCase(), folder, folderKeys[folder ?? 0], 500_000 + Math.floor(rand() * 7_000_000), 'jpeg', 4000, 3000, sha,
-        `originals/${sha.slice(0, 2)}/${sha}.jpg`, thumbKeys[i % THUMBS], created,
-        ppd, ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
+        name,
+        name.toLowerCase(),
+        name.toLowerCase(),
+        folder,
+        folderKeys[folder ?? 0],
+        500_000 + Math.floor(rand() * 7_000_000),
+        'jpeg',
+        4000,
+        3000,
+        sha,
+        `originals/${sha.slice(0, 2)}/${sha}.jpg`,
+        thumbKeys[i % THUMBS],
+        created,
+        ppd,
+        ppd === null ? null : ppd >= 7 ? 'severe' : ppd >= 4 ? 'mild' : 'healthy',
       );
     }
   })();
@@ -162,7 +179,11 @@ try {
   await second.close();
 
   // The same frame count with nothing moving: how many frames this (shared, loaded) machine drops anyway.
-  await measureScrollFrames(bench, page, { scrollerSelector: '.image-virtuoso', cardSelector: '[data-testid="image-card"]', durationMs: SCROLL_MS });
+  await measureScrollFrames(bench, page, {
+    scrollerSelector: '.image-virtuoso',
+    cardSelector: '[data-testid="image-card"]',
+    durationMs: SCROLL_MS,
+  });
 } finally {
   await context?.close().catch(() => undefined);
   await server?.stop();

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // s3rver is a devDependency of apps/server.
-const require = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/package.json'));
+const require = createRequire(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/package.json'),
+);
 const S3rver = require('s3rver');
 const [dataDir, portFile] = process.argv.slice(2);
 fs.mkdirSync(dataDir, { recursive: true });

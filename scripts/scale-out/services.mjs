@@ -16,7 +16,12 @@ export const S3_SECRET_KEY = 'S3RVER';
 export function findPgBin() {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const majors = fs.existsSync(root) ? fs.readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => b - a) : [];
+  const majors = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((d) => /^\d+$/.test(d))
+        .sort((a, b) => b - a)
+    : [];
   for (const m of majors) if (fs.existsSync(path.join(root, m, 'bin', 'initdb'))) return path.join(root, m, 'bin');
   throw new Error('PostgreSQL binaries not found (install Debian\'s "postgresql" package, or set PG_BIN)');
 }
@@ -51,11 +56,32 @@ export async function startPostgres() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-pg-'));
   if (isRoot) execFileSync('chown', ['postgres:', dir]);
   const dataDir = path.join(dir, 'data');
-  runPg(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  runPg(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
   const port = await freePort();
   // fsync off and a bigger connection limit: a throwaway cluster for tests (one database per test server).
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`;
-  runPg(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'postgres.log'), '-w', '-t', '60', 'start']);
+  runPg(path.join(bin, 'pg_ctl'), [
+    '-D',
+    dataDir,
+    '-o',
+    opts,
+    '-l',
+    path.join(dir, 'postgres.log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dir,

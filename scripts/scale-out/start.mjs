@@ -8,7 +8,9 @@ import { startScaleOutServices } from './services.mjs';
 
 const stateFile = process.argv[2] ?? path.join(os.tmpdir(), 'cassava-scale-out.json');
 if (fs.existsSync(stateFile)) {
-  process.stderr.write(`${stateFile} exists: services already running? Stop them first (scripts/scale-out/stop.mjs).\n`);
+  process.stderr.write(
+    `${stateFile} exists: services already running? Stop them first (scripts/scale-out/stop.mjs).\n`,
+  );
   process.exit(1);
 }
 try {

@@ -1,7 +1,12 @@
 import { createRequire } from 'node:module';
 import multipart from '@fastify/multipart';
 import { CONTRACT_HEADER, CONTRACT_VERSION } from '@cassavascope/contract';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import { registerAuth } from './auth/auth-hook.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
@@ -34,7 +39,10 @@ function lazySchemaCompilers(): CompilersFactory {
   // Resolved from Fastify's own location: the same compiler packages it would load itself.
   const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
   type Build = (...args: unknown[]) => unknown;
-  const lazy = (pkg: string): Build => (...args) => (fromFastify(pkg) as () => Build)()(...args);
+  const lazy =
+    (pkg: string): Build =>
+    (...args) =>
+      (fromFastify(pkg) as () => Build)()(...args);
   return {
     buildValidator: lazy('@fastify/ajv-compiler') as CompilersFactory['buildValidator'],
     buildSerializer: lazy('@fastify/fast-json-stringify-compiler') as CompilersFactory['buildSerializer'],

@@ -76,7 +76,13 @@ async function startQueue(ctx: AppContext): Promise<void> {
   } catch (err) {
     if (!isStorageFull(err)) throw err;
     ctx.log.error({ err }, 'the disk is full: interrupted tasks resume once space is freed');
-    const retry = setTimeout(() => void startQueue(ctx).then(() => reclaimOrphans(ctx)).catch((e: unknown) => ctx.log.error({ err: e }, 'the queue did not start')), 30_000);
+    const retry = setTimeout(
+      () =>
+        void startQueue(ctx)
+          .then(() => reclaimOrphans(ctx))
+          .catch((e: unknown) => ctx.log.error({ err: e }, 'the queue did not start')),
+      30_000,
+    );
     retry.unref();
   }
 }

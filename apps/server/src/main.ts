@@ -43,7 +43,15 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   background = startBackgroundWork(ctx);
-  log.info({ url: `http://${config.host}:${config.port}`, dataDir: config.dataDir, database: ctx.db.dialect, storage: ctx.storage.kind }, 'CassavaScope is listening');
+  log.info(
+    {
+      url: `http://${config.host}:${config.port}`,
+      dataDir: config.dataDir,
+      database: ctx.db.dialect,
+      storage: ctx.storage.kind,
+    },
+    'CassavaScope is listening',
+  );
   await background;
 }
 

@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     throw err;
   }
   if (!config.databaseUrl) {
-    process.stderr.write('The worker needs DATABASE_URL (PostgreSQL): the embedded default runs its jobs inside the server.\n');
+    process.stderr.write(
+      'The worker needs DATABASE_URL (PostgreSQL): the embedded default runs its jobs inside the server.\n',
+    );
     process.exit(2);
   }
   const log = createLogger(config.logLevel).child({ role: 'worker' });

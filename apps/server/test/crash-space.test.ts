@@ -33,18 +33,26 @@ afterAll(async () => {
 
 function ensureBuilt(): void {
   if (fs.existsSync(MAIN)) return;
-  const build = spawnSync('npm', ['run', 'build', '-w', '@cassavascope/contract', '-w', '@cassavascope/ppd', '-w', '@cassavascope/server'], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync(
+    'npm',
+    ['run', 'build', '-w', '@cassavascope/contract', '-w', '@cassavascope/ppd', '-w', '@cassavascope/server'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   if (build.status !== 0) throw new Error('building the server failed');
 }
 
-function startServer(crashPoint?: string): Promise<{ child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | null> }> {
+function startServer(
+  crashPoint?: string,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | null> }> {
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     env: { ...process.env, ...env, ...(crashPoint ? { CASSAVA_CRASH_POINT: crashPoint } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, signal) => resolve(signal)),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -60,7 +68,8 @@ function startServer(crashPoint?: string): Promise<{ child: ChildProcess; url: s
 function form(files: SpecimenFile[], fields: Record<string, string> = {}): FormData {
   const f = new FormData();
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  for (const file of files) f.append('files', new Blob([new Uint8Array(file.bytes)], { type: 'image/jpeg' }), file.name);
+  for (const file of files)
+    f.append('files', new Blob([new Uint8Array(file.bytes)], { type: 'image/jpeg' }), file.name);
   return f;
 }
 
@@ -77,7 +86,9 @@ async function tempFiles(): Promise<string[]> {
 }
 
 async function referenced(url: string): Promise<string[]> {
-  const list = (await (await fetch(`${url}/api/images/?page_size=1000`)).json()) as { results: { image_url: string; thumbnail_url: string }[] };
+  const list = (await (await fetch(`${url}/api/images/?page_size=1000`)).json()) as {
+    results: { image_url: string; thumbnail_url: string }[];
+  };
   return list.results.flatMap((i) => [i.image_url, i.thumbnail_url].map((u) => u.replace(/^.*\/media\//, ''))).sort();
 }
 
@@ -108,9 +119,24 @@ describe('SIGKILL at the bad moments, then a restart', () => {
 
     // A library: a folder of four photos and two uncategorised ones.
     const s0 = await startServer();
-    const folder = (await (await fetch(`${s0.url}/api/folders/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"plot 3"}' })).json()) as { id: number };
-    expect((await fetch(`${s0.url}/api/images/upload-files/`, { method: 'POST', body: form(photos.slice(0, 4), { folder_id: String(folder.id) }) })).status).toBe(201);
-    expect((await fetch(`${s0.url}/api/images/upload-files/`, { method: 'POST', body: form(photos.slice(4, 6)) })).status).toBe(201);
+    const folder = (await (
+      await fetch(`${s0.url}/api/folders/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"plot 3"}',
+      })
+    ).json()) as { id: number };
+    expect(
+      (
+        await fetch(`${s0.url}/api/images/upload-files/`, {
+          method: 'POST',
+          body: form(photos.slice(0, 4), { folder_id: String(folder.id) }),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await fetch(`${s0.url}/api/images/upload-files/`, { method: 'POST', body: form(photos.slice(4, 6)) })).status,
+    ).toBe(201);
     const kept = await referenced(s0.url);
     s0.child.kill('SIGKILL');
     await s0.exited;
@@ -124,12 +150,16 @@ describe('SIGKILL at the bad moments, then a restart', () => {
 
     // 2. Killed while moving an upload into storage: files in place, no rows.
     const s2 = await startServer('upload-before-rows');
-    await crashWith(s2, () => fetch(`${s2.url}/api/images/upload-files/`, { method: 'POST', body: form(photos.slice(6, 9)) }));
+    await crashWith(s2, () =>
+      fetch(`${s2.url}/api/images/upload-files/`, { method: 'POST', body: form(photos.slice(6, 9)) }),
+    );
     expect((await allKeys()).length).toBeGreaterThan(0);
 
     // 3. Killed while an upload arrives: its first file is in the temp folder.
     const s3 = await startServer('upload-staged');
-    await crashWith(s3, () => fetch(`${s3.url}/api/images/upload-files/`, { method: 'POST', body: form(photos.slice(9, 12)) }));
+    await crashWith(s3, () =>
+      fetch(`${s3.url}/api/images/upload-files/`, { method: 'POST', body: form(photos.slice(9, 12)) }),
+    );
     expect((await tempFiles()).length).toBeGreaterThan(0);
 
     // The restart gives every byte back and keeps the library whole.

@@ -26,10 +26,14 @@ afterAll(async () => {
 /** `npm test` builds first; a test run on its own builds what is missing. */
 function ensureBuilt(): void {
   if (fs.existsSync(MAIN)) return;
-  const build = spawnSync('npm', ['run', 'build', '-w', '@cassavascope/contract', '-w', '@cassavascope/ppd', '-w', '@cassavascope/server'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  const build = spawnSync(
+    'npm',
+    ['run', 'build', '-w', '@cassavascope/contract', '-w', '@cassavascope/ppd', '-w', '@cassavascope/server'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   if (build.status !== 0) throw new Error('building the server failed');
 }
 

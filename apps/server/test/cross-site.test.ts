@@ -23,7 +23,9 @@ async function overwriteForm(name: string): Promise<{ body: Buffer; type: string
   const other = await makeJpeg({ width: 80, height: 60, seed: 99 });
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="duplicate_action"\r\n\r\noverwrite\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
     other,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -32,7 +34,11 @@ async function overwriteForm(name: string): Promise<{ body: Buffer; type: string
 
 /** Everything a test could see changed: images with their bytes, folders, tasks and stored blobs. */
 async function snapshot() {
-  const images = (await server.json('/api/images/?page_size=1000')).body.results.map((i: any) => [i.id, i.name, i.sha256]);
+  const images = (await server.json('/api/images/?page_size=1000')).body.results.map((i: any) => [
+    i.id,
+    i.name,
+    i.sha256,
+  ]);
   const folders = (await server.json('/api/folders/')).body;
   const tasks = (await server.json('/api/tasks/')).body;
   return { images, folders, tasks, blobs: await storedKeys(server) };
@@ -53,7 +59,13 @@ describe('cross-site requests change nothing', () => {
     const before = await snapshot();
     const name = before.images[0][1] as string;
     const { body, type } = await overwriteForm(name);
-    const res = await rawRequest(server.url, 'POST', '/api/images/upload-files/', { 'content-type': type, origin: EVIL, 'sec-fetch-site': 'cross-site' }, body);
+    const res = await rawRequest(
+      server.url,
+      'POST',
+      '/api/images/upload-files/',
+      { 'content-type': type, origin: EVIL, 'sec-fetch-site': 'cross-site' },
+      body,
+    );
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'cross_origin' });
     expect(await snapshot()).toEqual(before);
@@ -62,9 +74,18 @@ describe('cross-site requests change nothing', () => {
   it('a text/plain POST from another site cannot cancel a running task', async () => {
     const files = await specimenFiles(4, { width: 240, height: 160, prefix: 'cancel' });
     const ids = (await uploadFiles(server.url, files)).map((i) => i.id);
-    const created = await server.json('/api/tasks/prediction/', { method: 'POST', body: { name: 'attacked', image_ids: ids, split_count: 2 } });
+    const created = await server.json('/api/tasks/prediction/', {
+      method: 'POST',
+      body: { name: 'attacked', image_ids: ids, split_count: 2 },
+    });
     expect(created.status).toBe(201);
-    const res = await rawRequest(server.url, 'POST', `/api/tasks/${created.body.id}/cancel/`, { 'content-type': 'text/plain;charset=UTF-8', origin: EVIL }, '{}');
+    const res = await rawRequest(
+      server.url,
+      'POST',
+      `/api/tasks/${created.body.id}/cancel/`,
+      { 'content-type': 'text/plain;charset=UTF-8', origin: EVIL },
+      '{}',
+    );
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body).code).toBe('cross_origin');
     const { task } = await waitForTask(server.url, created.body.id);
@@ -108,15 +129,27 @@ describe('cross-site requests change nothing', () => {
 
 describe('the app on its own origin and scripts still work', () => {
   it.each([
-    ['the same origin (the built app served by the server)', () => ({ origin: server.url, 'sec-fetch-site': 'same-origin' })],
+    [
+      'the same origin (the built app served by the server)',
+      () => ({ origin: server.url, 'sec-fetch-site': 'same-origin' }),
+    ],
     ['localhost under its own name', () => ({ origin: `http://localhost:${port}`, host: `localhost:${port}` })],
-    ['the Vite dev server on another port of localhost (its proxy keeps the Origin)', () => ({ origin: 'http://localhost:5173', host: 'localhost:5173' })],
+    [
+      'the Vite dev server on another port of localhost (its proxy keeps the Origin)',
+      () => ({ origin: 'http://localhost:5173', host: 'localhost:5173' }),
+    ],
     ['no Origin at all (curl, scripts, the CLI)', () => ({})],
     ['Sec-Fetch-Site: same-origin without Origin', () => ({ 'sec-fetch-site': 'same-origin' })],
     ['Sec-Fetch-Site: none (typed into the address bar)', () => ({ 'sec-fetch-site': 'none' })],
   ])('a write from %s passes', async (_label, headers) => {
     const name = `own-${Math.random()}`;
-    const res = await rawRequest(server.url, 'POST', '/api/folders/', { ...headers(), 'content-type': 'application/json' }, JSON.stringify({ name }));
+    const res = await rawRequest(
+      server.url,
+      'POST',
+      '/api/folders/',
+      { ...headers(), 'content-type': 'application/json' },
+      JSON.stringify({ name }),
+    );
     expect(res.status).toBe(201);
     const id = JSON.parse(res.body).id;
     const del = await rawRequest(server.url, 'DELETE', `/api/folders/${id}/`, headers());
@@ -155,7 +188,8 @@ describe('unknown Host names (DNS rebinding)', () => {
   it('HOST=0.0.0.0 answers the machine addresses and name; ALLOWED_HOSTS=* answers any; a bad list stops the start', () => {
     const lan = loadConfig({ HOST: '0.0.0.0' }).allowedHosts!;
     expect(lan.has(os.hostname().toLowerCase())).toBe(true);
-    for (const addresses of Object.values(os.networkInterfaces())) for (const a of addresses ?? []) expect(lan.has(a.address.toLowerCase())).toBe(true);
+    for (const addresses of Object.values(os.networkInterfaces()))
+      for (const a of addresses ?? []) expect(lan.has(a.address.toLowerCase())).toBe(true);
     expect(lan.has('evil.example')).toBe(false);
     expect(loadConfig({ HOST: '127.0.0.1' }).allowedHosts).toEqual(new Set(['localhost', '127.0.0.1', '::1']));
     expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toBeNull();
@@ -168,7 +202,13 @@ describe('unknown Host names (DNS rebinding)', () => {
       expect((await rawRequest(lab.url, 'GET', '/api/status/', { host: 'lab.example.org' })).status).toBe(200);
       expect((await rawRequest(lab.url, 'GET', '/api/status/', { host: 'cassava.local:8443' })).status).toBe(200);
       expect((await rawRequest(lab.url, 'GET', '/api/status/', { host: 'evil.example' })).status).toBe(421);
-      const post = await rawRequest(lab.url, 'POST', '/api/folders/', { host: 'lab.example.org', origin: 'https://lab.example.org', 'content-type': 'application/json' }, '{"name":"behind a proxy"}');
+      const post = await rawRequest(
+        lab.url,
+        'POST',
+        '/api/folders/',
+        { host: 'lab.example.org', origin: 'https://lab.example.org', 'content-type': 'application/json' },
+        '{"name":"behind a proxy"}',
+      );
       expect(post.status).toBe(201);
     } finally {
       await lab.close();
@@ -199,7 +239,13 @@ describe('headers on every response', () => {
     for (const p of ['/api/images/', '/api/images/999999/', '/api/status/', '/api/openapi.json']) {
       expect((await rawRequest(server.url, 'GET', p)).headers['x-cassavascope-contract'], p).toBe('1');
     }
-    const created = await rawRequest(server.url, 'POST', '/api/folders/', { 'content-type': 'application/json' }, '{"name":"contract header"}');
+    const created = await rawRequest(
+      server.url,
+      'POST',
+      '/api/folders/',
+      { 'content-type': 'application/json' },
+      '{"name":"contract header"}',
+    );
     expect(created.status).toBe(201);
     expect(created.headers['x-cassavascope-contract']).toBe('1');
     for (const p of [image.thumbnail_url, '/']) {

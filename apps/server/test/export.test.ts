@@ -24,7 +24,16 @@ beforeAll(async () => {
       model_type: 'deeplabv3plus_resnet101',
       image_ids: '[]',
       image_count: ROWS,
-      parameters: JSON.stringify({ threshold: 0.5, min_size: 100, method: 'post', use_tta: false, morph_kernel_size: 5, morph_iterations: 1, overlay_opacity: 0.3, split_count: 32 }),
+      parameters: JSON.stringify({
+        threshold: 0.5,
+        min_size: 100,
+        method: 'post',
+        use_tta: false,
+        morph_kernel_size: 5,
+        morph_iterations: 1,
+        overlay_opacity: 0.3,
+        split_count: 32,
+      }),
       error_message: null,
       created_at: now,
       updated_at: now,
@@ -60,7 +69,11 @@ beforeAll(async () => {
       created_at: now,
     });
   }
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('results').values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto('results')
+      .values(rows.slice(i, i + 200))
+      .execute();
 });
 /** Row i's specimens as the server stores them: 1 to 5 of them (i % 5 + 1), every 7th row's first one needs review. */
 function seededSpecimens(i: number, ppd: number) {
@@ -128,18 +141,56 @@ describe('GET /api/predictions/export/', () => {
     // The seed's eight columns first, unchanged; then the engine's value, the review state, the specimen count
     // and the PPD under the ontology's trait id (no sample fields in this library, so no field columns).
     expect(rows[0]).toEqual([
-      'image_name', 'ppd_value', 'confidence', 'prediction', 'processing_time', 'sub_ppd_values', 'task_id', 'error_code',
-      'engine_ppd_value', 'reviewed', 'specimen_count', 'PPD|CO_334:0000077',
+      'image_name',
+      'ppd_value',
+      'confidence',
+      'prediction',
+      'processing_time',
+      'sub_ppd_values',
+      'task_id',
+      'error_code',
+      'engine_ppd_value',
+      'reviewed',
+      'specimen_count',
+      'PPD|CO_334:0000077',
     ]);
     expect(rows).toHaveLength(ROWS + 1);
-    expect(rows[1]).toEqual(['木薯_1.jpg', '0', '0.9', 'healthy', '0.25', '0', String(taskId), '', '0', 'false', '1', '0']);
+    expect(rows[1]).toEqual([
+      '木薯_1.jpg',
+      '0',
+      '0.9',
+      'healthy',
+      '0.25',
+      '0',
+      String(taskId),
+      '',
+      '0',
+      'false',
+      '1',
+      '0',
+    ]);
     expect(rows[3]!.slice(5)).toEqual(['1.4 / 1.4 / 1.4', String(taskId), '', '1.4', 'false', '3', '1.4']);
     for (let i = 0; i < ROWS; i++) expect(rows[i + 1]![10]).toBe(String(specimenCount(i)));
     expect(rows[3]![0]).toBe('with,comma.jpg');
     expect(rows[4]![0]).toBe('say "hi".jpg');
     expect(rows[5]![0]).toBe("'=SUM(A1).jpg");
-    expect(rows[10]).toEqual(["'=SUM(A1).jpg", '', '', '', '0.25', '', String(taskId), 'decode_failed', '', 'false', '0', '']);
-    expect(rows[ROWS]![0]).toBe(['木薯_1.jpg', 'plain.jpg', 'with,comma.jpg', 'say "hi".jpg', "'=SUM(A1).jpg"][(ROWS - 1) % 5]);
+    expect(rows[10]).toEqual([
+      "'=SUM(A1).jpg",
+      '',
+      '',
+      '',
+      '0.25',
+      '',
+      String(taskId),
+      'decode_failed',
+      '',
+      'false',
+      '0',
+      '',
+    ]);
+    expect(rows[ROWS]![0]).toBe(
+      ['木薯_1.jpg', 'plain.jpg', 'with,comma.jpg', 'say "hi".jpg', "'=SUM(A1).jpg"][(ROWS - 1) % 5],
+    );
   });
 
   it('exports everything without task_id, an empty file for an unknown task, 400 for a bad one', async () => {
@@ -153,9 +204,16 @@ describe('GET /api/predictions/export/', () => {
   });
 
   it('takes the listing filters (search, severity): the file holds exactly the rows the listing counts', async () => {
-    for (const q of ['severity=mild', 'search=COMMA', 'search=%E6%9C%A8%E8%96%AF&severity=severe', 'severity=healthy&search=plain']) {
+    for (const q of [
+      'severity=mild',
+      'search=COMMA',
+      'search=%E6%9C%A8%E8%96%AF&severity=severe',
+      'severity=healthy&search=plain',
+    ]) {
       const listed = await server.json(`/api/predictions/?task_id=${taskId}&${q}&page_size=1`);
-      const rows = parseCsv((await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&${q}`))).slice(1));
+      const rows = parseCsv(
+        (await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&${q}`))).slice(1),
+      );
       expect(listed.body.count).toBeGreaterThan(0);
       expect(rows).toHaveLength(listed.body.count + 1);
       if (q.startsWith('severity=mild')) expect(rows.slice(1).every((r) => r[3] === 'mild')).toBe(true);
@@ -169,21 +227,62 @@ describe('GET /api/predictions/export/', () => {
   it('format=specimens streams one row per specimen, in result order, with the same filters', async () => {
     const res = await server.request(`/api/predictions/export/?task_id=${taskId}&format=specimens`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="prediction_results_\d+_\d{4}-\d\d-\d\d\.csv"$/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="prediction_results_\d+_\d{4}-\d\d-\d\d\.csv"$/,
+    );
     const text = await bodyText(res);
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const rows = parseCsv(text.slice(1));
-    expect(rows[0]).toEqual(['image_name', 'task_id', 'index', 'kind', 'ppd', 'engine_ppd', 'confidence', 'excluded', 'corrected', 'needs_review']);
+    expect(rows[0]).toEqual([
+      'image_name',
+      'task_id',
+      'index',
+      'kind',
+      'ppd',
+      'engine_ppd',
+      'confidence',
+      'excluded',
+      'corrected',
+      'needs_review',
+    ]);
     let total = 0;
     for (let i = 0; i < ROWS; i++) total += specimenCount(i);
     expect(rows).toHaveLength(total + 1);
-    expect(rows[1]).toEqual(['木薯_1.jpg', String(taskId), '1', 'root_slice', '0', '0', '0.9', 'false', 'false', 'true']);
+    expect(rows[1]).toEqual([
+      '木薯_1.jpg',
+      String(taskId),
+      '1',
+      'root_slice',
+      '0',
+      '0',
+      '0.9',
+      'false',
+      'false',
+      'true',
+    ]);
     // Row 4 (index 4 in the seed) has five specimens, the fifth a leaf; names are quoted and escaped as in the result file.
     const fifth = rows.find((r) => r[0] === "'=SUM(A1).jpg" && r[2] === '5')!;
-    expect(fifth).toEqual(["'=SUM(A1).jpg", String(taskId), '5', 'leaf', '2.8', '2.8', '0.9', 'false', 'false', 'false']);
+    expect(fifth).toEqual([
+      "'=SUM(A1).jpg",
+      String(taskId),
+      '5',
+      'leaf',
+      '2.8',
+      '2.8',
+      '0.9',
+      'false',
+      'false',
+      'false',
+    ]);
     expect(rows.filter((r) => r[0] === 'say "hi".jpg').length).toBeGreaterThan(0);
     // Filters narrow it like the listing: the flagged results' specimens only.
-    const flagged = parseCsv((await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&format=specimens&needs_review=true`))).slice(1));
+    const flagged = parseCsv(
+      (
+        await bodyText(
+          await server.request(`/api/predictions/export/?task_id=${taskId}&format=specimens&needs_review=true`),
+        )
+      ).slice(1),
+    );
     let flaggedTotal = 0;
     for (let i = 0; i < ROWS; i++) if (needsReview(i)) flaggedTotal += specimenCount(i);
     expect(flagged).toHaveLength(flaggedTotal + 1);
@@ -198,16 +297,28 @@ describe('GET /api/predictions/export/', () => {
     expect(flagged.body.results.every((r: any) => r.needs_review && r.specimens[0].needs_review)).toBe(true);
     const clear = await server.json(`/api/predictions/?task_id=${taskId}&needs_review=false&page_size=1`);
     expect(clear.body.count).toBe(ROWS - flaggedCount);
-    const rows = parseCsv((await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&needs_review=true`))).slice(1));
+    const rows = parseCsv(
+      (await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&needs_review=true`))).slice(1),
+    );
     expect(rows).toHaveLength(flaggedCount + 1);
     // With severity too: both apply.
     const both = await server.json(`/api/predictions/?task_id=${taskId}&needs_review=true&severity=severe&page_size=1`);
-    const bothRows = parseCsv((await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&needs_review=true&severity=severe`))).slice(1));
+    const bothRows = parseCsv(
+      (
+        await bodyText(
+          await server.request(`/api/predictions/export/?task_id=${taskId}&needs_review=true&severity=severe`),
+        )
+      ).slice(1),
+    );
     expect(bothRows).toHaveLength(both.body.count + 1);
     expect(bothRows.slice(1).every((r) => r[3] === 'severe')).toBe(true);
     expect((await server.json(`/api/predictions/?task_id=${taskId}&reviewed=true`)).body.count).toBe(0);
     expect((await server.json(`/api/predictions/?task_id=${taskId}&reviewed=false`)).body.count).toBe(ROWS);
-    expect(parseCsv((await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&reviewed=true`))).slice(1))).toHaveLength(1);
+    expect(
+      parseCsv(
+        (await bodyText(await server.request(`/api/predictions/export/?task_id=${taskId}&reviewed=true`))).slice(1),
+      ),
+    ).toHaveLength(1);
     const bad = await server.json('/api/predictions/export/?needs_review=maybe');
     expect(bad.status).toBe(400);
     expect(bad.body.fields.needs_review).toBeTruthy();

@@ -46,7 +46,10 @@ beforeEach(async () => {
 
 describe('POST /folders/', () => {
   it('creates a folder with a trimmed name and answers 201 with the Folder', async () => {
-    const res = await server.json('/api/folders/', { method: 'POST', body: { name: '  Field trial 2026  ', description: 'north plot' } });
+    const res = await server.json('/api/folders/', {
+      method: 'POST',
+      body: { name: '  Field trial 2026  ', description: 'north plot' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'Field trial 2026', description: 'north plot', imageCount: 0 });
     expect(res.body.id).toBeGreaterThan(0);
@@ -93,7 +96,11 @@ describe('POST /folders/', () => {
   });
 
   it('answers 400 invalid_json for a malformed body, and a non-object body is a field error', async () => {
-    const bad = await server.json('/api/folders/', { method: 'POST', body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const bad = await server.json('/api/folders/', {
+      method: 'POST',
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_json');
     const arr = await server.json('/api/folders/', { method: 'POST', body: [1, 2] });
@@ -186,7 +193,10 @@ describe('GET and PUT /folders/{id}/', () => {
     const same = await server.json(`/api/folders/${f.id}/`, { method: 'PUT', body: { name: 'PLOT' } });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ name: 'PLOT', description: 'desc' });
-    const renamed = await server.json(`/api/folders/${f.id}`, { method: 'PUT', body: { name: ' New ', description: '' } });
+    const renamed = await server.json(`/api/folders/${f.id}`, {
+      method: 'PUT',
+      body: { name: ' New ', description: '' },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: f.id, name: 'New', description: '' });
   });
@@ -242,7 +252,7 @@ describe('DELETE /folders/{id}/', () => {
     expect(await folderOf(img)).toBe(f.id);
   });
 
-  it('deletes the images with images=delete, and only that folder\'s', async () => {
+  it("deletes the images with images=delete, and only that folder's", async () => {
     const f = await createFolder('Trash');
     const other = await seedImage('keep.jpg', null);
     await seedImage('a.jpg', f.id);
@@ -265,7 +275,10 @@ describe('POST /folders/{id}/add_images/', () => {
     const f = await createFolder('Dest');
     const a = await seedImage('a.jpg', null);
     const b = await seedImage('b.jpg', null);
-    const res = await server.json(`/api/folders/${f.id}/add_images/`, { method: 'POST', body: { image_ids: [a, b, a] } });
+    const res = await server.json(`/api/folders/${f.id}/add_images/`, {
+      method: 'POST',
+      body: { image_ids: [a, b, a] },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ moved: 2 });
     expect(await folderOf(a)).toBe(f.id);
@@ -284,7 +297,10 @@ describe('POST /folders/{id}/add_images/', () => {
   it('moves nothing when one id is unknown (400 unknown_ids)', async () => {
     const f = await createFolder('Dest');
     const a = await seedImage('a.jpg', null);
-    const res = await server.json(`/api/folders/${f.id}/add_images/`, { method: 'POST', body: { image_ids: [a, 55555] } });
+    const res = await server.json(`/api/folders/${f.id}/add_images/`, {
+      method: 'POST',
+      body: { image_ids: [a, 55555] },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'unknown_ids', ids: [55555] });
     expect(await folderOf(a)).toBeNull();
@@ -292,7 +308,9 @@ describe('POST /folders/{id}/add_images/', () => {
 
   it('answers 404 for an unknown folder and 400 for a malformed body', async () => {
     const a = await seedImage('a.jpg', null);
-    expect((await server.json('/api/folders/4040/add_images/', { method: 'POST', body: { image_ids: [a] } })).status).toBe(404);
+    expect(
+      (await server.json('/api/folders/4040/add_images/', { method: 'POST', body: { image_ids: [a] } })).status,
+    ).toBe(404);
     const f = await createFolder('Dest');
     for (const body of [{}, { image_ids: 'x' }, { image_ids: [1.5] }, { image_ids: [-1] }]) {
       const res = await server.json(`/api/folders/${f.id}/add_images/`, { method: 'POST', body });
@@ -303,7 +321,7 @@ describe('POST /folders/{id}/add_images/', () => {
 });
 
 describe('GET /folders/{id}/images/', () => {
-  it('lists the folder\'s images like GET /images/?folder=id, and 404s for an unknown folder', async () => {
+  it("lists the folder's images like GET /images/?folder=id, and 404s for an unknown folder", async () => {
     const f = await createFolder('F');
     await seedImage('in.jpg', f.id);
     await seedImage('out.jpg', null);

@@ -19,7 +19,8 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
  * temp files (uploads are staged there) while PostgreSQL and S3 live elsewhere.
  */
 const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-full-disk-'));
-const mounted = process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', mountPoint]).status === 0;
+const mounted =
+  process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', mountPoint]).status === 0;
 const filler = path.join(mountPoint, 'filler.bin');
 
 afterAll(() => {
@@ -66,7 +67,10 @@ describe.skipIf(!mounted)('a full disk', () => {
     let server = await startTestServer({ ...backends, ...ENV, DATA_DIR: mountPoint });
     try {
       const photos = await Promise.all([1, 2, 3].map((seed) => makeJpeg({ width: 200, height: 150, seed, noise: 10 })));
-      const up = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith(photos.map((data, i) => ({ name: `p${i}.jpg`, data }))) });
+      const up = await server.json('/api/images/upload-files/', {
+        method: 'POST',
+        body: formWith(photos.map((data, i) => ({ name: `p${i}.jpg`, data }))),
+      });
       expect(up.status).toBe(201);
       await server.ctx.space.restoreReserve();
       expect(fs.existsSync(path.join(mountPoint, 'space-reserve'))).toBe(true);
@@ -81,7 +85,10 @@ describe.skipIf(!mounted)('a full disk', () => {
       expect(status.body.disk.free_bytes).toBeLessThan(1 << 20);
 
       // Uploads: 507 before a byte is stored.
-      const refused = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'new.jpg', data: await makeJpeg({ seed: 9 }) }]) });
+      const refused = await server.json('/api/images/upload-files/', {
+        method: 'POST',
+        body: formWith([{ name: 'new.jpg', data: await makeJpeg({ seed: 9 }) }]),
+      });
       expect(refused.status).toBe(507);
       expect(refused.body.code).toBe('storage_full');
       expect(await storedState(server)).toEqual(before);
@@ -89,7 +96,10 @@ describe.skipIf(!mounted)('a full disk', () => {
       // A write that starts with room and runs out of it half way: 507, its temp file gone.
       await freeBytes(6 << 20);
       const big = crypto.randomBytes(12 << 20);
-      const halfway = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'big.jpg', data: big }]) });
+      const halfway = await server.json('/api/images/upload-files/', {
+        method: 'POST',
+        body: formWith([{ name: 'big.jpg', data: big }]),
+      });
       expect(halfway.status).toBe(507);
       expect(halfway.body.code).toBe('storage_full');
       expect(await storedState(server)).toEqual(before);
@@ -101,7 +111,10 @@ describe.skipIf(!mounted)('a full disk', () => {
       // Streamed entries (sizes after the data) are not staged while the ZIP arrives: they are extracted after.
       const zip = await makeZip([1, 2, 3].map((i) => ({ name: `z${i}.jpg`, data: lowEntropy(), streamed: true })));
       await freeBytes(zip.length + (2 << 20));
-      const zipped = await server.json('/api/images/upload-batch/', { method: 'POST', body: formWith([{ field: 'file', name: 'z.zip', data: zip }]) });
+      const zipped = await server.json('/api/images/upload-batch/', {
+        method: 'POST',
+        body: formWith([{ field: 'file', name: 'z.zip', data: zip }]),
+      });
       expect(zipped.status).toBe(507);
       expect(zipped.body.code).toBe('storage_full');
       expect(await storedState(server)).toEqual(before);
@@ -134,7 +147,10 @@ describe.skipIf(!mounted)('a full disk', () => {
 
       // Space freed: uploads work again.
       await fsp.rm(filler);
-      const again = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'after.jpg', data: await makeJpeg({ seed: 10 }) }]) });
+      const again = await server.json('/api/images/upload-files/', {
+        method: 'POST',
+        body: formWith([{ name: 'after.jpg', data: await makeJpeg({ seed: 10 }) }]),
+      });
       expect(again.status).toBe(201);
     } finally {
       await stop(server).catch(() => undefined);
@@ -150,13 +166,17 @@ describe.skipIf(!mounted)('a full disk', () => {
     const runTask = async (ids: number[], name: string, whileStopped: () => Promise<void>) => {
       // The task's rows go in while there is room; its jobs run once the disk is full.
       await server.ctx.queue.stop();
-      const created = await server.json('/api/tasks/prediction/', { method: 'POST', body: { name, image_ids: ids, split_count: 2 } });
+      const created = await server.json('/api/tasks/prediction/', {
+        method: 'POST',
+        body: { name, image_ids: ids, split_count: 2 },
+      });
       expect(created.status).toBe(201);
       await whileStopped();
       await server.ctx.queue.start();
       return created.body.id as number;
     };
-    const resultsOf = async (taskId: number) => (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results as any[];
+    const resultsOf = async (taskId: number) =>
+      (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results as any[];
     try {
       const ids = (await uploadFiles(server.url, await specimenFiles(6, { width: 240, height: 160 }))).map((i) => i.id);
 
@@ -214,14 +234,18 @@ describe('a full object store', () => {
         if (req.method === 'PUT' && parts.length > 1) {
           puts += 1;
           res.statusCode = 507;
-          res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.</Message></Error>');
+          res.end(
+            '<?xml version="1.0" encoding="UTF-8"?><Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.</Message></Error>',
+          );
         } else if (req.method === 'HEAD') {
           res.statusCode = parts.length > 1 ? 404 : 200;
           res.end();
         } else if (req.method === 'POST' && url.searchParams.has('delete')) {
           res.end('<?xml version="1.0" encoding="UTF-8"?><DeleteResult></DeleteResult>');
         } else if (req.method === 'GET' && parts.length === 1) {
-          res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${parts[0]}</Name><IsTruncated>false</IsTruncated></ListBucketResult>`);
+          res.end(
+            `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${parts[0]}</Name><IsTruncated>false</IsTruncated></ListBucketResult>`,
+          );
         } else {
           res.statusCode = 404;
           res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>none</Message></Error>');
@@ -230,7 +254,11 @@ describe('a full object store', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
-    return { endpoint: `http://127.0.0.1:${port}`, puts: () => puts, close: () => new Promise((r) => server.close(() => r())) };
+    return {
+      endpoint: `http://127.0.0.1:${port}`,
+      puts: () => puts,
+      close: () => new Promise((r) => server.close(() => r())),
+    };
   }
 
   it('an upload the object store refuses as full is 507 storage_full, with no row and no temp file', async () => {
@@ -243,7 +271,10 @@ describe('a full object store', () => {
       S3_FORCE_PATH_STYLE: 'true',
     });
     try {
-      const res = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'a.jpg', data: await makeJpeg({ seed: 31 }) }]) });
+      const res = await server.json('/api/images/upload-files/', {
+        method: 'POST',
+        body: formWith([{ name: 'a.jpg', data: await makeJpeg({ seed: 31 }) }]),
+      });
       expect(store.puts()).toBeGreaterThan(0);
       expect(res.status).toBe(507);
       expect(res.body.code).toBe('storage_full');

@@ -42,8 +42,12 @@ describe('GET /images/groups/', () => {
     const page2 = await server.json('/api/images/?ordering=-created_time&page=2&page_size=200');
     expect(page2.body.results[310 - 200].created_time.slice(0, 10)).toBe('2026-11-01');
     // By month and year: one group.
-    expect((await server.json('/api/images/groups/?grouping=month')).body.groups).toEqual([{ key: '2026-11', count: 350, start: 0 }]);
-    expect((await server.json('/api/images/groups/?grouping=year')).body.groups).toEqual([{ key: '2026', count: 350, start: 0 }]);
+    expect((await server.json('/api/images/groups/?grouping=month')).body.groups).toEqual([
+      { key: '2026-11', count: 350, start: 0 },
+    ]);
+    expect((await server.json('/api/images/groups/?grouping=year')).body.groups).toEqual([
+      { key: '2026', count: 350, start: 0 },
+    ]);
     // The listing's filters apply.
     expect((await server.json('/api/images/groups/?search=img_35')).body).toEqual({
       count: 2,
@@ -64,8 +68,12 @@ describe('GET /images/groups/', () => {
       { key: '1-5MB', count: 1, start: 1 },
       { key: '<1MB', count: 2, start: 2 },
     ]);
-    expect((await server.json('/api/images/groups/?ordering=name')).body.groups.map((g: { key: string }) => g.key)).toEqual(['9', 'A', 'B', 'C']);
-    expect((await server.json('/api/images/groups/?ordering=folder')).body.groups).toEqual([{ key: 'none', count: 4, start: 0 }]);
+    expect(
+      (await server.json('/api/images/groups/?ordering=name')).body.groups.map((g: { key: string }) => g.key),
+    ).toEqual(['9', 'A', 'B', 'C']);
+    expect((await server.json('/api/images/groups/?ordering=folder')).body.groups).toEqual([
+      { key: 'none', count: 4, start: 0 },
+    ]);
     const bad = await server.json('/api/images/groups/?grouping=week');
     expect(bad.status).toBe(400);
     expect(bad.body.fields).toHaveProperty('grouping');

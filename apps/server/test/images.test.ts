@@ -21,7 +21,13 @@ async function seed(s: Seed): Promise<number> {
   counter += 1;
   const sha = String(counter).padStart(64, 'a');
   const folderSort = s.folder
-    ? (await server.ctx.db.kysely.selectFrom('folders').select('name_key').where('id', '=', s.folder).executeTakeFirstOrThrow()).name_key
+    ? (
+        await server.ctx.db.kysely
+          .selectFrom('folders')
+          .select('name_key')
+          .where('id', '=', s.folder)
+          .executeTakeFirstOrThrow()
+      ).name_key
     : '';
   const row = await new ImagesRepository(server.ctx.db.kysely, server.ctx.db.dialect).insert({
     name: s.name,
@@ -79,7 +85,24 @@ describe('GET /images/', () => {
     expect(res.body).toMatchObject({ count: 3, next: null, previous: null, facets: { all: 3, uncategorized: 2 } });
     expect(res.body.results.map((i: any) => i.name)).toEqual(['new.jpg', 'mid.jpg', 'old.jpg']);
     expect(Object.keys(res.body.results[0]).sort()).toEqual(
-      ['created_time', 'folderId', 'format', 'hasPPD', 'height', 'id', 'image_url', 'lastPrediction', 'metadata', 'name', 'ppdValue', 'sha256', 'size', 'thumbnail_url', 'uploadDate', 'width'].sort(),
+      [
+        'created_time',
+        'folderId',
+        'format',
+        'hasPPD',
+        'height',
+        'id',
+        'image_url',
+        'lastPrediction',
+        'metadata',
+        'name',
+        'ppdValue',
+        'sha256',
+        'size',
+        'thumbnail_url',
+        'uploadDate',
+        'width',
+      ].sort(),
     );
     expect(await names('')).toEqual(await names('?'));
     const noSlash = await server.json('/api/images');
@@ -152,12 +175,14 @@ describe('GET /images/', () => {
 
   it('pages through a search with many matches in the same order for every ordering', async () => {
     // Small pages over many matches take the index-walking plan; one big page sorts the matches.
-    for (let i = 0; i < 30; i++) await seed({ name: i % 3 === 0 ? `other_${i}.jpg` : `leafspot_${i}.jpg`, size: (i * 7919) % 1000 });
+    for (let i = 0; i < 30; i++)
+      await seed({ name: i % 3 === 0 ? `other_${i}.jpg` : `leafspot_${i}.jpg`, size: (i * 7919) % 1000 });
     for (const ordering of ['-created_time', 'name', '-size', 'folder']) {
       const all = await names(`?search=leafspot&ordering=${ordering}&page_size=1000`);
       expect(all).toHaveLength(20);
       const paged: string[] = [];
-      for (let page = 1; page <= 10; page++) paged.push(...(await names(`?search=leafspot&ordering=${ordering}&page_size=2&page=${page}`)));
+      for (let page = 1; page <= 10; page++)
+        paged.push(...(await names(`?search=leafspot&ordering=${ordering}&page_size=2&page=${page}`)));
       expect(paged).toEqual(all);
     }
     expect((await server.json('/api/images/?search=leafspot&page_size=2')).body.count).toBe(20);
@@ -192,7 +217,12 @@ describe('GET /images/', () => {
     expect(p1.body.results.map((i: any) => i.name)).toEqual(['img0.jpg', 'img1.jpg']);
     expect(p1.body.count).toBe(5);
     const next = new URL(p1.body.next);
-    expect(Object.fromEntries(next.searchParams)).toEqual({ page_size: '2', ordering: 'name', search: 'img', page: '2' });
+    expect(Object.fromEntries(next.searchParams)).toEqual({
+      page_size: '2',
+      ordering: 'name',
+      search: 'img',
+      page: '2',
+    });
     const p3 = await server.json('/api/images/?page_size=2&ordering=name&page=3');
     expect(p3.body.results.map((i: any) => i.name)).toEqual(['img4.jpg']);
     expect(p3.body.next).toBeNull();
@@ -265,7 +295,9 @@ describe('counts kept by the database (facets, types, folder image counts)', () 
     return {
       all: rows.length,
       uncategorized: rows.filter((r) => r.folder_id === null).length,
-      types: [...byFormat].map(([format, count]) => ({ format, count })).sort((a, b) => b.count - a.count || a.format.localeCompare(b.format)),
+      types: [...byFormat]
+        .map(([format, count]) => ({ format, count }))
+        .sort((a, b) => b.count - a.count || a.format.localeCompare(b.format)),
       inFolder: (id: number) => rows.filter((r) => r.folder_id === id).length,
     };
   }
@@ -283,7 +315,14 @@ describe('counts kept by the database (facets, types, folder image counts)', () 
       expect(f.body.imageCount).toBe(truth.inFolder(id));
       expect((await server.json(`/api/images/?folder=${id}`)).body.count).toBe(truth.inFolder(id));
       expect((await server.json(`/api/images/?folder=${id}&format=png`)).body.count).toBe(
-        (await server.ctx.db.kysely.selectFrom('images').select('id').where('folder_id', '=', id).where('format', '=', 'png').execute()).length,
+        (
+          await server.ctx.db.kysely
+            .selectFrom('images')
+            .select('id')
+            .where('folder_id', '=', id)
+            .where('format', '=', 'png')
+            .execute()
+        ).length,
       );
     }
   }
@@ -292,14 +331,27 @@ describe('counts kept by the database (facets, types, folder image counts)', () 
     const a = await folder('Counts A');
     const b = await folder('Counts B');
     const ids: number[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await seed({ name: `c${i}.jpg`, folder: i % 3 === 0 ? null : i % 3 === 1 ? a : b, format: i % 4 === 0 ? 'png' : 'jpeg' }));
+    for (let i = 0; i < 12; i++)
+      ids.push(
+        await seed({
+          name: `c${i}.jpg`,
+          folder: i % 3 === 0 ? null : i % 3 === 1 ? a : b,
+          format: i % 4 === 0 ? 'png' : 'jpeg',
+        }),
+      );
     await expectCountsTrue([a, b]);
 
-    const add = await server.json(`/api/folders/${b}/add_images/`, { method: 'POST', body: { image_ids: ids.slice(0, 5) } });
+    const add = await server.json(`/api/folders/${b}/add_images/`, {
+      method: 'POST',
+      body: { image_ids: ids.slice(0, 5) },
+    });
     expect(add.status).toBe(200);
     await expectCountsTrue([a, b]);
 
-    const toNone = await server.json(`/api/folders/none/add_images/`, { method: 'POST', body: { image_ids: ids.slice(5, 7) } });
+    const toNone = await server.json(`/api/folders/none/add_images/`, {
+      method: 'POST',
+      body: { image_ids: ids.slice(5, 7) },
+    });
     expect(toNone.status).toBe(200);
     await expectCountsTrue([a, b]);
 

@@ -49,13 +49,28 @@ describe('PATCH /images/{id}/', () => {
     expect(await metadataOf(id)).toEqual({});
     expect((await server.json('/api/images/')).body.results[0].metadata).toEqual({});
 
-    const set = await patch(id, { metadata: { genotype: 'TME419', rep: '2', dah: 7, root: 'R1', harvest_date: '2026-11-02', note: ' wet ' } });
+    const set = await patch(id, {
+      metadata: { genotype: 'TME419', rep: '2', dah: 7, root: 'R1', harvest_date: '2026-11-02', note: ' wet ' },
+    });
     expect(set.status).toBe(200);
     // A value that looks like a number is a number; text is trimmed; a date stays YYYY-MM-DD.
-    expect(set.body.metadata).toEqual({ genotype: 'TME419', rep: 2, dah: 7, root: 'R1', harvest_date: '2026-11-02', note: 'wet' });
+    expect(set.body.metadata).toEqual({
+      genotype: 'TME419',
+      rep: 2,
+      dah: 7,
+      root: 'R1',
+      harvest_date: '2026-11-02',
+      note: 'wet',
+    });
 
     const changed = await patch(id, { metadata: { dah: 14, note: null } });
-    expect(changed.body.metadata).toEqual({ genotype: 'TME419', rep: 2, dah: 14, root: 'R1', harvest_date: '2026-11-02' });
+    expect(changed.body.metadata).toEqual({
+      genotype: 'TME419',
+      rep: 2,
+      dah: 14,
+      root: 'R1',
+      harvest_date: '2026-11-02',
+    });
     expect((await server.json('/api/images/')).body.results[0].metadata).toEqual(changed.body.metadata);
   });
 
@@ -101,19 +116,26 @@ describe('uploads and metadata', () => {
   beforeEach(clearLibrary);
 
   it('an overwritten image keeps its fields (same id), and every upload answer carries metadata', async () => {
-    const first = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 1 }) }]) });
+    const first = await server.json('/api/images/upload-files/', {
+      method: 'POST',
+      body: formWith([{ name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 1 }) }]),
+    });
     expect(first.body.uploaded[0].metadata).toEqual({});
     const id = first.body.uploaded[0].id;
     await patch(id, { metadata: { genotype: 'TME419', rep: 1 } });
     const again = await server.json('/api/images/upload-files/', {
       method: 'POST',
-      body: formWith([{ name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 2 }) }], { duplicate_action: 'overwrite' }),
+      body: formWith([{ name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 2 }) }], {
+        duplicate_action: 'overwrite',
+      }),
     });
     expect(again.status).toBe(201);
     expect(again.body.uploaded[0]).toMatchObject({ id, metadata: { genotype: 'TME419', rep: 1 } });
     const skipped = await server.json('/api/images/', {
       method: 'POST',
-      body: formWith([{ field: 'file', name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 2 }) }], { duplicate_action: 'skip' }),
+      body: formWith([{ field: 'file', name: 'TME419_1.jpg', data: await makeSpecimenJpeg({ seed: 2 }) }], {
+        duplicate_action: 'skip',
+      }),
     });
     expect(skipped.body).toMatchObject({ id, metadata: { genotype: 'TME419', rep: 1 } });
     // Deleting the image drops its fields with it.
@@ -146,7 +168,11 @@ describe('POST /images/metadata/parse/', () => {
 
     const applied = await server.json('/api/images/metadata/parse/', {
       method: 'POST',
-      body: { pattern: '{genotype}_{*}_{dah}d_{root}', image_ids: [ids['TME419_2_7d_R1.jpg'], ids['notes.jpg']], apply: true },
+      body: {
+        pattern: '{genotype}_{*}_{dah}d_{root}',
+        image_ids: [ids['TME419_2_7d_R1.jpg'], ids['notes.jpg']],
+        apply: true,
+      },
     });
     expect(applied.status).toBe(200);
     expect(applied.body.applied).toBe(1);
@@ -157,23 +183,41 @@ describe('POST /images/metadata/parse/', () => {
   it('a bad pattern is a 400 naming pattern; with apply, a value that does not fit its field is a 400 and nothing is stored', async () => {
     const ids = await seedNames(['A_7.jpg', 'B_x.jpg']);
     for (const pattern of ['no fields', '{genotype', 'genotype}', '{geno type}', '{a}_{a}', '']) {
-      const res = await server.json('/api/images/metadata/parse/', { method: 'POST', body: { pattern, image_ids: Object.values(ids) } });
+      const res = await server.json('/api/images/metadata/parse/', {
+        method: 'POST',
+        body: { pattern, image_ids: Object.values(ids) },
+      });
       expect(res.status, pattern).toBe(400);
       expect(res.body.fields).toHaveProperty('pattern');
     }
     const body = { pattern: '{genotype}_{dah}', image_ids: Object.values(ids) };
     const preview = await server.json('/api/images/metadata/parse/', { method: 'POST', body });
     expect(preview.body.matched.find((m: any) => m.name === 'B_x.jpg').problems).toHaveProperty('dah');
-    const refused = await server.json('/api/images/metadata/parse/', { method: 'POST', body: { ...body, apply: true } });
+    const refused = await server.json('/api/images/metadata/parse/', {
+      method: 'POST',
+      body: { ...body, apply: true },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.fields).toHaveProperty('pattern');
     expect(await metadataOf(ids['A_7.jpg']!)).toEqual({});
 
-    const unknown = await server.json('/api/images/metadata/parse/', { method: 'POST', body: { pattern: '{a}', image_ids: [999_999] } });
+    const unknown = await server.json('/api/images/metadata/parse/', {
+      method: 'POST',
+      body: { pattern: '{a}', image_ids: [999_999] },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'unknown_ids', ids: [999_999] });
-    expect((await server.json('/api/images/metadata/parse/', { method: 'POST', body: { pattern: '{a}', folder_id: 999_999 } })).body.code).toBe('unknown_ids');
-    expect((await server.json('/api/images/metadata/parse/', { method: 'POST', body: { pattern: '{a}' } })).status).toBe(400);
+    expect(
+      (
+        await server.json('/api/images/metadata/parse/', {
+          method: 'POST',
+          body: { pattern: '{a}', folder_id: 999_999 },
+        })
+      ).body.code,
+    ).toBe('unknown_ids');
+    expect(
+      (await server.json('/api/images/metadata/parse/', { method: 'POST', body: { pattern: '{a}' } })).status,
+    ).toBe(400);
   });
 });
 
@@ -181,10 +225,12 @@ describe('POST /images/metadata/sheet/', () => {
   beforeEach(clearLibrary);
 
   it('applies a CSV with BOM row by row and reports unknown and ambiguous names', async () => {
-    const folder = (await server.json('/api/folders/', { method: 'POST', body: { name: `Sheet ${Date.now()}` } })).body.id;
+    const folder = (await server.json('/api/folders/', { method: 'POST', body: { name: `Sheet ${Date.now()}` } })).body
+      .id;
     const ids = await seedNames(['p1.jpg', 'p2.jpg', 'dup.jpg']);
     await insertImageRow(server, { name: 'dup.jpg', folderId: folder });
-    const csv = '\uFEFFname,Genotype,rep,dah,harvest_date,plot\r\np1.jpg,TME419,1,7,2026-11-02,"P,1"\r\np2,TME693,2,,,\r\nmissing.jpg,X,1,1,,\r\ndup.jpg,Y,1,1,,\r\n';
+    const csv =
+      '\uFEFFname,Genotype,rep,dah,harvest_date,plot\r\np1.jpg,TME419,1,7,2026-11-02,"P,1"\r\np2,TME693,2,,,\r\nmissing.jpg,X,1,1,,\r\ndup.jpg,Y,1,1,,\r\n';
     const res = await postSheet(sheetForm('book.csv', Buffer.from(csv, 'utf8')));
     expect(res.status).toBe(200);
     expect(res.body.applied).toBe(2);
@@ -194,11 +240,19 @@ describe('POST /images/metadata/sheet/', () => {
       [4, 'missing.jpg', 'unknown_file'],
       [5, 'dup.jpg', 'ambiguous'],
     ]);
-    expect(await metadataOf(ids['p1.jpg']!)).toEqual({ genotype: 'TME419', rep: 1, dah: 7, harvest_date: '2026-11-02', plot: 'P,1' });
+    expect(await metadataOf(ids['p1.jpg']!)).toEqual({
+      genotype: 'TME419',
+      rep: 1,
+      dah: 7,
+      harvest_date: '2026-11-02',
+      plot: 'P,1',
+    });
     // A row without an extension matches the file's name without it; empty cells set nothing.
     expect(await metadataOf(ids['p2.jpg']!)).toEqual({ genotype: 'TME693', rep: 2 });
     // folder_id scopes the names: dup.jpg is then one image.
-    const scoped = await postSheet(sheetForm('book.csv', Buffer.from('file_name;genotype\ndup.jpg;Z\n'), { folder_id: String(folder) }));
+    const scoped = await postSheet(
+      sheetForm('book.csv', Buffer.from('file_name;genotype\ndup.jpg;Z\n'), { folder_id: String(folder) }),
+    );
     expect(scoped.body.rows[0]).toMatchObject({ status: 'applied', row: 2 });
   });
 
@@ -234,8 +288,13 @@ describe('POST /images/metadata/sheet/', () => {
     expect((await postSheet(sheetForm('x.csv', Buffer.from('name,geno type\na.jpg,A\n')))).status).toBe(400);
     const binary = await postSheet(sheetForm('x.bin', Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x00])));
     expect(binary.status).toBe(415);
-    expect((await postSheet(sheetForm('x.xlsx', Buffer.concat([Buffer.from('PK\u0003\u0004'), TEXT_BYTES])))).status).toBe(415);
-    expect((await server.json('/api/images/metadata/sheet/', { method: 'POST', body: formWith([], { partial: '1' }) })).status).toBe(400);
+    expect(
+      (await postSheet(sheetForm('x.xlsx', Buffer.concat([Buffer.from('PK\u0003\u0004'), TEXT_BYTES])))).status,
+    ).toBe(415);
+    expect(
+      (await server.json('/api/images/metadata/sheet/', { method: 'POST', body: formWith([], { partial: '1' }) }))
+        .status,
+    ).toBe(400);
     expect(await metadataOf(Object.values(await seedNames([]))[0]!)).toEqual({});
   });
 });
@@ -248,7 +307,8 @@ describe('meta.FIELD=VALUE filters', () => {
     await patch(ids['a.jpg']!, { metadata: { genotype: 'TME419', dah: 7 } });
     await patch(ids['b.jpg']!, { metadata: { genotype: 'TME419', dah: 14 } });
     await patch(ids['c.jpg']!, { metadata: { genotype: 'TME693', dah: 7 } });
-    const names = async (q: string) => (await server.json(`/api/images/?${q}`)).body.results.map((i: any) => i.name).sort();
+    const names = async (q: string) =>
+      (await server.json(`/api/images/?${q}`)).body.results.map((i: any) => i.name).sort();
     expect(await names('meta.genotype=TME419')).toEqual(['a.jpg', 'b.jpg']);
     expect(await names('meta.genotype=TME419&meta.dah=7')).toEqual(['a.jpg']);
     expect(await names('meta.dah=7.0')).toEqual(['a.jpg', 'c.jpg']);
@@ -273,11 +333,24 @@ describe('meta.FIELD=VALUE filters', () => {
 
 describe('GET /predictions/groups/ and the export over a task the engine scored', () => {
   let taskId: number;
-  const names = ['TME419_1_7d_R1.jpg', 'TME419_2_7d_R1.jpg', 'TME419_3_7d_R2.jpg', 'TME419_1_14d_R1.jpg', 'TME693_1_7d_R1.jpg', 'TME693_2_7d_R1.jpg', 'loose.jpg'];
+  const names = [
+    'TME419_1_7d_R1.jpg',
+    'TME419_2_7d_R1.jpg',
+    'TME419_3_7d_R2.jpg',
+    'TME419_1_14d_R1.jpg',
+    'TME693_1_7d_R1.jpg',
+    'TME693_2_7d_R1.jpg',
+    'loose.jpg',
+  ];
 
   beforeAll(async () => {
     await clearLibrary();
-    const files = await Promise.all(names.map(async (name, i) => ({ name, bytes: await makeSpecimenJpeg({ width: 360, height: 240, seed: 3 + i * 5 }) })));
+    const files = await Promise.all(
+      names.map(async (name, i) => ({
+        name,
+        bytes: await makeSpecimenJpeg({ width: 360, height: 240, seed: 3 + i * 5 }),
+      })),
+    );
     files.push({ name: 'TME693_9_7d_R9.jpg', bytes: await makeGreyJpeg() });
     const uploaded = await uploadFiles(server.url, files);
     const parse = await server.json('/api/images/metadata/parse/', {
@@ -303,7 +376,11 @@ describe('GET /predictions/groups/ and the export over a task the engine scored'
   it('gives n, mean, SD, 95 % interval (t) and bands per genotype over scored results, the null group last', async () => {
     const res = await server.json(`/api/predictions/groups/?by=genotype&task_id=${taskId}`);
     expect(res.status).toBe(200);
-    expect(res.body.map((g: any) => g.key)).toEqual([{ genotype: 'TME419' }, { genotype: 'TME693' }, { genotype: null }]);
+    expect(res.body.map((g: any) => g.key)).toEqual([
+      { genotype: 'TME419' },
+      { genotype: 'TME693' },
+      { genotype: null },
+    ]);
     const results = await scored();
     const tme419 = results.filter((r) => r.imageName.startsWith('TME419_'));
     expect(tme419).toHaveLength(4);
@@ -332,7 +409,9 @@ describe('GET /predictions/groups/ and the export over a task the engine scored'
       ['TME693', 7, 2],
       [null, null, 1],
     ]);
-    const filtered = await server.json(`/api/predictions/groups/?by=rep&task_id=${taskId}&meta.genotype=TME419&meta.dah=7`);
+    const filtered = await server.json(
+      `/api/predictions/groups/?by=rep&task_id=${taskId}&meta.genotype=TME419&meta.dah=7`,
+    );
     expect(filtered.body.map((g: any) => g.key.rep)).toEqual([1, 2, 3]);
 
     // A reviewer sets every slice of one TME693 photo to 10: the group's mean follows the reviewed values.
@@ -342,14 +421,19 @@ describe('GET /predictions/groups/ and the export over a task the engine scored'
     }
     const after = (await scored('&meta.genotype=TME693')).map((r) => r.ppd_value as number);
     expect(after).toContain(10);
-    const group = (await server.json(`/api/predictions/groups/?by=genotype&task_id=${taskId}&meta.genotype=TME693`)).body;
+    const group = (await server.json(`/api/predictions/groups/?by=genotype&task_id=${taskId}&meta.genotype=TME693`))
+      .body;
     expect(group).toHaveLength(1);
     expect(group[0].mean).toBeCloseTo((after[0]! + after[1]!) / 2, 3);
     expect(group[0].bands.severe).toBeGreaterThanOrEqual(1);
     // Excluding a slice: one specimen fewer in the group.
     const before = group[0].specimens;
-    expect((await server.json(`/api/predictions/${result.id}/specimens/1/`, { method: 'PATCH', body: { excluded: true } })).status).toBe(200);
-    const excluded = (await server.json(`/api/predictions/groups/?by=genotype&task_id=${taskId}&meta.genotype=TME693`)).body;
+    expect(
+      (await server.json(`/api/predictions/${result.id}/specimens/1/`, { method: 'PATCH', body: { excluded: true } }))
+        .status,
+    ).toBe(200);
+    const excluded = (await server.json(`/api/predictions/groups/?by=genotype&task_id=${taskId}&meta.genotype=TME693`))
+      .body;
     expect(excluded[0].specimens).toBe(before - 1);
 
     for (const q of ['', 'by=', 'by=a,b,c', 'by=bad-name', 'by=genotype,genotype', 'by=genotype&task_id=abc']) {
@@ -362,14 +446,41 @@ describe('GET /predictions/groups/ and the export over a task the engine scored'
     const groups = await server.request(`/api/predictions/groups/export/?by=genotype&task_id=${taskId}`);
     expect(groups.status).toBe(200);
     expect(groups.headers.get('content-type')).toMatch(/^text\/csv/);
-    const table = (await groups.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','));
-    expect(table[0]).toEqual(['germplasmName', 'images', 'specimens', 'PPD|CO_334:0000077', 'sd', 'ci95_low', 'ci95_high', 'healthy', 'mild', 'severe']);
+    const table = (await groups.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','));
+    expect(table[0]).toEqual([
+      'germplasmName',
+      'images',
+      'specimens',
+      'PPD|CO_334:0000077',
+      'sd',
+      'ci95_low',
+      'ci95_high',
+      'healthy',
+      'mild',
+      'severe',
+    ]);
     const json = (await server.json(`/api/predictions/groups/?by=genotype&task_id=${taskId}`)).body;
-    expect(table.slice(1).map((r) => [r[0], Number(r[1]), Number(r[3])])).toEqual(json.map((g: any) => [g.key.genotype ?? '', g.images, g.mean]));
+    expect(table.slice(1).map((r) => [r[0], Number(r[1]), Number(r[3])])).toEqual(
+      json.map((g: any) => [g.key.genotype ?? '', g.images, g.mean]),
+    );
 
     const res = await server.request(`/api/predictions/export/?task_id=${taskId}&meta.genotype=TME419`);
-    const rows = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','));
-    expect(rows[0]!.slice(11)).toEqual(['PPD|CO_334:0000077', 'germplasmName', 'replicate', 'rootNumber', 'days_after_harvest']);
+    const rows = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','));
+    expect(rows[0]!.slice(11)).toEqual([
+      'PPD|CO_334:0000077',
+      'germplasmName',
+      'replicate',
+      'rootNumber',
+      'days_after_harvest',
+    ]);
     expect(rows).toHaveLength(5);
     const first = rows.find((r) => r[0] === 'TME419_3_7d_R2.jpg')!;
     expect(first.slice(12)).toEqual(['TME419', '3', 'R2', '7']);

@@ -34,48 +34,129 @@ async function seedOldRows(db: Kysely<Database>): Promise<{ scored: number; fail
   const task = await old
     .insertInto('tasks')
     .values({
-      name: 'Old', name_lower: 'old', type: 'prediction', status: 'completed', algorithm: 'a', model_type: 'a',
-      image_ids: '[1,2,3]', image_count: 3, parameters: '{}', created_at: now, updated_at: now, completed_at: now,
+      name: 'Old',
+      name_lower: 'old',
+      type: 'prediction',
+      status: 'completed',
+      algorithm: 'a',
+      model_type: 'a',
+      image_ids: '[1,2,3]',
+      image_count: 3,
+      parameters: '{}',
+      created_at: now,
+      updated_at: now,
+      completed_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const base = { task_id: task.id, processing_time: 0.2, created_at: now, error_message: null, error_code: null, oss_key: null };
-  const keys = (i: number) => Object.fromEntries([1, 2, 3].flatMap((n) => [[`cut2_${n}`, `results/${task.id}/${i}/cut2_${n}.webp`], [`pred_${n}`, `results/${task.id}/${i}/pred_${n}.webp`]]));
+  const base = {
+    task_id: task.id,
+    processing_time: 0.2,
+    created_at: now,
+    error_message: null,
+    error_code: null,
+    oss_key: null,
+  };
+  const keys = (i: number) =>
+    Object.fromEntries(
+      [1, 2, 3].flatMap((n) => [
+        [`cut2_${n}`, `results/${task.id}/${i}/cut2_${n}.webp`],
+        [`pred_${n}`, `results/${task.id}/${i}/pred_${n}.webp`],
+      ]),
+    );
   const scored = await old
     .insertInto('results')
-    .values({ ...base, image_id: 1, image_name: 'a.jpg', image_name_lower: 'a.jpg', ppd_value: 5.42, sub_ppd_values: '[4.9,6.1,5.26]', prediction: 'mild', confidence: 0.91, oss_key: `results/${task.id}/1/overlay.webp`, vis_keys: JSON.stringify(keys(1)) })
+    .values({
+      ...base,
+      image_id: 1,
+      image_name: 'a.jpg',
+      image_name_lower: 'a.jpg',
+      ppd_value: 5.42,
+      sub_ppd_values: '[4.9,6.1,5.26]',
+      prediction: 'mild',
+      confidence: 0.91,
+      oss_key: `results/${task.id}/1/overlay.webp`,
+      vis_keys: JSON.stringify(keys(1)),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const failed = await old
     .insertInto('results')
-    .values({ ...base, image_id: 2, image_name: 'b.jpg', image_name_lower: 'b.jpg', ppd_value: null, sub_ppd_values: '[]', prediction: null, confidence: null, vis_keys: '{}', error_code: 'no_specimen_found', error_message: 'none' })
+    .values({
+      ...base,
+      image_id: 2,
+      image_name: 'b.jpg',
+      image_name_lower: 'b.jpg',
+      ppd_value: null,
+      sub_ppd_values: '[]',
+      prediction: null,
+      confidence: null,
+      vis_keys: '{}',
+      error_code: 'no_specimen_found',
+      error_message: 'none',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   // A first segmentation: cuts, no values.
   const cutsOnly = await old
     .insertInto('results')
-    .values({ ...base, image_id: 3, image_name: 'c.jpg', image_name_lower: 'c.jpg', ppd_value: null, sub_ppd_values: '[]', prediction: null, confidence: null, vis_keys: JSON.stringify({ cut2_1: 'k/c1.webp', cut2_2: 'k/c2.webp' }) })
+    .values({
+      ...base,
+      image_id: 3,
+      image_name: 'c.jpg',
+      image_name_lower: 'c.jpg',
+      ppd_value: null,
+      sub_ppd_values: '[]',
+      prediction: null,
+      confidence: null,
+      vis_keys: JSON.stringify({ cut2_1: 'k/c1.webp', cut2_2: 'k/c2.webp' }),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { scored: scored.id, failed: failed.id, cutsOnly: cutsOnly.id };
 }
 
-async function checkMigrated(db: Db, dataDir: string, ids: { scored: number; failed: number; cutsOnly: number }): Promise<void> {
+async function checkMigrated(
+  db: Db,
+  dataDir: string,
+  ids: { scored: number; failed: number; cutsOnly: number },
+): Promise<void> {
   const storage = new LocalStorage(dataDir);
   const repo = new ResultsRepository(db.kysely);
   const scored = toResult({ ...(await repo.get(ids.scored))!, blob_key: null }, storage);
-  expect(scored).toMatchObject({ ppd_value: 5.42, engine_ppd_value: 5.42, needs_review: false, reviewed: false, sub_ppd_values: [4.9, 6.1, 5.26] });
+  expect(scored).toMatchObject({
+    ppd_value: 5.42,
+    engine_ppd_value: 5.42,
+    needs_review: false,
+    reviewed: false,
+    sub_ppd_values: [4.9, 6.1, 5.26],
+  });
   expect(scored.specimens).toHaveLength(3);
   expect(scored.specimens[1]).toEqual({
-    index: 2, kind: 'root_slice', box: null, ppd: 6.1, engine_ppd: 6.1, confidence: null, needs_review: false,
-    excluded: false, corrected: false, source: 'engine',
-    cut_url: scored.vis_images.cut2_2, pred_url: scored.vis_images.pred_2,
+    index: 2,
+    kind: 'root_slice',
+    box: null,
+    ppd: 6.1,
+    engine_ppd: 6.1,
+    confidence: null,
+    needs_review: false,
+    excluded: false,
+    corrected: false,
+    source: 'engine',
+    cut_url: scored.vis_images.cut2_2,
+    pred_url: scored.vis_images.pred_2,
   });
   expect(scored.specimens[1]!.cut_url).toMatch(/cut2_2\.webp$/);
   expect(Object.keys(scored.vis_images)).toHaveLength(6);
 
   const failed = toResult({ ...(await repo.get(ids.failed))!, blob_key: null }, storage);
-  expect(failed).toMatchObject({ specimens: [], needs_review: false, reviewed: false, engine_ppd_value: null, error_code: 'no_specimen_found' });
+  expect(failed).toMatchObject({
+    specimens: [],
+    needs_review: false,
+    reviewed: false,
+    engine_ppd_value: null,
+    error_code: 'no_specimen_found',
+  });
 
   const cuts = toResult({ ...(await repo.get(ids.cutsOnly))!, blob_key: null }, storage);
   expect(cuts.specimens.map((s) => [s.index, s.ppd, s.cut_url !== null, s.pred_url])).toEqual([
@@ -90,14 +171,16 @@ async function checkMigrated(db: Db, dataDir: string, ids: { scored: number; fai
   expect(lines[1]).toBe('a.jpg,5.42,0.91,mild,0.2,4.9 / 6.1 / 5.26,1,,5.42,false,3,5.42');
   expect(lines[2]).toBe('b.jpg,,,,0.2,,1,no_specimen_found,,false,0,');
   expect(lines[3]!.endsWith(',false,2,')).toBe(true);
-  expect((await repo.count({ needsReview: false }))).toBe(3);
+  expect(await repo.count({ needsReview: false })).toBe(3);
 }
 
 describe('migration 0006 (result specimens) on existing results', () => {
   it('SQLite: old rows get specimens from their values and stored cuts, engine values, no review flags', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-migrate-'));
     dirs.push(dataDir);
-    const before = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, 'cassavascope.db')) }) });
+    const before = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, 'cassavascope.db')) }),
+    });
     const ids = await seedOldRows(before);
     await before.destroy();
     const db = await openDatabase({ dataDir });

@@ -25,26 +25,32 @@ async function clearImages() {
 }
 
 const upload = async (name: string, seed: number, fields: Record<string, string> = {}) =>
-  server.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name, data: await makeJpeg({ seed }) }], fields) });
+  server.json('/api/images/upload-files/', {
+    method: 'POST',
+    body: formWith([{ name, data: await makeJpeg({ seed }) }], fields),
+  });
 
 describe('NFC and NFD spellings are one name', () => {
   it.each([
     ['accented + Chinese', CAFE_NFC, CAFE_NFD],
     ['Hangul', HANGUL_NFC, HANGUL_NFD],
-  ])('%s: stored in NFC, a second upload in NFD is a duplicate, and a search in either spelling finds it', async (_l, nfc, nfd) => {
-    expect(nfc).not.toBe(nfd);
-    const first = await upload(nfd, 1);
-    expect(first.status).toBe(201);
-    expect(first.body.uploaded[0].name).toBe(nfc);
-    const again = await upload(nfc, 2);
-    expect(again.status).toBe(409);
-    expect(again.body.duplicates).toEqual([nfc]);
-    for (const q of [nfc, nfd, nfd.slice(0, 5)]) {
-      const found = (await server.json(`/api/images/?search=${encodeURIComponent(q)}`)).body;
-      expect(found.count, q).toBe(1);
-    }
-    await clearImages();
-  });
+  ])(
+    '%s: stored in NFC, a second upload in NFD is a duplicate, and a search in either spelling finds it',
+    async (_l, nfc, nfd) => {
+      expect(nfc).not.toBe(nfd);
+      const first = await upload(nfd, 1);
+      expect(first.status).toBe(201);
+      expect(first.body.uploaded[0].name).toBe(nfc);
+      const again = await upload(nfc, 2);
+      expect(again.status).toBe(409);
+      expect(again.body.duplicates).toEqual([nfc]);
+      for (const q of [nfc, nfd, nfd.slice(0, 5)]) {
+        const found = (await server.json(`/api/images/?search=${encodeURIComponent(q)}`)).body;
+        expect(found.count, q).toBe(1);
+      }
+      await clearImages();
+    },
+  );
 
   it('folder and task names are stored in NFC, so the two spellings of a folder name collide', async () => {
     const a = await server.json('/api/folders/', { method: 'POST', body: { name: 'Ve\u0301rone' } });
@@ -54,7 +60,10 @@ describe('NFC and NFD spellings are one name', () => {
     expect(b.status).toBe(409);
     await server.json(`/api/folders/${a.body.id}/`, { method: 'DELETE' });
     const img = await upload('t.jpg', 5);
-    const task = await server.json('/api/tasks/prediction/', { method: 'POST', body: { name: 'E\u0301preuve', image_ids: [img.body.uploaded[0].id] } });
+    const task = await server.json('/api/tasks/prediction/', {
+      method: 'POST',
+      body: { name: 'E\u0301preuve', image_ids: [img.body.uploaded[0].id] },
+    });
     expect(task.status).toBe(201);
     expect(task.body.name).toBe('\u00c9preuve');
     const found = (await server.json(`/api/tasks/?search=${encodeURIComponent('E\u0301preuve')}`)).body;
@@ -86,22 +95,28 @@ describe('control and bidirectional-override characters are refused with a 400 n
   it('POST /images/ with a name field holding a bidi override: 400 fields.name', async () => {
     const res = await server.json('/api/images/', {
       method: 'POST',
-      body: formWith([{ field: 'file', name: 'ok.jpg', data: await makeJpeg({ seed: 8 }) }], { name: 'evil\u202egpj.exe' }),
+      body: formWith([{ field: 'file', name: 'ok.jpg', data: await makeJpeg({ seed: 8 }) }], {
+        name: 'evil\u202egpj.exe',
+      }),
     });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.fields)).toEqual(['name']);
   });
 
-  it.each([
-    ['POST /folders/', 'POST', '/api/folders/'],
-  ])('%s with a bidi override: 400 fields.name', async (_l, method, p) => {
-    const res = await server.json(p, { method, body: { name: 'Plot\u202e1' } });
-    expect(res.status).toBe(400);
-    expect(res.body.fields).toHaveProperty('name');
-  });
+  it.each([['POST /folders/', 'POST', '/api/folders/']])(
+    '%s with a bidi override: 400 fields.name',
+    async (_l, method, p) => {
+      const res = await server.json(p, { method, body: { name: 'Plot\u202e1' } });
+      expect(res.status).toBe(400);
+      expect(res.body.fields).toHaveProperty('name');
+    },
+  );
 
   it('a task name with a bidi override: 400 fields.name', async () => {
-    const res = await server.json('/api/tasks/prediction/', { method: 'POST', body: { name: 'run\u202e1', image_ids: [1] } });
+    const res = await server.json('/api/tasks/prediction/', {
+      method: 'POST',
+      body: { name: 'run\u202e1', image_ids: [1] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.fields).toHaveProperty('name');
   });
@@ -119,7 +134,10 @@ describe('control and bidirectional-override characters are refused with a 400 n
       { name: 'bell\u0007.jpg', data: await makeJpeg({ seed: 13 }) },
       { name: CAFE_NFD, data: await makeJpeg({ seed: 14 }) },
     ]);
-    const res = await server.json('/api/images/upload-batch/', { method: 'POST', body: formWith([{ field: 'file', name: 'b.zip', data: zip }]) });
+    const res = await server.json('/api/images/upload-batch/', {
+      method: 'POST',
+      body: formWith([{ field: 'file', name: 'b.zip', data: zip }]),
+    });
     expect(res.status).toBe(201);
     expect(res.body.uploaded.map((i: any) => i.name).sort()).toEqual(['good_1.jpg', CAFE_NFC].sort());
     expect(res.body.errors.map((e: any) => e.code)).toEqual(['invalid_name', 'invalid_name']);
@@ -135,11 +153,19 @@ describe('names stored before the NFC rule (migration 0008)', () => {
     const id = first.body.uploaded[0].id;
     const kysely = server.ctx.db.kysely;
     // What an older server stored: NFD names, written straight into the rows.
-    await kysely.updateTable('images').set({ name: CAFE_NFD, name_lower: CAFE_NFD.toLowerCase() }).where('id', '=', id).execute();
+    await kysely
+      .updateTable('images')
+      .set({ name: CAFE_NFD, name_lower: CAFE_NFD.toLowerCase() })
+      .where('id', '=', id)
+      .execute();
     // Two folders whose names are one name in NFC: the second keeps its own by its id.
     const a = await server.json('/api/folders/', { method: 'POST', body: { name: 'Ra\u00efz' } });
     const b = await server.json('/api/folders/', { method: 'POST', body: { name: 'other' } });
-    await kysely.updateTable('folders').set({ name: 'Rai\u0308z', name_key: 'rai\u0308z' }).where('id', '=', b.body.id).execute();
+    await kysely
+      .updateTable('folders')
+      .set({ name: 'Rai\u0308z', name_key: 'rai\u0308z' })
+      .where('id', '=', b.body.id)
+      .execute();
 
     await nfcNamesMigration(kysely);
 

@@ -33,7 +33,9 @@ function templateOf(pathname: string): string | undefined {
   const candidates = Object.keys(document.paths).filter((template) => {
     const pattern = template
       .split(/(\{[^}]+\})/)
-      .map((part) => (part === '{path}' ? '.+' : /^\{.+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .map((part) =>
+        part === '{path}' ? '.+' : /^\{.+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+      )
       .join('');
     return new RegExp(`^${pattern}$`).test(pathname);
   });
@@ -56,7 +58,13 @@ const escape = (segment: string) => encodeURIComponent(segment.replace(/~/g, '~0
  * Checks one real answer against the document: its route and status are documented, its Content-Type is the
  * documented one, and a JSON body validates. Problems are collected (and asserted at the end and per call).
  */
-function checkAnswer(method: string, pathname: string, status: number, contentType: string | null, text: string): string[] {
+function checkAnswer(
+  method: string,
+  pathname: string,
+  status: number,
+  contentType: string | null,
+  text: string,
+): string[] {
   const found: string[] = [];
   const template = templateOf(pathname);
   const operation = template ? document.paths[template][method.toLowerCase()] : undefined;
@@ -64,10 +72,12 @@ function checkAnswer(method: string, pathname: string, status: number, contentTy
   exercised.add(`${method} ${template}`);
   answers.add(`${method} ${template} ${status}`);
   const response = operation.responses[String(status)];
-  if (!response) return [`${method} ${template}: answered ${status}, which is not documented (${Object.keys(operation.responses)})`];
+  if (!response)
+    return [`${method} ${template}: answered ${status}, which is not documented (${Object.keys(operation.responses)})`];
   const content = response.content as Record<string, { schema?: Json }> | undefined;
   if (!content) {
-    if (text !== '') found.push(`${method} ${template} ${status}: documented without a body, answered ${text.slice(0, 80)}`);
+    if (text !== '')
+      found.push(`${method} ${template} ${status}: documented without a body, answered ${text.slice(0, 80)}`);
     return found;
   }
   const type = (contentType ?? '').split(';')[0]!.trim();
@@ -75,7 +85,17 @@ function checkAnswer(method: string, pathname: string, status: number, contentTy
   const match = documented.find((t) => t === type || t === '*/*');
   if (!match) return [`${method} ${template} ${status}: answered ${type}, documented ${documented.join(', ')}`];
   if (match === 'application/json') {
-    const pointer = ['', 'paths', template, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema']
+    const pointer = [
+      '',
+      'paths',
+      template,
+      method.toLowerCase(),
+      'responses',
+      String(status),
+      'content',
+      'application/json',
+      'schema',
+    ]
       .map((s, i) => (i === 0 ? '' : escape(s)))
       .join('/');
     const validate = validatorFor(pointer);
@@ -86,7 +106,9 @@ function checkAnswer(method: string, pathname: string, status: number, contentTy
       return [`${method} ${template} ${status}: not JSON: ${text.slice(0, 80)}`];
     }
     if (!validate(body)) {
-      found.push(`${method} ${template} ${status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`);
+      found.push(
+        `${method} ${template} ${status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`,
+      );
     }
   }
   return found;
@@ -100,7 +122,11 @@ interface Answer {
 }
 
 /** One request through fetch, checked against the document; JSON bodies are parsed. */
-async function call(method: string, pathname: string, init: { json?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  pathname: string,
+  init: { json?: unknown; form?: FormData; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers = new Headers(init.headers);
   let body: BodyInit | undefined;
   if (init.json !== undefined) {
@@ -110,7 +136,11 @@ async function call(method: string, pathname: string, init: { json?: unknown; fo
   const res = await fetch(server.url + pathname, { method, headers, body });
   const buffer = Buffer.from(await res.arrayBuffer());
   const contentType = res.headers.get('content-type');
-  const text = /^(application\/json|text\/)/.test(contentType ?? '') ? buffer.toString('utf8') : buffer.length > 0 ? '<binary>' : '';
+  const text = /^(application\/json|text\/)/.test(contentType ?? '')
+    ? buffer.toString('utf8')
+    : buffer.length > 0
+      ? '<binary>'
+      : '';
   const found = checkAnswer(method, pathname.split('?')[0]!, res.status, contentType, text);
   problems.push(...found);
   expect(found, `${method} ${pathname}`).toEqual([]);
@@ -138,10 +168,14 @@ describe('the document (GET /api/openapi.json)', () => {
     expect(document.openapi).toBe('3.1.0');
     const registered = server.app.apiDocs.routes.filter((r) => isDocumentedUrl(r.url));
     expect(registered.length).toBeGreaterThan(30);
-    const undocumented = registered.filter((r) => !r.doc || !document.paths[openApiPath(r.url)]?.[r.method.toLowerCase()]);
+    const undocumented = registered.filter(
+      (r) => !r.doc || !document.paths[openApiPath(r.url)]?.[r.method.toLowerCase()],
+    );
     expect(undocumented.map((r) => `${r.method} ${r.url}`)).toEqual([]);
     const operations = Object.entries(document.paths).flatMap(([p, ops]) =>
-      Object.keys(ops as Json).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${p}`),
+      Object.keys(ops as Json)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => `${m.toUpperCase()} ${p}`),
     );
     const registeredOps = new Set(registered.map((r) => `${r.method} ${openApiPath(r.url)}`));
     expect(operations.filter((op) => !registeredOps.has(op))).toEqual([]);
@@ -153,8 +187,12 @@ describe('the document (GET /api/openapi.json)', () => {
   it('declares the zod request schemas: query parameters, JSON bodies, multipart fields and files', () => {
     const op = (p: string, m: string) => document.paths[p][m];
     const params = (p: string, m: string) => (op(p, m).parameters as Json[]).map((x) => `${x.in}:${x.name}`);
-    expect(params('/api/images/', 'get')).toEqual(expect.arrayContaining(['query:page', 'query:page_size', 'query:folder', 'query:has_ppd']));
-    expect(params('/api/predictions/export/', 'get')).toEqual(expect.arrayContaining(['query:task_id', 'query:severity', 'query:format']));
+    expect(params('/api/images/', 'get')).toEqual(
+      expect.arrayContaining(['query:page', 'query:page_size', 'query:folder', 'query:has_ppd']),
+    );
+    expect(params('/api/predictions/export/', 'get')).toEqual(
+      expect.arrayContaining(['query:task_id', 'query:severity', 'query:format']),
+    );
     expect(params('/api/predictions/{id}/specimens/{index}/', 'patch')).toEqual(['path:id', 'path:index']);
     const task = op('/api/tasks/prediction/', 'post').requestBody.content['application/json'].schema;
     expect(task.required).toEqual(['name']);
@@ -163,7 +201,9 @@ describe('the document (GET /api/openapi.json)', () => {
     expect(upload.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(upload.properties.duplicate_action.enum).toEqual(expect.arrayContaining(['skip', 'overwrite']));
     expect(op('/api/predictions/export/', 'get').responses['200'].content).toHaveProperty('text/csv');
-    expect(op('/api/folders/', 'post').responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(op('/api/folders/', 'post').responses['409'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
     expect(document.components.schemas.Error.required).toEqual(['code', 'detail']);
   });
 
@@ -174,8 +214,17 @@ describe('the document (GET /api/openapi.json)', () => {
     expect(checkAnswer('GET', '/api/tasks/1/', 418, 'application/json', '{}').join('\n')).toMatch(/not documented/);
     expect(checkAnswer('GET', '/api/status/', 200, 'text/html', '<p>')).toHaveLength(1);
     // An undocumented key in an answer is a difference too.
-    const folder = { id: 1, name: 'f', description: '', imageCount: 0, createdDate: '2026-01-01T00:00:00.000Z', extra: 1 };
-    expect(checkAnswer('GET', '/api/folders/1/', 200, 'application/json', JSON.stringify(folder)).join('\n')).toMatch(/additional properties/);
+    const folder = {
+      id: 1,
+      name: 'f',
+      description: '',
+      imageCount: 0,
+      createdDate: '2026-01-01T00:00:00.000Z',
+      extra: 1,
+    };
+    expect(checkAnswer('GET', '/api/folders/1/', 200, 'application/json', JSON.stringify(folder)).join('\n')).toMatch(
+      /additional properties/,
+    );
     exercised.clear();
     answers.clear();
   });
@@ -217,7 +266,11 @@ describe('real answers validate against the document', () => {
       ...slices.map((s) => ({ name: `trial/${s.name}`, data: s.bytes })),
       { name: 'notes.txt', data: TEXT_BYTES },
     ]);
-    const form = () => formWith([{ field: 'file', name: 'photos.zip', data: zip, type: 'application/zip' }], { folder_id: String(folderId), resumable: '1' });
+    const form = () =>
+      formWith([{ field: 'file', name: 'photos.zip', data: zip, type: 'application/zip' }], {
+        folder_id: String(folderId),
+        resumable: '1',
+      });
     const batch = await call('POST', '/api/images/upload-batch/', { form: form() });
     expect(batch.status).toBe(201);
     expect(batch.body.count).toBe(2);
@@ -227,24 +280,50 @@ describe('real answers validate against the document', () => {
     const again = await call('POST', '/api/images/upload-batch/', { form: form() });
     expect(again.status).toBe(409);
     expect(again.body.duplicates).toHaveLength(2);
-    const resumed = await call('POST', '/api/images/upload-resume/', { json: { upload_token: again.body.upload_token, duplicate_action: 'skip' } });
+    const resumed = await call('POST', '/api/images/upload-resume/', {
+      json: { upload_token: again.body.upload_token, duplicate_action: 'skip' },
+    });
     expect(resumed.status).toBe(201);
     expect(resumed.body.skipped).toHaveLength(2);
-    expect((await call('POST', '/api/images/upload-resume/', { json: { upload_token: again.body.upload_token, duplicate_action: 'skip' } })).status).toBe(410);
+    expect(
+      (
+        await call('POST', '/api/images/upload-resume/', {
+          json: { upload_token: again.body.upload_token, duplicate_action: 'skip' },
+        })
+      ).status,
+    ).toBe(410);
     expect((await call('POST', '/api/images/upload-resume/', { json: { duplicate_action: 'keep' } })).status).toBe(400);
-    expect((await call('POST', '/api/images/upload-batch/', { form: formWith([{ field: 'file', name: 'x.zip', data: TEXT_BYTES }]) })).status).toBe(415);
+    expect(
+      (
+        await call('POST', '/api/images/upload-batch/', {
+          form: formWith([{ field: 'file', name: 'x.zip', data: TEXT_BYTES }]),
+        })
+      ).status,
+    ).toBe(415);
 
     const pngs = [await makePng({ seed: 71 }), await makePng({ seed: 72 })];
-    const many = await call('POST', '/api/images/upload-files/', { form: formWith(pngs.map((data, i) => ({ name: `p${i}.png`, data, type: 'image/png' }))) });
+    const many = await call('POST', '/api/images/upload-files/', {
+      form: formWith(pngs.map((data, i) => ({ name: `p${i}.png`, data, type: 'image/png' }))),
+    });
     expect(many.status).toBe(201);
     pngIds = many.body.uploaded.map((i: { id: number }) => i.id);
-    expect((await call('POST', '/api/images/upload-files/', { form: formWith([{ name: 'a.txt', data: TEXT_BYTES }]) })).status).toBe(415);
-    expect((await call('POST', '/api/images/upload-files/', { form: formWith([{ name: 'p0.png', data: pngs[0]! }]) })).status).toBe(409);
+    expect(
+      (await call('POST', '/api/images/upload-files/', { form: formWith([{ name: 'a.txt', data: TEXT_BYTES }]) }))
+        .status,
+    ).toBe(415);
+    expect(
+      (await call('POST', '/api/images/upload-files/', { form: formWith([{ name: 'p0.png', data: pngs[0]! }]) }))
+        .status,
+    ).toBe(409);
 
     const grey = await makeGreyJpeg();
-    const one = await call('POST', '/api/images/', { form: formWith([{ field: 'file', name: 'grey.jpg', data: grey }], { name: 'grey field.jpg' }) });
+    const one = await call('POST', '/api/images/', {
+      form: formWith([{ field: 'file', name: 'grey.jpg', data: grey }], { name: 'grey field.jpg' }),
+    });
     expect(one.status).toBe(201);
-    const skipped = await call('POST', '/api/images/', { form: formWith([{ field: 'file', name: 'grey.jpg', data: grey }], { duplicate_action: 'skip' }) });
+    const skipped = await call('POST', '/api/images/', {
+      form: formWith([{ field: 'file', name: 'grey.jpg', data: grey }], { duplicate_action: 'skip' }),
+    });
     expect(skipped.status).toBe(200);
     expect(skipped.body.id).toBe(one.body.id);
   });
@@ -262,13 +341,19 @@ describe('real answers validate against the document', () => {
     await call('GET', `/api/images/${sliceIds[0]}/`);
     expect((await call('GET', '/api/images/999999/')).status).toBe(404);
     await call('GET', `/api/folders/${folderId}/images/`);
-    expect((await call('POST', `/api/folders/${folderId}/add_images/`, { json: { image_ids: pngIds } })).body).toEqual({ moved: 2 });
-    expect((await call('POST', '/api/folders//add_images/', { json: { image_ids: [pngIds[1]] } })).body).toEqual({ moved: 1 });
+    expect((await call('POST', `/api/folders/${folderId}/add_images/`, { json: { image_ids: pngIds } })).body).toEqual({
+      moved: 2,
+    });
+    expect((await call('POST', '/api/folders//add_images/', { json: { image_ids: [pngIds[1]] } })).body).toEqual({
+      moved: 1,
+    });
     expect((await call('POST', '/api/folders/none/add_images/', { json: { image_ids: [999999] } })).status).toBe(400);
   });
 
   it('tasks: start, follow to the end, list, rename, cancel a finished one, refuse bad payloads', async () => {
-    const created = await call('POST', '/api/tasks/prediction/', { json: { name: 'OpenAPI run', image_ids: sliceIds, folder_ids: null, split_count: 1 } });
+    const created = await call('POST', '/api/tasks/prediction/', {
+      json: { name: 'OpenAPI run', image_ids: sliceIds, folder_ids: null, split_count: 1 },
+    });
     expect(created.status).toBe(201);
     taskId = created.body.id;
     const { task } = await waitForTask(server.url, taskId);
@@ -280,8 +365,12 @@ describe('real answers validate against the document', () => {
     expect((await call('PATCH', `/api/tasks/${taskId}/`, { json: { name: '' } })).status).toBe(400);
     expect((await call('POST', `/api/tasks/${taskId}/cancel/`)).status).toBe(409);
     expect((await call('POST', '/api/tasks/', { json: { name: 'Nothing', image_ids: [] } })).status).toBe(400);
-    expect((await call('POST', '/api/tasks/', { json: { name: 'Unknown', image_ids: [999999] } })).body.code).toBe('unknown_ids');
-    expect((await call('POST', '/api/tasks/', { json: { name: 'Bad', image_ids: sliceIds, threshold: '0.5' } })).body.fields).toHaveProperty('threshold');
+    expect((await call('POST', '/api/tasks/', { json: { name: 'Unknown', image_ids: [999999] } })).body.code).toBe(
+      'unknown_ids',
+    );
+    expect(
+      (await call('POST', '/api/tasks/', { json: { name: 'Bad', image_ids: sliceIds, threshold: '0.5' } })).body.fields,
+    ).toHaveProperty('threshold');
 
     // The other creation routes, each run to its end (a cancel of a running task answers 200, of a finished one 409).
     const others: number[] = [];
@@ -321,26 +410,47 @@ describe('real answers validate against the document', () => {
     expect(single.status).toBe(200);
     expect((await call('POST', '/api/predictions/predict_single/', { json: { image_id: 999999 } })).status).toBe(400);
 
-    const reviewed = await call('PATCH', `/api/predictions/${result.id}/specimens/1/`, { json: { ppd: 5.5, note: 'checked by eye' } });
+    const reviewed = await call('PATCH', `/api/predictions/${result.id}/specimens/1/`, {
+      json: { ppd: 5.5, note: 'checked by eye' },
+    });
     expect(reviewed.status).toBe(200);
-    expect((await call('PATCH', `/api/predictions/${result.id}/specimens/99/`, { json: { excluded: true } })).status).toBe(404);
-    expect((await call('PATCH', `/api/predictions/${result.id}/specimens/1/`, { json: { note: 'nothing to do' } })).status).toBe(400);
-    const added = await call('POST', `/api/predictions/${result.id}/specimens/`, { json: { box: [0, 0, 40, 40], ppd: 2, note: 'missed' } });
+    expect(
+      (await call('PATCH', `/api/predictions/${result.id}/specimens/99/`, { json: { excluded: true } })).status,
+    ).toBe(404);
+    expect(
+      (await call('PATCH', `/api/predictions/${result.id}/specimens/1/`, { json: { note: 'nothing to do' } })).status,
+    ).toBe(400);
+    const added = await call('POST', `/api/predictions/${result.id}/specimens/`, {
+      json: { box: [0, 0, 40, 40], ppd: 2, note: 'missed' },
+    });
     expect(added.status).toBe(201);
-    expect((await call('POST', `/api/predictions/${result.id}/specimens/`, { json: { box: [0, 0, 4, 4] } })).status).toBe(400);
+    expect(
+      (await call('POST', `/api/predictions/${result.id}/specimens/`, { json: { box: [0, 0, 4, 4] } })).status,
+    ).toBe(400);
     const history = await call('GET', `/api/predictions/${result.id}/history/`);
     expect(history.body.map((h: { change: string }) => h.change)).toEqual(['ppd', 'added']);
   });
 
   it('sample metadata: edit, pattern preview and apply, a sheet, field menus, filters, groups and their CSV', async () => {
-    const patched = await call('PATCH', `/api/images/${sliceIds[0]}/`, { json: { metadata: { genotype: 'TME419', dah: 7 } } });
+    const patched = await call('PATCH', `/api/images/${sliceIds[0]}/`, {
+      json: { metadata: { genotype: 'TME419', dah: 7 } },
+    });
     expect(patched.body.metadata).toEqual({ genotype: 'TME419', dah: 7 });
     expect((await call('PATCH', `/api/images/${sliceIds[0]}/`, { json: { metadata: { dah: 'x' } } })).status).toBe(400);
-    expect((await call('PATCH', `/api/images/${sliceIds[1]}/`, { json: { name: 'renamed slice.jpg' } })).status).toBe(200);
-    const parsed = await call('POST', '/api/images/metadata/parse/', { json: { pattern: '{genotype}_{n}', image_ids: sliceIds } });
+    expect((await call('PATCH', `/api/images/${sliceIds[1]}/`, { json: { name: 'renamed slice.jpg' } })).status).toBe(
+      200,
+    );
+    const parsed = await call('POST', '/api/images/metadata/parse/', {
+      json: { pattern: '{genotype}_{n}', image_ids: sliceIds },
+    });
     expect(parsed.status).toBe(200);
-    expect((await call('POST', '/api/images/metadata/parse/', { json: { pattern: '{genotype', image_ids: sliceIds } })).status).toBe(400);
-    const sheet = formWith([{ field: 'file', name: 'book.csv', data: Buffer.from('name,rep\nrenamed slice.jpg,2\nnone.jpg,1\n') }]);
+    expect(
+      (await call('POST', '/api/images/metadata/parse/', { json: { pattern: '{genotype', image_ids: sliceIds } }))
+        .status,
+    ).toBe(400);
+    const sheet = formWith([
+      { field: 'file', name: 'book.csv', data: Buffer.from('name,rep\nrenamed slice.jpg,2\nnone.jpg,1\n') },
+    ]);
     expect((await call('POST', '/api/images/metadata/sheet/', { form: sheet })).body.applied).toBe(1);
     const notSheet = formWith([{ field: 'file', name: 'x.bin', data: Buffer.from([0xff, 0x00, 0xfe]) }]);
     expect((await call('POST', '/api/images/metadata/sheet/', { form: notSheet })).status).toBe(415);
@@ -366,16 +476,35 @@ describe('real answers validate against the document', () => {
   });
 
   it('sign-in and users: create, list, change, delete, last admin, sign in and out', async () => {
-    const admin = await call('POST', '/api/users/', { json: { username: 'doc-admin', password: 'doc-admin-password', role: 'admin' } });
+    const admin = await call('POST', '/api/users/', {
+      json: { username: 'doc-admin', password: 'doc-admin-password', role: 'admin' },
+    });
     expect(admin.status).toBe(201);
-    const viewer = await call('POST', '/api/users/', { json: { username: 'doc-viewer', password: 'doc-viewer-password', role: 'viewer' } });
-    expect((await call('POST', '/api/users/', { json: { username: 'doc-viewer', password: 'doc-viewer-password', role: 'viewer' } })).status).toBe(409);
-    expect((await call('POST', '/api/users/', { json: { username: 'x', password: 'short', role: 'viewer' } })).status).toBe(400);
+    const viewer = await call('POST', '/api/users/', {
+      json: { username: 'doc-viewer', password: 'doc-viewer-password', role: 'viewer' },
+    });
+    expect(
+      (
+        await call('POST', '/api/users/', {
+          json: { username: 'doc-viewer', password: 'doc-viewer-password', role: 'viewer' },
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (await call('POST', '/api/users/', { json: { username: 'x', password: 'short', role: 'viewer' } })).status,
+    ).toBe(400);
     expect((await call('GET', '/api/users/')).body.count).toBe(2);
-    expect((await call('PATCH', `/api/users/${viewer.body.id}/`, { json: { role: 'researcher' } })).body.role).toBe('researcher');
+    expect((await call('PATCH', `/api/users/${viewer.body.id}/`, { json: { role: 'researcher' } })).body.role).toBe(
+      'researcher',
+    );
     expect((await call('PATCH', `/api/users/${admin.body.id}/`, { json: { role: 'viewer' } })).status).toBe(409);
-    expect((await call('POST', '/api/auth/login/', { json: { username: 'doc-viewer', password: 'wrong-password' } })).status).toBe(401);
-    expect((await call('POST', '/api/auth/login/', { json: { username: 'doc-viewer', password: 'doc-viewer-password' } })).status).toBe(200);
+    expect(
+      (await call('POST', '/api/auth/login/', { json: { username: 'doc-viewer', password: 'wrong-password' } })).status,
+    ).toBe(401);
+    expect(
+      (await call('POST', '/api/auth/login/', { json: { username: 'doc-viewer', password: 'doc-viewer-password' } }))
+        .status,
+    ).toBe(200);
     expect((await call('GET', '/api/auth/me/')).body).toEqual({ user: null, auth: false });
     expect((await call('POST', '/api/auth/logout/')).status).toBe(204);
     expect((await call('DELETE', `/api/users/${viewer.body.id}/`)).status).toBe(204);
@@ -383,10 +512,15 @@ describe('real answers validate against the document', () => {
   });
 
   it('security answers and deletes', async () => {
-    expect((await call('POST', '/api/folders/', { json: { name: 'Foreign' }, headers: { Origin: 'http://evil.example' } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/folders/', { json: { name: 'Foreign' }, headers: { Origin: 'http://evil.example' } }))
+        .status,
+    ).toBe(403);
     const foreign = await rawRequest(server.url, 'GET', '/api/status/', { Host: 'evil.example' });
     expect(foreign.status).toBe(421);
-    expect(checkAnswer('GET', '/api/status/', foreign.status, String(foreign.headers['content-type']), foreign.body)).toEqual([]);
+    expect(
+      checkAnswer('GET', '/api/status/', foreign.status, String(foreign.headers['content-type']), foreign.body),
+    ).toEqual([]);
     expect((await call('DELETE', `/api/images/${pngIds[0]}/`)).status).toBe(204);
     expect((await call('DELETE', `/api/folders/${folderId}/?images=move`)).status).toBe(204);
     expect((await call('DELETE', `/api/folders/${folderId}/`)).status).toBe(404);
@@ -395,7 +529,9 @@ describe('real answers validate against the document', () => {
   it('every documented operation was answered, and every answer matched the document', () => {
     expect(problems).toEqual([]);
     const operations = Object.entries(document.paths).flatMap(([p, ops]) =>
-      Object.keys(ops as Json).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${p}`),
+      Object.keys(ops as Json)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => `${m.toUpperCase()} ${p}`),
     );
     expect(operations.filter((op) => !exercised.has(op))).toEqual([]);
   });

@@ -33,12 +33,19 @@ async function snapshot(resultId: number, imageId: number) {
     server.json(`/api/images/${imageId}/`),
     server.json(`/api/predictions/summary/?task_id=${taskId}`),
   ]);
-  return { result: result.body, history: history.body, image: image.body, summary: summary.body, files: await storedKeys(`results/${taskId}/`) };
+  return {
+    result: result.body,
+    history: history.body,
+    image: image.body,
+    summary: summary.body,
+    files: await storedKeys(`results/${taskId}/`),
+  };
 }
 
 const patch = (id: number, index: number | string, body: unknown) =>
   server.json(`/api/predictions/${id}/specimens/${index}/`, { method: 'PATCH', body: body as any });
-const add = (id: number, body: unknown) => server.json(`/api/predictions/${id}/specimens/`, { method: 'POST', body: body as any });
+const add = (id: number, body: unknown) =>
+  server.json(`/api/predictions/${id}/specimens/`, { method: 'POST', body: body as any });
 
 beforeAll(async () => {
   server = await startTestServer({ WORKERS: '2' });
@@ -114,7 +121,9 @@ describe('reviewing one specimen (PATCH /predictions/{id}/specimens/{index}/)', 
     expect(image.body.ppdValue).toBe(expected);
 
     // The export carries both values; format=specimens shows the correction beside the engine's value.
-    const csv = new TextDecoder().decode(new Uint8Array(await (await server.request(`/api/predictions/export/?task_id=${taskId}`)).arrayBuffer()).slice(3));
+    const csv = new TextDecoder().decode(
+      new Uint8Array(await (await server.request(`/api/predictions/export/?task_id=${taskId}`)).arrayBuffer()).slice(3),
+    );
     const [header, ...rows] = csv.trim().split('\r\n');
     const cols = header!.split(',');
     const row = rows.find((l) => l.startsWith(`${before.imageName},`))!.split(',');
@@ -122,11 +131,17 @@ describe('reviewing one specimen (PATCH /predictions/{id}/specimens/{index}/)', 
     expect(Number(row[cols.indexOf('engine_ppd_value')])).toBe(before.engine_ppd_value);
     expect(row[cols.indexOf('reviewed')]).toBe('true');
     const spec = new TextDecoder().decode(
-      new Uint8Array(await (await server.request(`/api/predictions/export/?task_id=${taskId}&format=specimens&reviewed=true`)).arrayBuffer()).slice(3),
+      new Uint8Array(
+        await (
+          await server.request(`/api/predictions/export/?task_id=${taskId}&format=specimens&reviewed=true`)
+        ).arrayBuffer(),
+      ).slice(3),
     );
     const [sh, ...srows] = spec.trim().split('\r\n');
     const sc = sh!.split(',');
-    const first = srows.map((l) => l.split(',')).find((c) => c[0] === before.imageName && c[sc.indexOf('index')] === '1')!;
+    const first = srows
+      .map((l) => l.split(','))
+      .find((c) => c[0] === before.imageName && c[sc.indexOf('index')] === '1')!;
     expect(Number(first[sc.indexOf('ppd')])).toBe(9.5);
     expect(Number(first[sc.indexOf('engine_ppd')])).toBe(engine1);
     expect(first[sc.indexOf('corrected')]).toBe('true');
@@ -144,7 +159,13 @@ describe('reviewing one specimen (PATCH /predictions/{id}/specimens/{index}/)', 
     const h = await server.json(`/api/predictions/${r.id}/history/`);
     expect(h.status).toBe(200);
     expect(h.body.map((e: any) => e.change)).toEqual(['ppd', 'reset']);
-    expect(h.body[0]).toMatchObject({ index: 1, from: r.specimens[0].engine_ppd, to: 9.5, note: 'lesion under the label', user: null });
+    expect(h.body[0]).toMatchObject({
+      index: 1,
+      from: r.specimens[0].engine_ppd,
+      to: 9.5,
+      note: 'lesion under the label',
+      user: null,
+    });
     expect(h.body[1]).toMatchObject({ index: 1, from: 9.5, to: r.specimens[0].engine_ppd, user: null });
     expect(Date.parse(h.body[0].time)).toBeLessThanOrEqual(Date.parse(h.body[1].time));
     expect(h.body[0].time).toMatch(/Z$/);
@@ -207,7 +228,8 @@ describe('bad review input: a clear 4xx and nothing changed', () => {
     expect(last.body.code).toBe('last_specimen');
     expect(await snapshot(r.id, imageIds[2]!)).toEqual(before);
     // A note of exactly 500 characters is fine.
-    for (let i = 2; i <= n; i++) expect((await patch(r.id, i, { excluded: false, note: 'y'.repeat(500) })).status).toBe(200);
+    for (let i = 2; i <= n; i++)
+      expect((await patch(r.id, i, { excluded: false, note: 'y'.repeat(500) })).status).toBe(200);
   });
 
   it('refuses to review a failed result: 409 not_scored, for PATCH and POST', async () => {
@@ -244,7 +266,14 @@ describe('adding a specimen the engine missed (POST /predictions/{id}/specimens/
     expect(res.body.sub_ppd_values).toHaveLength(n + 1);
     expect(res.body.engine_ppd_value).toBe(r.engine_ppd_value);
     const h = await server.json(`/api/predictions/${r.id}/history/`);
-    expect(h.body.at(-1)).toMatchObject({ index: n + 1, change: 'added', from: null, to: added.ppd, note: 'missed slice', user: null });
+    expect(h.body.at(-1)).toMatchObject({
+      index: n + 1,
+      change: 'added',
+      from: null,
+      to: added.ppd,
+      note: 'missed slice',
+      user: null,
+    });
   });
 
   it("takes a reviewer's score for the box (no engine value to return to), and any kind", async () => {
@@ -253,7 +282,15 @@ describe('adding a specimen the engine missed (POST /predictions/{id}/specimens/
     const res = await add(r.id, { box: [0, 0, 40, 30], ppd: 6.25, kind: 'leaf' });
     expect(res.status).toBe(201);
     const added = res.body.specimens[n];
-    expect(added).toMatchObject({ index: n + 1, kind: 'leaf', ppd: 6.25, engine_ppd: null, corrected: true, source: 'reviewer', box: [0, 0, 40, 30] });
+    expect(added).toMatchObject({
+      index: n + 1,
+      kind: 'leaf',
+      ppd: 6.25,
+      engine_ppd: null,
+      corrected: true,
+      source: 'reviewer',
+      box: [0, 0, 40, 30],
+    });
     expect(added.cut_url).not.toBeNull();
     expect(res.body.ppd_value).toBe(mean2([...r.sub_ppd_values, 6.25]));
     const reset = await patch(r.id, n + 1, { ppd: null });

@@ -25,7 +25,9 @@ function expectedAccess(method: string, url: string): 'public' | Exclude<Who, 'a
 
 /** A concrete path for a route pattern: ids that do not exist, a stored key that does not exist. */
 function concretePath(url: string): string {
-  return url.replace(/:[A-Za-z_]+/g, '999999').replace(/\*$/, url.startsWith('/media/') ? 'originals/00/none.jpg' : 'no-such-page');
+  return url
+    .replace(/:[A-Za-z_]+/g, '999999')
+    .replace(/\*$/, url.startsWith('/media/') ? 'originals/00/none.jpg' : 'no-such-page');
 }
 
 let server: TestServer;
@@ -48,7 +50,8 @@ it('answers every route for every role as api.md says', async () => {
   const problems: string[] = [];
   let calls = 0;
   for (const { method, url } of routes) {
-    if (accessFor(method, url, url) === undefined) problems.push(`${method} ${url}: no rule in auth/role-policy.ts covers it`);
+    if (accessFor(method, url, url) === undefined)
+      problems.push(`${method} ${url}: no rule in auth/role-policy.ts covers it`);
     const expected = expectedAccess(method, url);
     for (const who of ['anonymous', 'viewer', 'researcher', 'admin'] as const) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -35,13 +35,17 @@ async function seedEmbeddedInstallation(dir: string): Promise<void> {
     .values({ name: 'Field trial 2026', name_key: 'field trial 2026', description: '试验田', created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await k.insertInto('folders').values({ name: 'Empty', name_key: 'empty', description: '', created_at: now }).execute();
+  await k
+    .insertInto('folders')
+    .values({ name: 'Empty', name_key: 'empty', description: '', created_at: now })
+    .execute();
   // Delete one so ids have a gap: kept ids must survive the copy.
   await k.deleteFrom('folders').where('name', '=', 'Empty').execute();
   const imageIds: number[] = [];
   for (let i = 0; i < 7; i++) {
     // One big blob (a multipart upload to S3), the others real photos a task can score.
-    const bytes = i === 0 ? crypto.randomBytes(3 * 1024 * 1024) : await makeJpeg({ width: 320, height: 240, seed: i, noise: 10 });
+    const bytes =
+      i === 0 ? crypto.randomBytes(3 * 1024 * 1024) : await makeJpeg({ width: 320, height: 240, seed: i, noise: 10 });
     const sha = crypto.createHash('sha256').update(bytes).digest('hex');
     const name = i === 0 ? '木薯_plot1.jpg' : `plot${i}.jpg`;
     const blobKey = `originals/${sha.slice(0, 2)}/${sha}.jpg`;
@@ -73,9 +77,18 @@ async function seedEmbeddedInstallation(dir: string): Promise<void> {
   }
   // Sample fields (a WITHOUT ROWID table, paged by its primary key): 1 400 rows, across several pages.
   const fields = imageIds.flatMap((imageId) =>
-    Array.from({ length: 200 }, (_v, f) => ({ image_id: imageId, field: `f${f}`, num_value: f % 2 ? f : null, text_value: f % 2 ? null : `v${f}` })),
+    Array.from({ length: 200 }, (_v, f) => ({
+      image_id: imageId,
+      field: `f${f}`,
+      num_value: f % 2 ? f : null,
+      text_value: f % 2 ? null : `v${f}`,
+    })),
   );
-  for (let i = 0; i < fields.length; i += 200) await k.insertInto('image_fields').values(fields.slice(i, i + 200)).execute();
+  for (let i = 0; i < fields.length; i += 200)
+    await k
+      .insertInto('image_fields')
+      .values(fields.slice(i, i + 200))
+      .execute();
   // A task the embedded server was in the middle of when it was stopped: one job left running.
   runningTaskImages = imageIds.slice(1, 4);
   const task = await k
@@ -142,12 +155,21 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
     expect(await dst.kysely.selectFrom('folders').selectAll().execute()).toEqual(
       await src.kysely.selectFrom('folders').selectAll().execute(),
     );
-    const fieldRows = (db: typeof src) => db.kysely.selectFrom('image_fields').selectAll().orderBy('image_id').orderBy('field').execute();
+    const fieldRows = (db: typeof src) =>
+      db.kysely.selectFrom('image_fields').selectAll().orderBy('image_id').orderBy('field').execute();
     expect(report.tables.image_fields).toBe(1400);
-    expect((await fieldRows(dst)).map((r) => ({ ...r, num_value: r.num_value === null ? null : Number(r.num_value) }))).toEqual(await fieldRows(src));
+    expect(
+      (await fieldRows(dst)).map((r) => ({ ...r, num_value: r.num_value === null ? null : Number(r.num_value) })),
+    ).toEqual(await fieldRows(src));
     // The per-folder, per-format counts were rebuilt by the target's triggers, equal to the source's.
     const tally = (db: typeof src) =>
-      db.kysely.selectFrom('image_counts').select(['folder_key', 'format', 'n']).where('n', '>', 0).orderBy('folder_key').orderBy('format').execute();
+      db.kysely
+        .selectFrom('image_counts')
+        .select(['folder_key', 'format', 'n'])
+        .where('n', '>', 0)
+        .orderBy('folder_key')
+        .orderBy('format')
+        .execute();
     expect((await tally(dst)).map((r) => ({ ...r, n: Number(r.n) }))).toEqual(await tally(src));
     expect((await tally(dst)).reduce((sum, r) => sum + Number(r.n), 0)).toBe(7);
 
@@ -174,7 +196,10 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
       ['--conditions=source', '--import', 'tsx', 'src/cli/migrate-command.ts', '--from', sourceDir],
       { cwd: serverDir, env: { ...process.env, ...env } },
     );
-    await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('target database is not empty') });
+    await expect(run).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('target database is not empty'),
+    });
   });
 
   it('the command migrates a fresh target and prints its report', async () => {
@@ -189,26 +214,32 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
     expect(report.blobs).toBe(blobs.size);
   });
 
-  it('a task the embedded server was running completes on the new parts after the migration', { timeout: 300_000 }, async () => {
-    const env = await targetEnv();
-    await migrateSqliteToPostgres({ sourceDataDir: sourceDir, target: loadConfig(env) });
-    // The API works jobs itself here (no separate workers needed for this check).
-    const server = await startTestServer({ ...env, WORKER_PROCESSES: '0', API_WORKS_JOBS: 'true' });
-    try {
-      const deadline = Date.now() + 240_000;
-      let task;
-      do {
-        task = (await server.json('/api/tasks/?search=interrupted')).body.results[0];
-        if (task.status !== 'running') break;
-        await new Promise((r) => setTimeout(r, 200));
-      } while (Date.now() < deadline);
-      // Every image attempted once (whether the colour engine finds specimens in these pictures or not).
-      expect(task.status).not.toBe('running');
-      expect(task.processed_count).toBe(3);
-      const results = (await server.json(`/api/predictions/?task_id=${task.id}`)).body.results as { image_id: number }[];
-      expect(results.map((r) => r.image_id).sort((a, b) => a - b)).toEqual(runningTaskImages);
-    } finally {
-      await server.close();
-    }
-  });
+  it(
+    'a task the embedded server was running completes on the new parts after the migration',
+    { timeout: 300_000 },
+    async () => {
+      const env = await targetEnv();
+      await migrateSqliteToPostgres({ sourceDataDir: sourceDir, target: loadConfig(env) });
+      // The API works jobs itself here (no separate workers needed for this check).
+      const server = await startTestServer({ ...env, WORKER_PROCESSES: '0', API_WORKS_JOBS: 'true' });
+      try {
+        const deadline = Date.now() + 240_000;
+        let task;
+        do {
+          task = (await server.json('/api/tasks/?search=interrupted')).body.results[0];
+          if (task.status !== 'running') break;
+          await new Promise((r) => setTimeout(r, 200));
+        } while (Date.now() < deadline);
+        // Every image attempted once (whether the colour engine finds specimens in these pictures or not).
+        expect(task.status).not.toBe('running');
+        expect(task.processed_count).toBe(3);
+        const results = (await server.json(`/api/predictions/?task_id=${task.id}`)).body.results as {
+          image_id: number;
+        }[];
+        expect(results.map((r) => r.image_id).sort((a, b) => a - b)).toEqual(runningTaskImages);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

@@ -120,7 +120,11 @@ describe('S3Storage against a real S3 API', () => {
   });
 
   it('fails at start with a message naming the bucket when it does not exist', async () => {
-    const config = loadConfig({ DATA_DIR: dataDir, ...(await createTestBucket(endpoint!)), S3_BUCKET: 'no-such-bucket-here' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      ...(await createTestBucket(endpoint!)),
+      S3_BUCKET: 'no-such-bucket-here',
+    });
     await expect(S3Storage.create(config.s3!, undefined, dataDir)).rejects.toThrow(/no-such-bucket-here/);
   });
 });

@@ -99,7 +99,11 @@ async function waitForTask(api: TestServer, id: number, until: (t: any) => boole
 }
 
 async function resultRows(api: TestServer, taskId: number) {
-  return api.ctx.db.kysely.selectFrom('results').select(['image_id', 'error_code']).where('task_id', '=', taskId).execute();
+  return api.ctx.db.kysely
+    .selectFrom('results')
+    .select(['image_id', 'error_code'])
+    .where('task_id', '=', taskId)
+    .execute();
 }
 
 /** pg-boss' view of the jobs: how many are being worked now, and how many were retried. */
@@ -111,102 +115,124 @@ async function pgBossJobStates(api: TestServer) {
 }
 
 describe.skipIf(!enabled)('pg-boss worker processes on PostgreSQL + S3', () => {
-  it('two worker processes share one task and complete it with one result per image; the API works none', { timeout: 300_000 }, async () => {
-    server = await startApi();
-    const imageIds = await seedImages(server, 12);
-    const task = await createTask(server, imageIds, 2);
-    // No worker yet: the API process does not work jobs, so nothing moves.
-    await sleep(1500);
-    expect((await server.json(`/api/tasks/${task.id}/`)).body.processed_count).toBe(0);
+  it(
+    'two worker processes share one task and complete it with one result per image; the API works none',
+    { timeout: 300_000 },
+    async () => {
+      server = await startApi();
+      const imageIds = await seedImages(server, 12);
+      const task = await createTask(server, imageIds, 2);
+      // No worker yet: the API process does not work jobs, so nothing moves.
+      await sleep(1500);
+      expect((await server.json(`/api/tasks/${task.id}/`)).body.processed_count).toBe(0);
 
-    startWorker(server);
-    startWorker(server);
-    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
-    expect(done.status).toBe('completed');
-    expect(done.processed_count).toBe(12);
-    expect(done.progress).toBe(100);
-    const rows = await resultRows(server, task.id);
-    expect(rows.map((r) => r.image_id).sort((a, b) => a - b)).toEqual(imageIds);
-    expect(rows.filter((r) => r.error_code !== null)).toEqual([]);
-    // Result files went to the object store: each scored result's overlay is served through /media/.
-    const results = (await server.json(`/api/predictions/?task_id=${task.id}&page_size=100`)).body.results as any[];
-    const scored = results.filter((r) => r.result_image_url);
-    for (const r of scored.slice(0, 3)) {
-      const media = await server.request(r.result_image_url);
-      expect(media.status).toBe(200);
-      expect(media.headers.get('content-type')).toBe('image/webp');
-    }
-  });
+      startWorker(server);
+      startWorker(server);
+      const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+      expect(done.status).toBe('completed');
+      expect(done.processed_count).toBe(12);
+      expect(done.progress).toBe(100);
+      const rows = await resultRows(server, task.id);
+      expect(rows.map((r) => r.image_id).sort((a, b) => a - b)).toEqual(imageIds);
+      expect(rows.filter((r) => r.error_code !== null)).toEqual([]);
+      // Result files went to the object store: each scored result's overlay is served through /media/.
+      const results = (await server.json(`/api/predictions/?task_id=${task.id}&page_size=100`)).body.results as any[];
+      const scored = results.filter((r) => r.result_image_url);
+      for (const r of scored.slice(0, 3)) {
+        const media = await server.request(r.result_image_url);
+        expect(media.status).toBe(200);
+        expect(media.headers.get('content-type')).toBe('image/webp');
+      }
+    },
+  );
 
-  it('a worker killed mid-job: another takes its job over and every image is scored exactly once', { timeout: 300_000 }, async () => {
-    server = await startApi();
-    const imageIds = await seedImages(server, 24);
-    const task = await createTask(server, imageIds, 3);
-    const victim = startWorker(server);
-    startWorker(server);
-    // Kill one worker while both hold a job (two active pg-boss jobs) and the task is under way.
-    const deadline = Date.now() + 240_000;
-    for (;;) {
-      const t = (await server.json(`/api/tasks/${task.id}/`)).body;
-      const jobs = await pgBossJobStates(server);
-      if (jobs.active === 2 && t.processed_count >= 2) break;
-      if (t.status !== 'running' || Date.now() > deadline) throw new Error(`could not catch both workers busy: ${JSON.stringify(t)}`);
-      await sleep(20);
-    }
-    victim.kill('SIGKILL');
+  it(
+    'a worker killed mid-job: another takes its job over and every image is scored exactly once',
+    { timeout: 300_000 },
+    async () => {
+      server = await startApi();
+      const imageIds = await seedImages(server, 24);
+      const task = await createTask(server, imageIds, 3);
+      const victim = startWorker(server);
+      startWorker(server);
+      // Kill one worker while both hold a job (two active pg-boss jobs) and the task is under way.
+      const deadline = Date.now() + 240_000;
+      for (;;) {
+        const t = (await server.json(`/api/tasks/${task.id}/`)).body;
+        const jobs = await pgBossJobStates(server);
+        if (jobs.active === 2 && t.processed_count >= 2) break;
+        if (t.status !== 'running' || Date.now() > deadline)
+          throw new Error(`could not catch both workers busy: ${JSON.stringify(t)}`);
+        await sleep(20);
+      }
+      victim.kill('SIGKILL');
 
-    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
-    expect(done.status).toBe('completed');
-    expect(done.processed_count).toBe(24);
-    const rows = await resultRows(server, task.id);
-    expect(rows).toHaveLength(24);
-    expect(new Set(rows.map((r) => r.image_id)).size).toBe(24);
-    expect(rows.filter((r) => r.error_code !== null)).toEqual([]);
-    // The dead worker's job expired and was handed out again.
-    expect((await pgBossJobStates(server)).retried).toBeGreaterThanOrEqual(1);
-  });
+      const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+      expect(done.status).toBe('completed');
+      expect(done.processed_count).toBe(24);
+      const rows = await resultRows(server, task.id);
+      expect(rows).toHaveLength(24);
+      expect(new Set(rows.map((r) => r.image_id)).size).toBe(24);
+      expect(rows.filter((r) => r.error_code !== null)).toEqual([]);
+      // The dead worker's job expired and was handed out again.
+      expect((await pgBossJobStates(server)).retried).toBeGreaterThanOrEqual(1);
+    },
+  );
 
-  it('a worker stopped with SIGTERM mid-job hands the rest to another worker without spending a pg-boss retry', { timeout: 300_000 }, async () => {
-    server = await startApi();
-    const imageIds = await seedImages(server, 60);
-    // One job longer than JOB_EXPIRE_SECONDS (4 s here): a live job runs as long as it takes.
-    const task = await createTask(server, imageIds, 60);
-    const stopping = startWorker(server);
-    await waitForTask(server, task.id, (t) => t.processed_count >= 2);
-    const exited = new Promise((resolve) => stopping.once('exit', resolve));
-    stopping.kill('SIGTERM');
-    await exited;
-    const atStop = (await server.json(`/api/tasks/${task.id}/`)).body;
-    expect(atStop.status).toBe('running');
-    expect(atStop.processed_count).toBeLessThan(60);
+  it(
+    'a worker stopped with SIGTERM mid-job hands the rest to another worker without spending a pg-boss retry',
+    { timeout: 300_000 },
+    async () => {
+      server = await startApi();
+      const imageIds = await seedImages(server, 60);
+      // One job longer than JOB_EXPIRE_SECONDS (4 s here): a live job runs as long as it takes.
+      const task = await createTask(server, imageIds, 60);
+      const stopping = startWorker(server);
+      await waitForTask(server, task.id, (t) => t.processed_count >= 2);
+      const exited = new Promise((resolve) => stopping.once('exit', resolve));
+      stopping.kill('SIGTERM');
+      await exited;
+      const atStop = (await server.json(`/api/tasks/${task.id}/`)).body;
+      expect(atStop.status).toBe('running');
+      expect(atStop.processed_count).toBeLessThan(60);
 
-    startWorker(server);
-    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
-    expect(done.status).toBe('completed');
-    expect(done.processed_count).toBe(60);
-    const rows = await resultRows(server, task.id);
-    expect(new Set(rows.map((r) => r.image_id)).size).toBe(60);
-    expect(rows).toHaveLength(60);
-    expect((await pgBossJobStates(server)).retried).toBe(0);
-  });
+      startWorker(server);
+      const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+      expect(done.status).toBe('completed');
+      expect(done.processed_count).toBe(60);
+      const rows = await resultRows(server, task.id);
+      expect(new Set(rows.map((r) => r.image_id)).size).toBe(60);
+      expect(rows).toHaveLength(60);
+      expect((await pgBossJobStates(server)).retried).toBe(0);
+    },
+  );
 
-  it('predict_single goes through pg-boss like any job: a worker scores it, and finishes it if the waiting request is gone', { timeout: 300_000 }, async () => {
-    server = await startApi();
-    const [imageId, other] = await seedImages(server, 2);
-    startWorker(server);
-    // The API works no jobs: the answer can only come from the worker process, through the queue.
-    const res = await server.json('/api/predictions/predict_single/', { method: 'POST', body: { image_id: imageId } });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ image_id: imageId, error_code: null });
-    expect(res.body.ppd_value).not.toBeNull();
-    const jobs = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'task-job'`.execute(server.ctx.db.kysely);
-    expect(jobs.rows[0]!.n).toBeGreaterThanOrEqual(1);
-    // A request that never waits (its API process died after creating the task): the job is already queued, a worker finishes it.
-    const task = await new TasksService(server.ctx).createForSingle({ image_id: other! });
-    const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
-    expect(done.status).toBe('completed');
-    expect(await resultRows(server, task.id)).toEqual([{ image_id: other, error_code: null }]);
-  });
+  it(
+    'predict_single goes through pg-boss like any job: a worker scores it, and finishes it if the waiting request is gone',
+    { timeout: 300_000 },
+    async () => {
+      server = await startApi();
+      const [imageId, other] = await seedImages(server, 2);
+      startWorker(server);
+      // The API works no jobs: the answer can only come from the worker process, through the queue.
+      const res = await server.json('/api/predictions/predict_single/', {
+        method: 'POST',
+        body: { image_id: imageId },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ image_id: imageId, error_code: null });
+      expect(res.body.ppd_value).not.toBeNull();
+      const jobs = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'task-job'`.execute(
+        server.ctx.db.kysely,
+      );
+      expect(jobs.rows[0]!.n).toBeGreaterThanOrEqual(1);
+      // A request that never waits (its API process died after creating the task): the job is already queued, a worker finishes it.
+      const task = await new TasksService(server.ctx).createForSingle({ image_id: other! });
+      const done = await waitForTask(server, task.id, (t) => t.status !== 'running');
+      expect(done.status).toBe('completed');
+      expect(await resultRows(server, task.id)).toEqual([{ image_id: other, error_code: null }]);
+    },
+  );
 
   it('cancel from the API stops a task that other processes are working on', { timeout: 300_000 }, async () => {
     server = await startApi();

@@ -64,7 +64,11 @@ describe('bad input across the images and folders API', () => {
 
   it('a JSON body over the limit is 413', async () => {
     const huge = JSON.stringify({ name: 'x'.repeat(6 * 1024 * 1024) });
-    const res = await server.request('/api/folders/', { method: 'POST', body: huge, headers: { 'content-type': 'application/json' } });
+    const res = await server.request('/api/folders/', {
+      method: 'POST',
+      body: huge,
+      headers: { 'content-type': 'application/json' },
+    });
     await expectCleanError(res, 413);
   });
 
@@ -88,14 +92,24 @@ describe('bad input across the images and folders API', () => {
     const form = formWith([{ name: 'a.jpg', data: await makeJpeg() }]);
     const toFolders = await server.request('/api/folders/', { method: 'POST', body: form });
     expect([400, 415]).toContain(toFolders.status);
-    await expectCleanError(await server.request('/api/images/upload-batch/', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }), 415);
+    await expectCleanError(
+      await server.request('/api/images/upload-batch/', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      415,
+    );
     expect(await storedState(server)).toEqual(before);
   });
 
   it('a multipart body cut off half way stores nothing and leaves no temp file', async () => {
     const boundary = 'XBOUNDARYX';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
-    const body = Buffer.concat([Buffer.from(head), (await makeJpeg({ width: 200, height: 200, noise: 20 })).subarray(0, 2000)]);
+    const body = Buffer.concat([
+      Buffer.from(head),
+      (await makeJpeg({ width: 200, height: 200, noise: 20 })).subarray(0, 2000),
+    ]);
     const res = await server.request('/api/images/upload-files/', {
       method: 'POST',
       body,
@@ -108,7 +122,9 @@ describe('bad input across the images and folders API', () => {
   it('a client that disconnects in the middle of an upload leaves no temp file and no row', async () => {
     const boundary = 'ABORTBOUNDARY';
     const req = openUpload('/api/images/upload-files/', boundary, 10 * 1024 * 1024);
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
     req.write(await makeJpeg({ width: 300, height: 300, noise: 30 }));
     // Wait until the server has started a temp file for the part, then hang up.
     expect((await stateOnceTemp((n) => n > 0)).tmp).toHaveLength(1);
@@ -121,31 +137,42 @@ describe('bad input across the images and folders API', () => {
   it.each([
     ['stored', false],
     ['deflated', true],
-  ])('a ZIP upload (%s entries) broken off after its first entries leaves none of the entries staged so far', async (_label, compress) => {
-    const boundary = 'ZIPABORTBOUNDARY';
-    const jpegs = await Promise.all([1, 2, 3].map((seed) => makeJpeg({ width: 400, height: 300, noise: 30, seed })));
-    const zip = await makeZip(jpegs.map((data, i) => ({ name: `e${i}.jpg`, data, compress })));
-    const req = openUpload('/api/images/upload-batch/', boundary, zip.length * 2);
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.zip"\r\nContent-Type: application/zip\r\n\r\n`);
-    // Two whole entries and half of the third: the archive's temp file plus entries staged as it arrives.
-    const signature = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-    const third = zip.indexOf(signature, zip.indexOf(signature, zip.indexOf(signature) + 4) + 4);
-    req.write(zip.subarray(0, third + 200));
-    expect((await stateOnceTemp((n) => n >= 3)).tmp.length).toBeGreaterThanOrEqual(3);
-    req.destroy();
-    expect(await stateOnceTemp((n) => n === 0)).toEqual({ images: 0, blobs: [], tmp: [] });
-    expect((await server.json('/api/images/')).status).toBe(200);
-  });
+  ])(
+    'a ZIP upload (%s entries) broken off after its first entries leaves none of the entries staged so far',
+    async (_label, compress) => {
+      const boundary = 'ZIPABORTBOUNDARY';
+      const jpegs = await Promise.all([1, 2, 3].map((seed) => makeJpeg({ width: 400, height: 300, noise: 30, seed })));
+      const zip = await makeZip(jpegs.map((data, i) => ({ name: `e${i}.jpg`, data, compress })));
+      const req = openUpload('/api/images/upload-batch/', boundary, zip.length * 2);
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+      );
+      // Two whole entries and half of the third: the archive's temp file plus entries staged as it arrives.
+      const signature = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+      const third = zip.indexOf(signature, zip.indexOf(signature, zip.indexOf(signature) + 4) + 4);
+      req.write(zip.subarray(0, third + 200));
+      expect((await stateOnceTemp((n) => n >= 3)).tmp.length).toBeGreaterThanOrEqual(3);
+      req.destroy();
+      expect(await stateOnceTemp((n) => n === 0)).toEqual({ images: 0, blobs: [], tmp: [] });
+      expect((await server.json('/api/images/')).status).toBe(200);
+    },
+  );
 });
 
 describe('malformed URLs and HTTP', () => {
-  it.each(['/api/images/%zz/', '/api/images/%/', '/api/folders/%c0%ae/', '/media/%zz'])('%s is a 400 in the {code, detail} shape', async (p) => {
-    const err = await expectCleanError(await server.request(p), 400);
-    expect(err.code).toBe('invalid');
-  });
+  it.each(['/api/images/%zz/', '/api/images/%/', '/api/folders/%c0%ae/', '/media/%zz'])(
+    '%s is a 400 in the {code, detail} shape',
+    async (p) => {
+      const err = await expectCleanError(await server.request(p), 400);
+      expect(err.code).toBe('invalid');
+    },
+  );
 
   it('an over-long path id is a 414 in the {code, detail} shape', async () => {
-    const err = await expectCleanError(await server.request(`/api/images/${'1'.repeat(600)}`, { method: 'DELETE' }), 414);
+    const err = await expectCleanError(
+      await server.request(`/api/images/${'1'.repeat(600)}`, { method: 'DELETE' }),
+      414,
+    );
     expect(err.code).toBe('too_large');
   });
 

@@ -32,7 +32,9 @@ describe('a stalled upload', () => {
     const conn = await RawConnection.open(server.url);
     try {
       const head = `--B\r\nContent-Disposition: form-data; name="files"; filename="slow.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
-      conn.write(`POST /api/images/upload-files/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 100000000\r\n\r\n`);
+      conn.write(
+        `POST /api/images/upload-files/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 100000000\r\n\r\n`,
+      );
       conn.write(Buffer.concat([Buffer.from(head), await makeJpeg({ width: 300, height: 200, noise: 30 })]));
       const res = await conn.response(15_000);
       expect(res === undefined ? conn.isClosed : res.status === 408).toBe(true);
@@ -52,8 +54,15 @@ describe('a stalled upload', () => {
     const conn = await RawConnection.open(server.url);
     try {
       const jpeg = await makeJpeg({ width: 64, height: 48, seed: 77 });
-      const body = multipartBody('B', [{ headers: 'Content-Disposition: form-data; name="files"; filename="steady.jpg"\r\nContent-Type: image/jpeg', body: jpeg }]);
-      conn.write(`POST /api/images/upload-files/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: ${body.length}\r\n\r\n`);
+      const body = multipartBody('B', [
+        {
+          headers: 'Content-Disposition: form-data; name="files"; filename="steady.jpg"\r\nContent-Type: image/jpeg',
+          body: jpeg,
+        },
+      ]);
+      conn.write(
+        `POST /api/images/upload-files/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
       // Four pieces 0.3 s apart: 1.2 s in all, more than the 0.5 s idle limit, never idle that long.
       const step = Math.ceil(body.length / 4);
       for (let i = 0; i < body.length; i += step) {
@@ -89,7 +98,21 @@ describe('orphaned blobs', () => {
     // Files of a running task are being written: they stay.
     const task = await server.ctx.db.kysely
       .insertInto('tasks')
-      .values({ name: 'running', name_lower: 'running', type: 'prediction', status: 'running', algorithm: 'x', model_type: 'x', image_ids: '[]', parameters: '{}', image_count: 0, error_message: null, completed_at: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString() } as any)
+      .values({
+        name: 'running',
+        name_lower: 'running',
+        type: 'prediction',
+        status: 'running',
+        algorithm: 'x',
+        model_type: 'x',
+        image_ids: '[]',
+        parameters: '{}',
+        image_count: 0,
+        error_message: null,
+        completed_at: null,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      } as any)
       .returning('id')
       .executeTakeFirstOrThrow();
     const running = `results/${task.id}/${images[1]!.id}/pred_1.webp`;
@@ -106,7 +129,11 @@ describe('orphaned blobs', () => {
     expect(left).not.toContain('results/4242/1/pred_1.webp');
 
     // The claim released, the running task finished without a result for it: the next sweep takes both.
-    await server.ctx.db.kysely.updateTable('tasks').set({ status: 'cancelled' } as any).where('id', '=', task.id).execute();
+    await server.ctx.db.kysely
+      .updateTable('tasks')
+      .set({ status: 'cancelled' } as any)
+      .where('id', '=', task.id)
+      .execute();
     await sweepOrphanBlobs(server.ctx, 0);
     expect((await storedKeys(server)).sort()).toEqual(referenced);
     // The remaining images are intact.
@@ -125,7 +152,7 @@ describe('orphaned blobs', () => {
 });
 
 describe('temp files of earlier processes', () => {
-  it('go at start whatever their age; a live process keeps its own; another machine\'s go when stale', async () => {
+  it("go at start whatever their age; a live process keeps its own; another machine's go when stale", async () => {
     const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cassava-tmp-sweep-'));
     try {
       const tmp = path.join(dataDir, 'tmp');
@@ -146,7 +173,11 @@ describe('temp files of earlier processes', () => {
       await fsp.utimes(path.dirname(files.otherStale), old, old);
       const removed = await sweepTempFiles(dataDir);
       expect(removed).toBe(3);
-      const exists = async (f: string) => fsp.stat(f).then(() => true, () => false);
+      const exists = async (f: string) =>
+        fsp.stat(f).then(
+          () => true,
+          () => false,
+        );
       expect(await exists(files.loose)).toBe(false);
       expect(await exists(files.deadPid)).toBe(false);
       expect(await exists(files.otherStale)).toBe(false);

@@ -18,7 +18,10 @@ describe('GET /api/status/', () => {
     expect(empty.body).toMatchObject({ status: 'online', image_count: 0, task_count: 0 });
 
     const images = await uploadFiles(server.url, await specimenFiles(2, { width: 240, height: 160 }));
-    const task = await server.json('/api/tasks/', { method: 'POST', body: { name: 'One', image_ids: [images[0]!.id] } });
+    const task = await server.json('/api/tasks/', {
+      method: 'POST',
+      body: { name: 'One', image_ids: [images[0]!.id] },
+    });
     await waitForTask(server.url, task.body.id);
 
     const res = await server.json('/api/status');
@@ -41,7 +44,13 @@ describe('GET /api/status/', () => {
     expect(s.engine.name).toBeTruthy();
     // Without a model the colour engine scores, and is never labelled as the DeepLabV3+ model.
     expect(s.engine.label).not.toMatch(/DeepLab/i);
-    expect(s.endpoints.map((e: any) => e.path)).toEqual(['/api/images/', '/api/folders/', '/api/predictions/', '/api/tasks/', '/api/status/']);
+    expect(s.endpoints.map((e: any) => e.path)).toEqual([
+      '/api/images/',
+      '/api/folders/',
+      '/api/predictions/',
+      '/api/tasks/',
+      '/api/status/',
+    ]);
     for (const e of s.endpoints) expect(e.ok).toBe(true);
   });
 });

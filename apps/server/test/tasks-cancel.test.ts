@@ -15,7 +15,10 @@ afterAll(async () => {
 });
 
 const create = async (imageIds: number[], name = 'Batch') => {
-  const res = await server.json('/api/tasks/prediction/', { method: 'POST', body: { name, split_count: 4, image_ids: imageIds } });
+  const res = await server.json('/api/tasks/prediction/', {
+    method: 'POST',
+    body: { name, split_count: 4, image_ids: imageIds },
+  });
   expect(res.status).toBe(201);
   return res.body.id as number;
 };
@@ -87,7 +90,12 @@ describe('queue order', () => {
   // Both queues: the embedded one alternates tasks; pg-boss gets the k-th job of each task priority -k.
   it('tasks take turns: a small task created behind a big one does not wait for all of it', async () => {
     await server.ctx.queue.stop();
-    const big = (await server.json('/api/tasks/prediction/', { method: 'POST', body: { name: 'Big', split_count: 1, image_ids: ids.slice(0, 6) } })).body.id;
+    const big = (
+      await server.json('/api/tasks/prediction/', {
+        method: 'POST',
+        body: { name: 'Big', split_count: 1, image_ids: ids.slice(0, 6) },
+      })
+    ).body.id;
     const small = await create([ids[6]!], 'Small');
     await server.ctx.queue.start();
     const { task } = await waitForTask(server.url, small);

@@ -16,7 +16,10 @@ afterAll(async () => {
 
 describe('when the engine could not start', () => {
   it('a task ends failed with the reason in error_message', async () => {
-    const res = await server.json('/api/tasks/prediction/', { method: 'POST', body: { name: 'No engine', image_ids: ids } });
+    const res = await server.json('/api/tasks/prediction/', {
+      method: 'POST',
+      body: { name: 'No engine', image_ids: ids },
+    });
     expect(res.status).toBe(201);
     const { task } = await waitForTask(server.url, res.body.id);
     expect(task.status).toBe('failed');

@@ -80,7 +80,14 @@ describe('a prediction task, from creation to export', () => {
     const byImage = new Map(res.body.results.map((r: any) => [r.image_id, r]));
     expect(byImage.size).toBe(5);
     const grey: any = byImage.get(greyId);
-    expect(grey).toMatchObject({ error_code: 'no_specimen_found', ppd_value: null, prediction: null, confidence: null, specimens: [], sub_ppd_values: [] });
+    expect(grey).toMatchObject({
+      error_code: 'no_specimen_found',
+      ppd_value: null,
+      prediction: null,
+      confidence: null,
+      specimens: [],
+      sub_ppd_values: [],
+    });
     expect(grey.error_message).toBeTruthy();
     for (const id of sliceIds) {
       const r: any = byImage.get(id);
@@ -111,14 +118,27 @@ describe('a prediction task, from creation to export', () => {
     expect((await server.json('/api/predictions/999999/')).status).toBe(404);
   });
 
-  it("gives every result its specimens: 1..N in order, kind, box inside the photo, values, images", async () => {
+  it('gives every result its specimens: 1..N in order, kind, box inside the photo, values, images', async () => {
     const results = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results;
     for (const r of results.filter((x: any) => x.error_code === null)) {
       const image = (await server.json(`/api/images/${r.image_id}/`)).body;
       expect(r.specimens.map((s: any) => s.index)).toEqual(r.specimens.map((_: any, i: number) => i + 1));
       for (const s of r.specimens) {
         expect(Object.keys(s).sort()).toEqual(
-          ['index', 'kind', 'box', 'ppd', 'engine_ppd', 'confidence', 'needs_review', 'excluded', 'corrected', 'source', 'cut_url', 'pred_url'].sort(),
+          [
+            'index',
+            'kind',
+            'box',
+            'ppd',
+            'engine_ppd',
+            'confidence',
+            'needs_review',
+            'excluded',
+            'corrected',
+            'source',
+            'cut_url',
+            'pred_url',
+          ].sort(),
         );
         expect(['root_slice', 'leaf']).toContain(s.kind);
         const [x, y, w, h] = s.box;
@@ -144,7 +164,11 @@ describe('a prediction task, from creation to export', () => {
       }
       const mean = r.sub_ppd_values.reduce((a: number, b: number) => a + b, 0) / r.sub_ppd_values.length;
       expect(r.ppd_value).toBeCloseTo(mean, 2);
-      expect(r).toMatchObject({ needs_review: r.specimens.some((s: any) => s.needs_review), reviewed: false, engine_ppd_value: r.ppd_value });
+      expect(r).toMatchObject({
+        needs_review: r.specimens.some((s: any) => s.needs_review),
+        reviewed: false,
+        engine_ppd_value: r.ppd_value,
+      });
     }
   });
 
@@ -191,7 +215,10 @@ describe('a prediction task, from creation to export', () => {
     // Nothing has been reviewed yet.
     expect((await server.json(`/api/predictions/?task_id=${taskId}&reviewed=true`)).body.count).toBe(0);
     expect((await server.json(`/api/predictions/?task_id=${taskId}&reviewed=false`)).body.count).toBe(all.count);
-    for (const [bad, field] of [['needs_review=yes', 'needs_review'], ['reviewed=1', 'reviewed']]) {
+    for (const [bad, field] of [
+      ['needs_review=yes', 'needs_review'],
+      ['reviewed=1', 'reviewed'],
+    ]) {
       const res = await server.json(`/api/predictions/?${bad}`);
       expect(res.status).toBe(400);
       expect(res.body.fields[field]).toBeTruthy();
@@ -250,18 +277,29 @@ describe('a prediction task, from creation to export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const day = new Date().toISOString().slice(0, 10);
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="prediction_results_${taskId}_${day}.csv"`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="prediction_results_${taskId}_${day}.csv"`,
+    );
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
-    expect(lines[0]).toBe('image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count,PPD|CO_334:0000077');
+    expect(lines[0]).toBe(
+      'image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count,PPD|CO_334:0000077',
+    );
     expect(lines).toHaveLength(6);
-    expect(lines.find((l) => l.startsWith('grey.jpg'))).toMatch(/^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found,,false,0,$/);
+    expect(lines.find((l) => l.startsWith('grey.jpg'))).toMatch(
+      /^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found,,false,0,$/,
+    );
     // Each scored image: its engine value (= its value, nothing reviewed) and how many specimens it has.
     const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results;
     for (const r of api.filter((x: any) => x.error_code === null)) {
       const cells = lines.find((l) => l.startsWith(`${r.imageName},`))!.split(',');
-      expect(cells.slice(8)).toEqual([String(r.engine_ppd_value), 'false', String(r.specimens.length), String(r.ppd_value)]);
+      expect(cells.slice(8)).toEqual([
+        String(r.engine_ppd_value),
+        'false',
+        String(r.specimens.length),
+        String(r.ppd_value),
+      ]);
     }
     const all = await server.request('/api/predictions/export/');
     expect(all.headers.get('content-disposition')).toContain(`prediction_results_all_${day}.csv`);
@@ -275,12 +313,24 @@ describe('a prediction task, from creation to export', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
     expect(header).toBe('image_name,task_id,index,kind,ppd,engine_ppd,confidence,excluded,corrected,needs_review');
-    const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100&ordering=created_time`)).body.results;
+    const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100&ordering=created_time`)).body
+      .results;
     const expected = api
       .sort((a: any, b: any) => a.id - b.id)
       .flatMap((r: any) =>
         r.specimens.map((s: any) =>
-          [r.imageName, taskId, s.index, s.kind, s.ppd ?? '', s.engine_ppd ?? '', s.confidence ?? '', s.excluded, s.corrected, s.needs_review].join(','),
+          [
+            r.imageName,
+            taskId,
+            s.index,
+            s.kind,
+            s.ppd ?? '',
+            s.engine_ppd ?? '',
+            s.confidence ?? '',
+            s.excluded,
+            s.corrected,
+            s.needs_review,
+          ].join(','),
         ),
       );
     expect(rows).toEqual(expected);
@@ -410,8 +460,14 @@ describe('bad task payloads', () => {
 
 describe('task list', () => {
   it('filters by status and by name, newest first; a bad status is a 400', async () => {
-    const a = await server.json('/api/tasks/', { method: 'POST', body: { ...basePayload(), name: 'Alpha cassava', image_ids: [sliceIds[0]] } });
-    const b = await server.json('/api/tasks/', { method: 'POST', body: { ...basePayload(), name: 'Beta', image_ids: [sliceIds[1]] } });
+    const a = await server.json('/api/tasks/', {
+      method: 'POST',
+      body: { ...basePayload(), name: 'Alpha cassava', image_ids: [sliceIds[0]] },
+    });
+    const b = await server.json('/api/tasks/', {
+      method: 'POST',
+      body: { ...basePayload(), name: 'Beta', image_ids: [sliceIds[1]] },
+    });
     expect(a.status).toBe(201);
     expect(b.body.type).toBe('prediction');
     await waitForTask(server.url, a.body.id);
@@ -450,11 +506,22 @@ describe('segmentation tasks and predict_single', () => {
     expect(first.body.type).toBe('first_segmentation');
     expect((await waitForTask(server.url, first.body.id)).task.status).toBe('completed');
     const cut = (await server.json(`/api/predictions/?task_id=${first.body.id}`)).body.results[0];
-    expect(cut).toMatchObject({ ppd_value: null, error_code: null, prediction: null, sub_ppd_values: [], engine_ppd_value: null });
+    expect(cut).toMatchObject({
+      ppd_value: null,
+      error_code: null,
+      prediction: null,
+      sub_ppd_values: [],
+      engine_ppd_value: null,
+    });
     expect(cut.specimens.length).toBeGreaterThanOrEqual(1);
     expect(Object.keys(cut.vis_images).sort()).toEqual(cut.specimens.map((s: any) => `cut2_${s.index}`).sort());
     for (const s of cut.specimens) {
-      expect(s).toMatchObject({ ppd: null, engine_ppd: null, pred_url: null, cut_url: cut.vis_images[`cut2_${s.index}`] });
+      expect(s).toMatchObject({
+        ppd: null,
+        engine_ppd: null,
+        pred_url: null,
+        cut_url: cut.vis_images[`cut2_${s.index}`],
+      });
       expect(s.box).toHaveLength(4);
     }
 
@@ -484,7 +551,10 @@ describe('segmentation tasks and predict_single', () => {
     const grey = await server.json('/api/predictions/predict_single/', { method: 'POST', body: { image_id: greyId } });
     expect(grey.status).toBe(200);
     expect(grey.body.error_code).toBe('no_specimen_found');
-    const missing = await server.json('/api/predictions/predict_single/', { method: 'POST', body: { image_id: 999_999 } });
+    const missing = await server.json('/api/predictions/predict_single/', {
+      method: 'POST',
+      body: { image_id: 999_999 },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('unknown_ids');
     const bad = await server.json('/api/predictions/predict_single/', { method: 'POST', body: { image_id: 'x' } });
@@ -493,7 +563,10 @@ describe('segmentation tasks and predict_single', () => {
   });
 
   it('predict_batch creates a task like /tasks/prediction/, with a default name', async () => {
-    const res = await server.json('/api/predictions/predict_batch/', { method: 'POST', body: { folder_ids: [folderId] } });
+    const res = await server.json('/api/predictions/predict_batch/', {
+      method: 'POST',
+      body: { folder_ids: [folderId] },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'running', image_count: 4, type: 'prediction' });
     expect(res.body.name).toMatch(/^Prediction \d{4}-\d\d-\d\d \d\d:\d\d$/);

@@ -35,7 +35,11 @@ function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T,
+  };
 }
 
 interface Sample {
@@ -45,7 +49,24 @@ interface Sample {
 }
 
 const BOUNDARY = 'FuZzBoUnDaRy7MA4YWxkTrZu0gW';
-const NASTY = ['\r', '\n', '\r\n', '"', ';', '\\', '\u0000', '--', `--${BOUNDARY}`, `\r\n--${BOUNDARY}\r\n`, 'filename="', '\u202e', '%0d%0a', '\r\n\r\n', 'name=', '\xff\xfe'];
+const NASTY = [
+  '\r',
+  '\n',
+  '\r\n',
+  '"',
+  ';',
+  '\\',
+  '\u0000',
+  '--',
+  `--${BOUNDARY}`,
+  `\r\n--${BOUNDARY}\r\n`,
+  'filename="',
+  '\u202e',
+  '%0d%0a',
+  '\r\n\r\n',
+  'name=',
+  '\xff\xfe',
+];
 
 function mutate(r: ReturnType<typeof prng>, seed: Sample): Sample {
   let body = Buffer.from(seed.body);
@@ -72,17 +93,37 @@ function mutate(r: ReturnType<typeof prng>, seed: Sample): Sample {
       case 5: // mangle the part headers near the start (where they live)
         {
           const h = r.int(Math.min(body.length, 400));
-          body = Buffer.concat([body.subarray(0, h), Buffer.from(r.pick(NASTY), 'latin1'), body.subarray(h + r.int(4))]);
+          body = Buffer.concat([
+            body.subarray(0, h),
+            Buffer.from(r.pick(NASTY), 'latin1'),
+            body.subarray(h + r.int(4)),
+          ]);
         }
         break;
       case 6: // another or a missing boundary in the Content-Type
-        contentType = r.pick(['multipart/form-data', `multipart/form-data; boundary=${BOUNDARY}x`, `multipart/form-data; boundary="${BOUNDARY}"`, 'multipart/form-data; boundary=', 'multipart/mixed; boundary=' + BOUNDARY, 'application/zip']);
+        contentType = r.pick([
+          'multipart/form-data',
+          `multipart/form-data; boundary=${BOUNDARY}x`,
+          `multipart/form-data; boundary="${BOUNDARY}"`,
+          'multipart/form-data; boundary=',
+          'multipart/mixed; boundary=' + BOUNDARY,
+          'application/zip',
+        ]);
         break;
       case 7: // a file name with a line break
-        body = Buffer.from(body.toString('latin1').replace(/filename="([^"]*)"/, (_m, n: string) => `filename="${n.slice(0, 2)}${r.pick(['\r\n', '\n', '\r'])}${n.slice(2)}"`), 'latin1');
+        body = Buffer.from(
+          body
+            .toString('latin1')
+            .replace(
+              /filename="([^"]*)"/,
+              (_m, n: string) => `filename="${n.slice(0, 2)}${r.pick(['\r\n', '\n', '\r'])}${n.slice(2)}"`,
+            ),
+          'latin1',
+        );
         break;
       default: // corrupt bytes deep inside (file data, ZIP headers)
-        for (let i = 0, n = 1 + r.int(32); i < n && body.length > 0; i++) body[Math.min(body.length - 1, 300 + r.int(body.length))] = r.int(256);
+        for (let i = 0, n = 1 + r.int(32); i < n && body.length > 0; i++)
+          body[Math.min(body.length - 1, 300 + r.int(body.length))] = r.int(256);
     }
   }
   return { path: seed.path, contentType, body };
@@ -111,12 +152,38 @@ describe('fuzzing the upload paths', () => {
       headers: `Content-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}`,
       body: data,
     });
-    const field = (name: string, value: string) => ({ headers: `Content-Disposition: form-data; name="${name}"`, body: value });
+    const field = (name: string, value: string) => ({
+      headers: `Content-Disposition: form-data; name="${name}"`,
+      body: value,
+    });
     const type = `multipart/form-data; boundary=${BOUNDARY}`;
     const seeds: Sample[] = [
-      { path: '/api/images/upload-files/', contentType: type, body: multipartBody(BOUNDARY, [field('check_duplicate', '0'), filePart('files', 'a.jpg', jpegs[0]!), filePart('files', 'b.png', png, 'image/png')]) },
-      { path: '/api/images/', contentType: type, body: multipartBody(BOUNDARY, [filePart('file', 'one.jpg', jpegs[2]!), field('name', 'renamed.jpg'), field('duplicate_action', 'skip')]) },
-      { path: '/api/images/upload-batch/', contentType: type, body: multipartBody(BOUNDARY, [field('check_duplicate', '0'), filePart('file', 'batch.zip', zip, 'application/zip')]) },
+      {
+        path: '/api/images/upload-files/',
+        contentType: type,
+        body: multipartBody(BOUNDARY, [
+          field('check_duplicate', '0'),
+          filePart('files', 'a.jpg', jpegs[0]!),
+          filePart('files', 'b.png', png, 'image/png'),
+        ]),
+      },
+      {
+        path: '/api/images/',
+        contentType: type,
+        body: multipartBody(BOUNDARY, [
+          filePart('file', 'one.jpg', jpegs[2]!),
+          field('name', 'renamed.jpg'),
+          field('duplicate_action', 'skip'),
+        ]),
+      },
+      {
+        path: '/api/images/upload-batch/',
+        contentType: type,
+        body: multipartBody(BOUNDARY, [
+          field('check_duplicate', '0'),
+          filePart('file', 'batch.zip', zip, 'application/zip'),
+        ]),
+      },
     ];
 
     // Warm up every path once, then take the heap baseline.
@@ -137,7 +204,13 @@ describe('fuzzing the upload paths', () => {
       while (sent < REQUESTS && Date.now() - started < TIME_BUDGET_MS) {
         const n = sent++;
         const sample = mutate(r, r.pick(seeds));
-        const res: SocketResponse | undefined = await conn.request('POST', sample.path, { 'Content-Type': sample.contentType }, sample.body, 10_000);
+        const res: SocketResponse | undefined = await conn.request(
+          'POST',
+          sample.path,
+          { 'Content-Type': sample.contentType },
+          sample.body,
+          10_000,
+        );
         if (!res) {
           unanswered.push(`#${n} ${sample.path} ${JSON.stringify(sample.body.subarray(0, 300).toString('latin1'))}`);
         } else {
@@ -145,7 +218,8 @@ describe('fuzzing the upload paths', () => {
           if (res.status >= 500) serverErrors.push(`#${n} ${res.status} ${res.body}`);
           try {
             const parsed = JSON.parse(res.body);
-            if (res.status >= 400 && (typeof parsed.code !== 'string' || typeof parsed.detail !== 'string')) serverErrors.push(`#${n} not {code, detail}: ${res.body}`);
+            if (res.status >= 400 && (typeof parsed.code !== 'string' || typeof parsed.detail !== 'string'))
+              serverErrors.push(`#${n} not {code, detail}: ${res.body}`);
           } catch {
             serverErrors.push(`#${n} not JSON: ${res.status} ${res.body.slice(0, 200)}`);
           }
@@ -168,7 +242,17 @@ describe('fuzzing the upload paths', () => {
     }
     const heapAfter = heapUsedAfterGc();
     console.log(
-      JSON.stringify({ fuzz: { seed: SEED, sent, elapsedMs: elapsed, statuses: Object.fromEntries(statuses), images: state.images, heapBeforeMB: +(heapBefore / 2 ** 20).toFixed(1), heapAfterMB: +(heapAfter / 2 ** 20).toFixed(1) } }),
+      JSON.stringify({
+        fuzz: {
+          seed: SEED,
+          sent,
+          elapsedMs: elapsed,
+          statuses: Object.fromEntries(statuses),
+          images: state.images,
+          heapBeforeMB: +(heapBefore / 2 ** 20).toFixed(1),
+          heapAfterMB: +(heapAfter / 2 ** 20).toFixed(1),
+        },
+      }),
     );
 
     expect(unanswered.slice(0, 5)).toEqual([]);

@@ -34,53 +34,62 @@ describe('a CR or LF inside a multipart file name', () => {
     ['LF', 'a\nb.jpg'],
     ['CR LF then a header-like rest', 'a\r\nX-Evil: 1\r\nb.jpg'],
     ['LF at the end', 'photo.jpg\n'],
-  ])('(%s) is answered 400 naming the field, nothing stored, and the connection serves the next request', async (_label, filename) => {
-    const conn = await RawConnection.open(server.url);
-    try {
-      const res = await postOn(conn, multipartBody(B, [filePart(filename)]));
-      expect(res, 'no answer').toBeDefined();
-      expect(res!.status).toBe(400);
-      const body = JSON.parse(res!.body);
-      expect(body.code).toMatch(/^invalid/);
-      expect(Object.keys(body.fields)).toEqual(['files']);
-      expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
-      if (!conn.isClosed) {
-        const next = await conn.request('GET', '/api/status/', {});
-        expect(next?.status).toBe(200);
+  ])(
+    '(%s) is answered 400 naming the field, nothing stored, and the connection serves the next request',
+    async (_label, filename) => {
+      const conn = await RawConnection.open(server.url);
+      try {
+        const res = await postOn(conn, multipartBody(B, [filePart(filename)]));
+        expect(res, 'no answer').toBeDefined();
+        expect(res!.status).toBe(400);
+        const body = JSON.parse(res!.body);
+        expect(body.code).toMatch(/^invalid/);
+        expect(Object.keys(body.fields)).toEqual(['files']);
+        expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+        if (!conn.isClosed) {
+          const next = await conn.request('GET', '/api/status/', {});
+          expect(next?.status).toBe(200);
+        }
+      } finally {
+        conn.close();
       }
-    } finally {
-      conn.close();
-    }
-  });
+    },
+  );
 
   it.each([
     ['3 MB', 3, 200],
     ['40 MB', 40, 200],
-  ])('with a %s file behind it, is answered before the body is read, and the next request is served', async (_l, mb) => {
-    const conn = await RawConnection.open(server.url);
-    try {
-      const big = Buffer.concat([jpeg, Buffer.alloc(mb * 1024 * 1024, 7)]);
-      const res = await postOn(conn, multipartBody(B, [{ ...filePart('a\nb.jpg'), body: big }]));
-      expect(res?.status).toBe(400);
-      expect(JSON.parse(res!.body).fields).toHaveProperty('files');
-      // A small rest is drained (the connection stays open); a large one closes it after saying so.
-      if (res!.headers.connection === 'close') {
-        const again = await RawConnection.open(server.url);
-        expect((await again.request('GET', '/api/status/', {}))?.status).toBe(200);
-        again.close();
-      } else {
-        expect((await conn.request('GET', '/api/status/', {}))?.status).toBe(200);
+  ])(
+    'with a %s file behind it, is answered before the body is read, and the next request is served',
+    async (_l, mb) => {
+      const conn = await RawConnection.open(server.url);
+      try {
+        const big = Buffer.concat([jpeg, Buffer.alloc(mb * 1024 * 1024, 7)]);
+        const res = await postOn(conn, multipartBody(B, [{ ...filePart('a\nb.jpg'), body: big }]));
+        expect(res?.status).toBe(400);
+        expect(JSON.parse(res!.body).fields).toHaveProperty('files');
+        // A small rest is drained (the connection stays open); a large one closes it after saying so.
+        if (res!.headers.connection === 'close') {
+          const again = await RawConnection.open(server.url);
+          expect((await again.request('GET', '/api/status/', {}))?.status).toBe(200);
+          again.close();
+        } else {
+          expect((await conn.request('GET', '/api/status/', {}))?.status).toBe(200);
+        }
+        expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+      } finally {
+        conn.close();
       }
-      expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
-    } finally {
-      conn.close();
-    }
-  });
+    },
+  );
 
   it('a percent-encoded line break (filename*=) is refused the same way', async () => {
     const conn = await RawConnection.open(server.url);
     try {
-      const part = { headers: `Content-Disposition: form-data; name="files"; filename*=UTF-8''a%0D%0Ab.jpg\r\nContent-Type: image/jpeg`, body: jpeg };
+      const part = {
+        headers: `Content-Disposition: form-data; name="files"; filename*=UTF-8''a%0D%0Ab.jpg\r\nContent-Type: image/jpeg`,
+        body: jpeg,
+      };
       const res = await postOn(conn, multipartBody(B, [part]));
       expect(res?.status).toBe(400);
       expect(JSON.parse(res!.body).fields).toHaveProperty('files');
@@ -95,7 +104,10 @@ describe('an early answer leaves the keep-alive connection usable', () => {
   it('after a 413 for too many fields, the next POST on the same connection is served', async () => {
     const conn = await RawConnection.open(server.url);
     try {
-      const fields = Array.from({ length: 150 }, (_, i) => ({ headers: `Content-Disposition: form-data; name="f${i}"`, body: 'x'.repeat(100) }));
+      const fields = Array.from({ length: 150 }, (_, i) => ({
+        headers: `Content-Disposition: form-data; name="f${i}"`,
+        body: 'x'.repeat(100),
+      }));
       const first = await postOn(conn, multipartBody(B, [...fields, filePart('late.jpg')]));
       expect(first?.status).toBe(413);
       expect(conn.isClosed && first?.headers.connection !== 'close').toBe(false);
@@ -116,7 +128,12 @@ describe('an early answer leaves the keep-alive connection usable', () => {
     const conn = await RawConnection.open(server.url);
     try {
       const body = multipartBody(B, [filePart('x.jpg')]);
-      const refused = await conn.request('POST', '/api/images/upload-files/', { 'Content-Type': `multipart/form-data; boundary=${B}`, Origin: 'https://evil.example' }, body);
+      const refused = await conn.request(
+        'POST',
+        '/api/images/upload-files/',
+        { 'Content-Type': `multipart/form-data; boundary=${B}`, Origin: 'https://evil.example' },
+        body,
+      );
       expect(refused?.status).toBe(403);
       const next = await conn.request('GET', '/api/images/', {});
       expect(next?.status).toBe(200);
@@ -131,10 +148,17 @@ describe('the part header check, however the body is cut into chunks', () => {
   const good = () =>
     multipartBody(B, [
       { headers: 'Content-Disposition: form-data; name="folder_id"', body: '3' },
-      { headers: 'Content-Disposition: form-data; name="files"; filename="a \\"b\\".jpg"\r\nContent-Type: image/jpeg', body: Buffer.concat([jpeg, Buffer.from(`\r\n-${B}\r\n--`)]) },
+      {
+        headers: 'Content-Disposition: form-data; name="files"; filename="a \\"b\\".jpg"\r\nContent-Type: image/jpeg',
+        body: Buffer.concat([jpeg, Buffer.from(`\r\n-${B}\r\n--`)]),
+      },
       { headers: 'Content-Disposition: form-data; name="files"; filename="empty.jpg"', body: '' },
     ]);
-  const bad = () => multipartBody(B, [{ headers: 'Content-Disposition: form-data; name="files"; filename="x.jpg"', body: jpeg }, filePart('a\r\nb.jpg', 'photos')]);
+  const bad = () =>
+    multipartBody(B, [
+      { headers: 'Content-Disposition: form-data; name="files"; filename="x.jpg"', body: jpeg },
+      filePart('a\r\nb.jpg', 'photos'),
+    ]);
 
   it('finds no problem in a valid body and the problem in a mangled one, at every split point', () => {
     for (const [body, expected] of [

@@ -17,8 +17,11 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 let server: TestServer;
 
 const pendingKeys = async (s: TestServer) => (await storedKeys(s)).filter((k) => k.startsWith('pending/'));
-const upload = (path: string, files: { name: string; data: Buffer; field?: string }[], fields: Record<string, string> = {}) =>
-  server.json(path, { method: 'POST', body: formWith(files, fields) });
+const upload = (
+  path: string,
+  files: { name: string; data: Buffer; field?: string }[],
+  fields: Record<string, string> = {},
+) => server.json(path, { method: 'POST', body: formWith(files, fields) });
 const resume = (body: unknown) => server.json('/api/images/upload-resume/', { method: 'POST', body });
 
 beforeAll(async () => {
@@ -41,11 +44,15 @@ describe('resumable duplicate choice', () => {
 
     // A name match (new bytes) and a content match (same bytes, another name), plus a new file.
     const c = await makeJpeg({ seed: 72, width: 80, height: 40 });
-    const conflict = await upload('/api/images/upload-files/', [
-      { name: 'plot.jpg', data: c },
-      { name: 'copy.jpg', data: a },
-      { name: 'new.jpg', data: b },
-    ], { resumable: '1' });
+    const conflict = await upload(
+      '/api/images/upload-files/',
+      [
+        { name: 'plot.jpg', data: c },
+        { name: 'copy.jpg', data: a },
+        { name: 'new.jpg', data: b },
+      ],
+      { resumable: '1' },
+    );
     expect(conflict.status).toBe(409);
     expect(conflict.body.duplicates).toEqual(['plot.jpg', 'copy.jpg']);
     expect(conflict.body.matches).toEqual([
@@ -70,17 +77,25 @@ describe('resumable duplicate choice', () => {
     expect((await storedState(server)).tmp).toEqual([]);
     expect(await pendingKeys(server)).toEqual([]);
     // Not even an empty folder per kept upload on the local store.
-    if (server.ctx.storage.kind === 'local') expect(await fs.readdir(path.join(server.dataDir, 'blobs', 'pending')).catch(() => [])).toEqual([]);
+    if (server.ctx.storage.kind === 'local')
+      expect(await fs.readdir(path.join(server.dataDir, 'blobs', 'pending')).catch(() => [])).toEqual([]);
   });
 
   it('upload-batch: a ZIP refused for duplicates is stored from the kept entries with skip', async () => {
     const a = await makeJpeg({ seed: 80 });
     const b = await makeJpeg({ seed: 81 });
     await upload('/api/images/upload-files/', [{ name: 'a.jpg', data: a }]);
-    const zip = await makeZip([{ name: 'a.jpg', data: a }, { name: 'dir/b.jpg', data: b }]);
-    const conflict = await upload('/api/images/upload-batch/', [{ field: 'file', name: 'batch.zip', data: zip }], { resumable: '1' });
+    const zip = await makeZip([
+      { name: 'a.jpg', data: a },
+      { name: 'dir/b.jpg', data: b },
+    ]);
+    const conflict = await upload('/api/images/upload-batch/', [{ field: 'file', name: 'batch.zip', data: zip }], {
+      resumable: '1',
+    });
     expect(conflict.status).toBe(409);
-    expect(conflict.body.matches).toEqual([{ name: 'a.jpg', by: 'name_and_content', existing: expect.objectContaining({ name: 'a.jpg' }) }]);
+    expect(conflict.body.matches).toEqual([
+      { name: 'a.jpg', by: 'name_and_content', existing: expect.objectContaining({ name: 'a.jpg' }) },
+    ]);
     const done = await resume({ upload_token: conflict.body.upload_token, duplicate_action: 'skip' });
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ count: 1, skipped: ['a.jpg'] });
@@ -101,7 +116,8 @@ describe('resumable duplicate choice', () => {
     expect(kept.size).toBe(20);
     expect(kept.has(tokens[0]!)).toBe(false);
     expect((await resume({ upload_token: tokens[0], duplicate_action: 'skip' })).status).toBe(410);
-    for (const t of tokens.slice(1)) expect((await resume({ upload_token: t, duplicate_action: 'skip' })).status).toBe(201);
+    for (const t of tokens.slice(1))
+      expect((await resume({ upload_token: t, duplicate_action: 'skip' })).status).toBe(201);
     expect(await pendingKeys(server)).toEqual([]);
   });
 
@@ -133,7 +149,9 @@ describe('resumable duplicate choice', () => {
     expect(plain.body.upload_token).toBeUndefined();
     expect((await storedState(server)).tmp).toEqual([]);
     expect((await resume({ upload_token: 'nope', duplicate_action: 'skip' })).status).toBe(410);
-    expect((await resume({ upload_token: 'nope', duplicate_action: 'keep' })).body.fields).toHaveProperty('duplicate_action');
+    expect((await resume({ upload_token: 'nope', duplicate_action: 'keep' })).body.fields).toHaveProperty(
+      'duplicate_action',
+    );
     expect((await resume({ duplicate_action: 'skip' })).body.fields).toHaveProperty('upload_token');
   });
 });
@@ -147,21 +165,32 @@ describe('resumable duplicate choice behind several API processes', () => {
     const a = await makeJpeg({ seed: 95 });
     const b = await makeJpeg({ seed: 96 });
     const c = await makeJpeg({ seed: 97, width: 90, height: 30 });
-    const kept = await first.json('/api/images/upload-files/', { method: 'POST', body: formWith([{ name: 'leaf.jpg', data: a }]) });
-    const zip = await makeZip([{ name: 'leaf.jpg', data: c }, { name: 'root.jpg', data: b }]);
+    const kept = await first.json('/api/images/upload-files/', {
+      method: 'POST',
+      body: formWith([{ name: 'leaf.jpg', data: a }]),
+    });
+    const zip = await makeZip([
+      { name: 'leaf.jpg', data: c },
+      { name: 'root.jpg', data: b },
+    ]);
     const conflict = await first.json('/api/images/upload-batch/', {
       method: 'POST',
       body: formWith([{ field: 'file', name: 'plot.zip', data: zip }], { resumable: '1' }),
     });
     expect(conflict.status).toBe(409);
-    expect(conflict.body.matches).toEqual([{ name: 'leaf.jpg', by: 'name', existing: expect.objectContaining({ id: kept.body.uploaded[0].id }) }]);
+    expect(conflict.body.matches).toEqual([
+      { name: 'leaf.jpg', by: 'name', existing: expect.objectContaining({ id: kept.body.uploaded[0].id }) },
+    ]);
     // The process that refused it goes away (its memory with it); its data stays.
     await first.app.close();
     await closeContext(first.ctx);
 
     const second = await startTestServer(env);
     try {
-      const done = await second.json('/api/images/upload-resume/', { method: 'POST', body: { upload_token: conflict.body.upload_token, duplicate_action: 'overwrite' } });
+      const done = await second.json('/api/images/upload-resume/', {
+        method: 'POST',
+        body: { upload_token: conflict.body.upload_token, duplicate_action: 'overwrite' },
+      });
       expect(done.status).toBe(201);
       expect(done.body.uploaded.map((i: { name: string }) => i.name)).toEqual(['leaf.jpg', 'root.jpg']);
       expect(done.body.uploaded[0]).toMatchObject({ id: kept.body.uploaded[0].id, width: 90, height: 30 });
@@ -172,7 +201,14 @@ describe('resumable duplicate choice behind several API processes', () => {
       expect(thumb.status).toBe(200);
       expect((await thumb.arrayBuffer()).byteLength).toBeGreaterThan(100);
       // Used once, wherever it is asked for again; nothing of it is left behind.
-      expect((await second.json('/api/images/upload-resume/', { method: 'POST', body: { upload_token: conflict.body.upload_token, duplicate_action: 'skip' } })).status).toBe(410);
+      expect(
+        (
+          await second.json('/api/images/upload-resume/', {
+            method: 'POST',
+            body: { upload_token: conflict.body.upload_token, duplicate_action: 'skip' },
+          })
+        ).status,
+      ).toBe(410);
       expect(await pendingKeys(second)).toEqual([]);
       expect((await storedState(second)).tmp).toEqual([]);
     } finally {

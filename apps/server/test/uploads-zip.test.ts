@@ -3,7 +3,17 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { storedState } from './helpers/data-dir.js';
-import { clearUtf8Flags, formWith, makeBombZip, makeJpeg, makePng, makeTruncatedJpeg, makeZip, SVG_BYTES, TEXT_BYTES } from './helpers/fixtures.js';
+import {
+  clearUtf8Flags,
+  formWith,
+  makeBombZip,
+  makeJpeg,
+  makePng,
+  makeTruncatedJpeg,
+  makeZip,
+  SVG_BYTES,
+  TEXT_BYTES,
+} from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 let server: TestServer;
@@ -92,7 +102,11 @@ describe('POST /images/upload-batch/', () => {
     const res = await uploadZip(zip);
     expect(res.status).toBe(201);
     expect(res.body.uploaded.map((i: any) => i.name)).toEqual(['first.jpg', 'second.jpg']);
-    const rows = await server.ctx.db.kysely.selectFrom('images').select(['name', 'sha256', 'size']).orderBy('name').execute();
+    const rows = await server.ctx.db.kysely
+      .selectFrom('images')
+      .select(['name', 'sha256', 'size'])
+      .orderBy('name')
+      .execute();
     expect(rows).toEqual([
       { name: 'first.jpg', sha256: sha256(first), size: first.length },
       { name: 'second.jpg', sha256: sha256(second), size: second.length },
@@ -144,7 +158,11 @@ describe('POST /images/upload-batch/', () => {
     ]);
     const res = await uploadZip(zip);
     expect(res.status).toBe(201);
-    expect(res.body.uploaded.map((i: any) => i.name).sort()).toEqual(['abs-zip-entry.png', 'evil-zip-entry.jpg', 'win-zip-entry.jpg']);
+    expect(res.body.uploaded.map((i: any) => i.name).sort()).toEqual([
+      'abs-zip-entry.png',
+      'evil-zip-entry.jpg',
+      'win-zip-entry.jpg',
+    ]);
     for (const f of ['evil-zip-entry.jpg', 'win-zip-entry.jpg']) {
       await expect(fs.stat(path.join(parent, f))).rejects.toThrow();
       await expect(fs.stat(path.join(path.dirname(parent), f))).rejects.toThrow();
@@ -171,7 +189,10 @@ describe('POST /images/upload-batch/', () => {
     ]);
     // Patch the declared uncompressed sizes (local header offset 22, central header offset 24).
     const patch = (name: string, delta: number) => {
-      for (const [sig, off, nameAt] of [[0x04034b50, 22, 30], [0x02014b50, 24, 46]] as const) {
+      for (const [sig, off, nameAt] of [
+        [0x04034b50, 22, 30],
+        [0x02014b50, 24, 46],
+      ] as const) {
         for (let i = 0; i + 4 < zip.length; i++) {
           if (zip.readUInt32LE(i) === sig && zip.toString('utf8', i + nameAt, i + nameAt + name.length) === name) {
             zip.writeUInt32LE(zip.readUInt32LE(i + off) + delta, i + off);
@@ -198,24 +219,29 @@ describe('POST /images/upload-batch/', () => {
     ['a ZIP cut inside a deflated entry', Buffer.alloc(0), 400],
     ['a ZIP header with garbage', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]), 400],
     ['an empty file', Buffer.alloc(0), 415],
-  ])('answers invalid_zip for %s (415 not a ZIP, 400 a broken one) and stores nothing', async (label, bytes, status) => {
-    let data: Buffer = bytes;
-    if (label === 'a JPEG') data = await makeJpeg({ seed: 8 });
-    if (label === 'a truncated ZIP') {
-      const whole = await makeZip([{ name: 'a.jpg', data: await makeJpeg({ seed: 9 }) }]);
-      data = whole.subarray(0, whole.length - 30);
-    }
-    if (label === 'a ZIP cut inside a deflated entry') {
-      // No central directory, and the archive ends while an entry is being inflated as it arrives.
-      const whole = await makeZip([{ name: 'a.jpg', data: await makeJpeg({ seed: 9, width: 400, height: 300, noise: 30 }) }]);
-      data = whole.subarray(0, Math.floor(whole.length / 2));
-    }
-    const res = await uploadZip(data);
-    expect(res.status).toBe(status);
-    expect(res.body.code).toBe('invalid_zip');
-    expect(res.body.detail).toMatch(/ZIP/);
-    expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
-  });
+  ])(
+    'answers invalid_zip for %s (415 not a ZIP, 400 a broken one) and stores nothing',
+    async (label, bytes, status) => {
+      let data: Buffer = bytes;
+      if (label === 'a JPEG') data = await makeJpeg({ seed: 8 });
+      if (label === 'a truncated ZIP') {
+        const whole = await makeZip([{ name: 'a.jpg', data: await makeJpeg({ seed: 9 }) }]);
+        data = whole.subarray(0, whole.length - 30);
+      }
+      if (label === 'a ZIP cut inside a deflated entry') {
+        // No central directory, and the archive ends while an entry is being inflated as it arrives.
+        const whole = await makeZip([
+          { name: 'a.jpg', data: await makeJpeg({ seed: 9, width: 400, height: 300, noise: 30 }) },
+        ]);
+        data = whole.subarray(0, Math.floor(whole.length / 2));
+      }
+      const res = await uploadZip(data);
+      expect(res.status).toBe(status);
+      expect(res.body.code).toBe('invalid_zip');
+      expect(res.body.detail).toMatch(/ZIP/);
+      expect(await storedState(server)).toEqual({ images: 0, blobs: [], tmp: [] });
+    },
+  );
 
   it('applies the duplicate rules: 409 stores nothing, then skip', async () => {
     const a = await makeJpeg({ seed: 10 });
@@ -236,14 +262,19 @@ describe('POST /images/upload-batch/', () => {
 
   it('imports into folder_id', async () => {
     const folder = (await server.json('/api/folders/', { method: 'POST', body: { name: 'Zipped' } })).body;
-    const res = await uploadZip(await makeZip([{ name: 'f.jpg', data: await makeJpeg({ seed: 13 }) }]), { folder_id: String(folder.id) });
+    const res = await uploadZip(await makeZip([{ name: 'f.jpg', data: await makeJpeg({ seed: 13 }) }]), {
+      folder_id: String(folder.id),
+    });
     expect(res.status).toBe(201);
     expect(res.body.uploaded[0].folderId).toBe(folder.id);
     expect((await server.json(`/api/folders/${folder.id}/`)).body.imageCount).toBe(1);
   });
 
   it('answers 400 without a file', async () => {
-    const res = await server.json('/api/images/upload-batch/', { method: 'POST', body: formWith([], { folder_id: '' }) });
+    const res = await server.json('/api/images/upload-batch/', {
+      method: 'POST',
+      body: formWith([], { folder_id: '' }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.fields.file).toBeTruthy();
   });

@@ -67,7 +67,13 @@ describe('POST /images/upload-files/', () => {
       ['liar.jpg', 'png'],
     ]);
     const a = res.body.uploaded[0];
-    expect(a).toMatchObject({ width: 80, height: 60, size: files[0]!.data.length, sha256: sha(files[0]!.data), folderId: null });
+    expect(a).toMatchObject({
+      width: 80,
+      height: 60,
+      size: files[0]!.data.length,
+      sha256: sha(files[0]!.data),
+      folderId: null,
+    });
     expect(a).toMatchObject({ hasPPD: false, ppdValue: null, lastPrediction: null });
     expect(a.created_time).toMatch(/Z$/);
     expect(a.uploadDate).toBe(a.created_time);
@@ -87,7 +93,9 @@ describe('POST /images/upload-files/', () => {
     const res = await upload([{ name: 'rotated.jpg', data }]);
     expect(res.status).toBe(201);
     expect(res.body.uploaded[0]).toMatchObject({ width: 40, height: 80 });
-    const thumb = await sharp((await server.ctx.storage.getBuffer(res.body.uploaded[0].thumbnail_url.replace('/media/', '')))!).metadata();
+    const thumb = await sharp(
+      (await server.ctx.storage.getBuffer(res.body.uploaded[0].thumbnail_url.replace('/media/', '')))!,
+    ).metadata();
     expect(thumb.height).toBeGreaterThan(thumb.width);
   });
 
@@ -137,7 +145,9 @@ describe('POST /images/upload-files/', () => {
 
   it('stores into folder_id; an unknown folder is 400 unknown_ids, a malformed one 400', async () => {
     const folder = (await server.json('/api/folders/', { method: 'POST', body: { name: 'F' } })).body;
-    const res = await upload([{ name: 'in.jpg', data: await makeJpeg({ seed: 20 }) }], { folder_id: String(folder.id) });
+    const res = await upload([{ name: 'in.jpg', data: await makeJpeg({ seed: 20 }) }], {
+      folder_id: String(folder.id),
+    });
     expect(res.status).toBe(201);
     expect(res.body.uploaded[0].folderId).toBe(folder.id);
     const before = await storedState(server);
@@ -154,7 +164,10 @@ describe('POST /images/upload-files/', () => {
   });
 
   it('answers 400 without files and 415 for a non-multipart body', async () => {
-    const none = await server.json('/api/images/upload-files/', { method: 'POST', body: formWith([], { folder_id: '' }) });
+    const none = await server.json('/api/images/upload-files/', {
+      method: 'POST',
+      body: formWith([], { folder_id: '' }),
+    });
     expect(none.status).toBe(400);
     expect(none.body.code).toBe('invalid');
     const json = await server.json('/api/images/upload-files/', { method: 'POST', body: { files: [] } });
@@ -261,7 +274,9 @@ describe('duplicates', () => {
       expect(racing.map((r) => r.status).sort()).toEqual([201, 409]);
       const sameBytes = await makeJpeg({ seed: 100 + round });
       const skipping = await Promise.all(
-        [`twin-a-${round}.jpg`, `twin-b-${round}.jpg`].map((name) => upload([{ name, data: sameBytes }], { duplicate_action: 'skip' })),
+        [`twin-a-${round}.jpg`, `twin-b-${round}.jpg`].map((name) =>
+          upload([{ name, data: sameBytes }], { duplicate_action: 'skip' }),
+        ),
       );
       expect(skipping.map((r) => r.status)).toEqual([201, 201]);
       expect(skipping.map((r) => r.body.count).sort()).toEqual([0, 1]);
@@ -299,7 +314,9 @@ describe('duplicates', () => {
 
 describe('POST /images/ (one file)', () => {
   it('stores one file with an optional name and answers 201 with the Image', async () => {
-    const form = formWith([{ field: 'file', name: 'raw.jpg', data: await makeJpeg({ seed: 80 }) }], { name: 'renamed.jpg' });
+    const form = formWith([{ field: 'file', name: 'raw.jpg', data: await makeJpeg({ seed: 80 }) }], {
+      name: 'renamed.jpg',
+    });
     const res = await server.json('/api/images/', { method: 'POST', body: form });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'renamed.jpg', format: 'jpeg' });
@@ -308,9 +325,15 @@ describe('POST /images/ (one file)', () => {
 
   it('answers 409 for a duplicate, 201 on overwrite, 415 for a non-image, 200 with the existing image on skip', async () => {
     const bytes = await makeJpeg({ seed: 81 });
-    const first = await server.json('/api/images/', { method: 'POST', body: formWith([{ field: 'file', name: 'one.jpg', data: bytes }]) });
+    const first = await server.json('/api/images/', {
+      method: 'POST',
+      body: formWith([{ field: 'file', name: 'one.jpg', data: bytes }]),
+    });
     expect(first.status).toBe(201);
-    const dup = await server.json('/api/images/', { method: 'POST', body: formWith([{ field: 'file', name: 'one.jpg', data: bytes }]) });
+    const dup = await server.json('/api/images/', {
+      method: 'POST',
+      body: formWith([{ field: 'file', name: 'one.jpg', data: bytes }]),
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.duplicates).toEqual(['one.jpg']);
     const skip = await server.json('/api/images/', {
@@ -321,12 +344,17 @@ describe('POST /images/ (one file)', () => {
     expect(skip.body.id).toBe(first.body.id);
     const over = await server.json('/api/images/', {
       method: 'POST',
-      body: formWith([{ field: 'file', name: 'one.jpg', data: await makeJpeg({ seed: 84 }) }], { duplicate_action: 'overwrite' }),
+      body: formWith([{ field: 'file', name: 'one.jpg', data: await makeJpeg({ seed: 84 }) }], {
+        duplicate_action: 'overwrite',
+      }),
     });
     expect(over.status).toBe(201);
     expect(over.body.id).toBe(first.body.id);
     const before = await storedState(server);
-    const bad = await server.json('/api/images/', { method: 'POST', body: formWith([{ field: 'file', name: 'x.gif', data: SVG_BYTES }]) });
+    const bad = await server.json('/api/images/', {
+      method: 'POST',
+      body: formWith([{ field: 'file', name: 'x.gif', data: SVG_BYTES }]),
+    });
     expect(bad.status).toBe(415);
     expect(bad.body.code).toBe('not_an_image');
     await expectNothingStored(before);
@@ -376,7 +404,9 @@ describe('MAX_UPLOAD_MB', () => {
 
 describe('a folder deleted while an upload into it is being decoded', () => {
   it('answers 201 or 400 unknown_ids, never a 500, and leaves no image in a missing folder', async () => {
-    const files = await Promise.all([0, 1, 2, 3].map((i) => makeJpeg({ seed: 300 + i, width: 1600, height: 1100, noise: 20 })));
+    const files = await Promise.all(
+      [0, 1, 2, 3].map((i) => makeJpeg({ seed: 300 + i, width: 1600, height: 1100, noise: 20 })),
+    );
     for (const delay of [0, 10, 20, 40, 80]) {
       const folder = (await server.json('/api/folders/', { method: 'POST', body: { name: `Racing ${delay}` } })).body;
       const uploading = upload(
@@ -388,7 +418,11 @@ describe('a folder deleted while an upload into it is being decoded', () => {
       const res = await uploading;
       expect([201, 400]).toContain(res.status);
       if (res.status === 400) expect(res.body).toMatchObject({ code: 'unknown_ids', ids: [folder.id] });
-      const stray = await server.ctx.db.kysely.selectFrom('images').select('id').where('folder_id', '=', folder.id).execute();
+      const stray = await server.ctx.db.kysely
+        .selectFrom('images')
+        .select('id')
+        .where('folder_id', '=', folder.id)
+        .execute();
       expect(stray).toEqual([]);
     }
     expect((await storedState(server)).tmp).toEqual([]);

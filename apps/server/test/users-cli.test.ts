@@ -50,7 +50,12 @@ it('adds an admin with a password read from stdin, who can then sign in; refuses
   expect(onCommandLine.stderr).toContain('never taken on the command line');
 
   const listed = users(env, ['list'], '');
-  expect(listed.stdout.trim().split('\n').map((l) => l.split('\t').slice(1))).toEqual([['Lab.Admin', 'admin']]);
+  expect(
+    listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t').slice(1)),
+  ).toEqual([['Lab.Admin', 'admin']]);
 
   const server = await startTestServer({ ...env, AUTH: 'on' });
   try {

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from 'i18next';
-import { CONTRACT_HEADER, CONTRACT_VERSION, folderListSchema, imageListSchema, serverStatusSchema, taskListSchema } from '@cassavascope/contract';
+import {
+  CONTRACT_HEADER,
+  CONTRACT_VERSION,
+  folderListSchema,
+  imageListSchema,
+  serverStatusSchema,
+  taskListSchema,
+} from '@cassavascope/contract';
 import { api, ApiError, apiRequest, checkResponse, errorFromResponse } from '../src/lib/api-client';
 import { errorMessage } from '../src/lib/error-message';
 import { normalizeFolder } from '../src/lib/normalize-folder';
@@ -98,9 +105,14 @@ describe('checkResponse: our server answers what the contract says', () => {
     expect(String(consoleError.mock.calls[0]?.[0])).toContain('results.0.status');
     expect(consoleError.mock.calls[0]?.[1]).toBe(body);
 
-    expect(() => checkResponse(folderListSchema, { count: '3', next: null, previous: null, results: [] }, true, 'GET /api/folders/')).toThrow(
-      /count/,
-    );
+    expect(() =>
+      checkResponse(
+        folderListSchema,
+        { count: '3', next: null, previous: null, results: [] },
+        true,
+        'GET /api/folders/',
+      ),
+    ).toThrow(/count/);
     expect(() => checkResponse(serverStatusSchema, null, true, 'GET /api/status/')).toThrow(ApiError);
   });
 
@@ -132,7 +144,9 @@ describe('apiRequest checks what it fetched', () => {
 
   it('the same changed body from another backend is read as before', async () => {
     serve(200, { ...taskList, results: [{ ...task, progress: '50' }] }, false);
-    expect(normalizeTaskList(await api.get('/tasks/', undefined, undefined, taskListSchema)).results[0]?.progress).toBe(50);
+    expect(normalizeTaskList(await api.get('/tasks/', undefined, undefined, taskListSchema)).results[0]?.progress).toBe(
+      50,
+    );
     expect(consoleError).not.toHaveBeenCalled();
   });
 

@@ -11,7 +11,10 @@ let page: Page;
 beforeAll(async () => {
   e2e = await startE2e();
   page = e2e.page;
-  const files = [{ name: 'a.jpg', bytes: await makeSpecimenJpeg({ seed: 1 }) }, { name: 'b.jpg', bytes: await makeSpecimenJpeg({ seed: 2 }) }];
+  const files = [
+    { name: 'a.jpg', bytes: await makeSpecimenJpeg({ seed: 1 }) },
+    { name: 'b.jpg', bytes: await makeSpecimenJpeg({ seed: 2 }) },
+  ];
   expect((await e2e.server.upload('/api/images/upload-files/', files, { check_duplicate: '0' })).status).toBe(201);
   await e2e.open();
 });
@@ -55,7 +58,9 @@ describe('connection screen', () => {
     for (let i = 0; i < status.endpoints.length; i++) {
       await expect.poll(() => endpoints.nth(i).textContent(), POLL).toContain(status.endpoints[i].path);
       await expect.poll(() => endpoints.nth(i).getAttribute('data-ok'), POLL).toBe(String(status.endpoints[i].ok));
-      await expect.poll(() => endpoints.nth(i).textContent(), POLL).toContain(status.endpoints[i].ok ? 'Normal' : 'Not responding');
+      await expect
+        .poll(() => endpoints.nth(i).textContent(), POLL)
+        .toContain(status.endpoints[i].ok ? 'Normal' : 'Not responding');
     }
     await expect.poll(() => page.getByTestId('connection-last').textContent(), POLL).not.toContain('never');
     await expect.poll(() => page.getByTestId('status-database').textContent(), POLL).toBe('SQLite (embedded file)');
@@ -69,7 +74,9 @@ describe('connection screen', () => {
     await expect.poll(() => page.getByTestId('status-storage').textContent(), POLL).toBe('本地磁盘');
     await expect.poll(() => page.getByTestId('status-queue').textContent(), POLL).toBe('内置（服务器进程内）');
     // Free space on the server's data disk (issue 13), with a warning only when it runs low.
-    await expect.poll(() => page.getByTestId('status-disk').textContent(), POLL).toMatch(/^共 \d+\.\d GB，可用 \d+\.\d GB/);
+    await expect
+      .poll(() => page.getByTestId('status-disk').textContent(), POLL)
+      .toMatch(/^共 \d+\.\d GB，可用 \d+\.\d GB/);
     await screenshot(page, 'connection-success-zh-1440');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'connection-success-zh-390');
@@ -84,7 +91,10 @@ describe('connection screen', () => {
       '**/api/status/',
       async (route) => {
         const real = await route.fetch();
-        const body = { ...(await real.json()), disk: { free_bytes: 200 * 1024 ** 2, total_bytes: 50 * 1024 ** 3, low: true } };
+        const body = {
+          ...(await real.json()),
+          disk: { free_bytes: 200 * 1024 ** 2, total_bytes: 50 * 1024 ** 3, low: true },
+        };
         await route.fulfill({ response: real, json: body });
       },
       { times: 1 },
@@ -92,7 +102,9 @@ describe('connection screen', () => {
     await page.getByTestId('connection-start').click();
     const disk = page.getByTestId('status-disk');
     await expect.poll(() => disk.getAttribute('data-low'), POLL).toBe('true');
-    await expect.poll(() => disk.textContent(), POLL).toBe('0.2 GB free of 50.0 GBRunning low: free space before uploads are refused');
+    await expect
+      .poll(() => disk.textContent(), POLL)
+      .toBe('0.2 GB free of 50.0 GBRunning low: free space before uploads are refused');
     await screenshot(page, 'connection-disk-low-en-1440');
   });
 
@@ -113,7 +125,9 @@ describe('connection screen', () => {
       const card = page.getByTestId('connection-test');
       await expect.poll(() => card.getAttribute('data-state'), POLL).toBe('error');
       const cause = page.getByTestId('connection-error').locator('.ant-alert-description');
-      await expect.poll(() => cause.textContent(), POLL).toBe("The server's answer did not have the expected form (details in the browser console)");
+      await expect
+        .poll(() => cause.textContent(), POLL)
+        .toBe("The server's answer did not have the expected form (details in the browser console)");
       await expect.poll(() => logged.find((line) => line.includes('GET /api/status/')), POLL).toContain('image_count');
       await expect.poll(() => page.getByTestId('connection-status').count(), POLL).toBe(0);
       await screenshot(page, 'connection-mismatch-en-1440');
@@ -140,22 +154,28 @@ describe('connection screen', () => {
     const error = page.getByTestId('connection-error');
     await expect.poll(() => error.textContent(), POLL).toContain('Connection failed');
     // The cause in the UI's language, not the browser's English fetch error.
-    await expect.poll(() => error.locator('.ant-alert-description').textContent(), POLL).toBe('Network error: the server could not be reached');
+    await expect
+      .poll(() => error.locator('.ant-alert-description').textContent(), POLL)
+      .toBe('Network error: the server could not be reached');
     const items = page.getByTestId('connection-checklist').locator('li');
-    await expect.poll(() => items.allTextContents(), POLL).toEqual([
-      'Check that the backend server is running',
-      'Confirm the API address is correct',
-      'Check the network connection',
-      'Check the browser console for errors',
-      'Check the firewall settings',
-    ]);
+    await expect
+      .poll(() => items.allTextContents(), POLL)
+      .toEqual([
+        'Check that the backend server is running',
+        'Confirm the API address is correct',
+        'Check the network connection',
+        'Check the browser console for errors',
+        'Check the firewall settings',
+      ]);
     await expect.poll(() => page.getByTestId('connection-status').count(), POLL).toBe(0);
     await screenshot(page, 'connection-error-en-1440');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'connection-error-en-390');
     await e2e.setLanguage('zh');
     await page.getByText('检查后端服务是否已启动').waitFor();
-    await expect.poll(() => error.locator('.ant-alert-description').textContent(), POLL).toBe('网络错误：无法连接服务器');
+    await expect
+      .poll(() => error.locator('.ant-alert-description').textContent(), POLL)
+      .toBe('网络错误：无法连接服务器');
     await screenshot(page, 'connection-error-zh-390');
     await page.setViewportSize(DESKTOP);
     await screenshot(page, 'connection-error-zh-1440');

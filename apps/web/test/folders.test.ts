@@ -31,7 +31,9 @@ describe('folders screen (e2e)', () => {
     const { page } = e2e;
     await page.getByText('No folders yet').waitFor();
     await page.getByText('Create a folder to organise your images by trial or field.').waitFor();
-    await expect.poll(() => page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent(), POLL).toBe('0');
+    await expect
+      .poll(() => page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent(), POLL)
+      .toBe('0');
     await screenshot(page, 'folders-empty-en-1440');
   });
 
@@ -56,7 +58,9 @@ describe('folders screen (e2e)', () => {
     await page.getByTestId('folder-name-input').fill('FIELD TRIAL 2026');
     await page.getByTestId('folder-form-ok').click();
     await toast(page, 'Folder name already exists, please choose another name');
-    await expect.poll(() => page.locator('.ant-modal .ant-form-item-explain').innerText(), POLL).toBe('Folder name already exists, please choose another name');
+    await expect
+      .poll(() => page.locator('.ant-modal .ant-form-item-explain').innerText(), POLL)
+      .toBe('Folder name already exists, please choose another name');
     await page.getByTestId('folder-name-input').fill('Greenhouse A');
     await page.getByTestId('folder-form-ok').click();
     await folderCard('Greenhouse A').waitFor();
@@ -90,20 +94,40 @@ describe('folders screen (e2e)', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-testid="stat-images"] .ant-statistic-content-value')?.textContent === '5',
     );
-    await expect.poll(() => page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent(), POLL).toBe('2');
+    await expect
+      .poll(() => page.locator('[data-testid="stat-folders"] .ant-statistic-content-value').textContent(), POLL)
+      .toBe('2');
     // 5 / 2 = 2.5, rounded.
-    await expect.poll(() => page.locator('[data-testid="stat-average"] .ant-statistic-content-value').textContent(), POLL).toBe('3');
-    await expect.poll(() => folderCard('Field trial 2026').getByTestId('folder-count').textContent(), POLL).toBe('3 images');
+    await expect
+      .poll(() => page.locator('[data-testid="stat-average"] .ant-statistic-content-value').textContent(), POLL)
+      .toBe('3');
+    await expect
+      .poll(() => folderCard('Field trial 2026').getByTestId('folder-count').textContent(), POLL)
+      .toBe('3 images');
     await screenshot(page, 'folders-en-1440');
   });
 
   it('clicking a folder card opens its images (issue 15 item 13)', async () => {
     const { page } = e2e;
-    const field = ((await e2e.server.api('/api/folders/')).body.results as { id: number; name: string }[]).find((f) => f.name === 'Field trial 2026')!;
+    const field = ((await e2e.server.api('/api/folders/')).body.results as { id: number; name: string }[]).find(
+      (f) => f.name === 'Field trial 2026',
+    )!;
     await folderCard('Field trial 2026').locator('.folder-card-head').click();
     await page.locator('[data-section="images"]').waitFor();
-    await expect.poll(() => page.locator('[data-testid="sidebar-entry"][aria-current="true"]').getAttribute('data-key'), POLL).toBe(String(field.id));
-    await expect.poll(async () => (await page.getByTestId('image-card').evaluateAll((els) => els.map((el) => el.getAttribute('data-image-name')))).sort(), POLL).toEqual(['f1.png', 'f2.png', 'f3.png']);
+    await expect
+      .poll(() => page.locator('[data-testid="sidebar-entry"][aria-current="true"]').getAttribute('data-key'), POLL)
+      .toBe(String(field.id));
+    await expect
+      .poll(
+        async () =>
+          (
+            await page
+              .getByTestId('image-card')
+              .evaluateAll((els) => els.map((el) => el.getAttribute('data-image-name')))
+          ).sort(),
+        POLL,
+      )
+      .toEqual(['f1.png', 'f2.png', 'f3.png']);
     // The edit button stays an edit button (it does not open the folder).
     await e2e.goto('folders');
     await folderCard('Field trial 2026').getByTestId('folder-edit').click();
@@ -122,13 +146,17 @@ describe('folders screen (e2e)', () => {
     await wizard.getByTestId('wizard-next').click();
     await wizard.getByTestId('wizard-target').click();
     // Only the other folders are offered.
-    await expect.poll(() => page.locator('.ant-select-dropdown .ant-select-item-option').allTextContents(), POLL).toEqual(['Field trial 2026 (3)']);
+    await expect
+      .poll(() => page.locator('.ant-select-dropdown .ant-select-item-option').allTextContents(), POLL)
+      .toEqual(['Field trial 2026 (3)']);
     await page.locator('.ant-select-item-option').filter({ hasText: 'Field trial 2026' }).click();
     await wizard.getByTestId('wizard-confirm').click();
     await toast(page, 'Images moved and folder deleted');
     await folderCard('Greenhouse B').waitFor({ state: 'detached' });
     await page.waitForFunction(
-      () => document.querySelector('[data-folder-name="Field trial 2026"] [data-testid="folder-count"]')?.textContent === '5 images',
+      () =>
+        document.querySelector('[data-folder-name="Field trial 2026"] [data-testid="folder-count"]')?.textContent ===
+        '5 images',
     );
     expect((await e2e.server.api('/api/images/')).body.count).toBe(5);
   });
@@ -171,7 +199,9 @@ describe('folders screen (e2e)', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await folderCard('Empty plot').getByTestId('folder-delete').click();
     const dialog = page.locator('.ant-modal').filter({ hasText: 'Delete folder "Empty plot"' });
-    await expect.poll(() => dialog.getByTestId('folder-delete-empty').textContent(), POLL).toBe('The folder "Empty plot" is empty. Delete it?');
+    await expect
+      .poll(() => dialog.getByTestId('folder-delete-empty').textContent(), POLL)
+      .toBe('The folder "Empty plot" is empty. Delete it?');
     expect(await dialog.getByTestId('wizard-next').count()).toBe(0);
     await screenshot(page, 'folders-delete-empty-en-1440', false);
     await dialog.getByTestId('folder-delete-confirm').click();
@@ -181,7 +211,10 @@ describe('folders screen (e2e)', () => {
 
   it('screenshots in Chinese and on a phone', async () => {
     const { page } = e2e;
-    await e2e.server.api('/api/folders/', { method: 'POST', body: { name: '木薯 2026 田间试验', description: '一号试验田' } });
+    await e2e.server.api('/api/folders/', {
+      method: 'POST',
+      body: { name: '木薯 2026 田间试验', description: '一号试验田' },
+    });
     await e2e.server.api('/api/folders/', { method: 'POST', body: { name: 'Greenhouse C' } });
     await e2e.setLanguage('zh');
     await page.getByRole('button', { name: '刷新' }).click();

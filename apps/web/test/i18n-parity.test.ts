@@ -23,11 +23,16 @@ function load(lang: string, ns: string): Map<string, string> {
 }
 
 /** Proper names, units and pure numbers/symbols are the same in both languages. */
-const SAME_IN_BOTH = /^(PPD|MB|AI|ZIP|CSV|API|TTA|JPEG|PNG|WebP|TIFF|GIF|English|中文|PostgreSQL|DeepLabV3\+ ResNet-101|resnet50|resnet101|mobilenet|[\d\s.,%+:<>=/()\-–]*(MB)?)$/;
+const SAME_IN_BOTH =
+  /^(PPD|MB|AI|ZIP|CSV|API|TTA|JPEG|PNG|WebP|TIFF|GIF|English|中文|PostgreSQL|DeepLabV3\+ ResNet-101|resnet50|resnet101|mobilenet|[\d\s.,%+:<>=/()\-–]*(MB)?)$/;
 
 const namespaces = (lang: string) =>
   fs.existsSync(path.join(LOCALES, lang))
-    ? fs.readdirSync(path.join(LOCALES, lang)).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort()
+    ? fs
+        .readdirSync(path.join(LOCALES, lang))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.replace(/\.json$/, ''))
+        .sort()
     : [];
 
 describe('i18n resources', () => {
@@ -40,8 +45,14 @@ describe('i18n resources', () => {
     it(`${ns}: every key exists in both languages`, () => {
       const en = load('en', ns);
       const zh = load('zh', ns);
-      expect([...zh.keys()].filter((k) => !en.has(k)), `keys only in zh/${ns}.json`).toEqual([]);
-      expect([...en.keys()].filter((k) => !zh.has(k)), `keys only in en/${ns}.json`).toEqual([]);
+      expect(
+        [...zh.keys()].filter((k) => !en.has(k)),
+        `keys only in zh/${ns}.json`,
+      ).toEqual([]);
+      expect(
+        [...en.keys()].filter((k) => !zh.has(k)),
+        `keys only in en/${ns}.json`,
+      ).toEqual([]);
     });
 
     it(`${ns}: plural keys come in full sets (_one with _other)`, () => {

@@ -46,7 +46,19 @@ beforeAll(async () => {
         const name = `day${d}_${String(i).padStart(6, '0')}.png`;
         const seconds = i % 86_000;
         const time = `${dayKey(d)}T${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000Z`;
-        insert.run(name, name, name, seed.size, seed.format, seed.width, seed.height, seed.sha256, seed.blob_key, seed.thumb_key, time);
+        insert.run(
+          name,
+          name,
+          name,
+          seed.size,
+          seed.format,
+          seed.width,
+          seed.height,
+          seed.sha256,
+          seed.blob_key,
+          seed.thumb_key,
+          time,
+        );
       }
     })();
   } finally {
@@ -62,7 +74,11 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-const jumpTo = (d: number) => page.getByTestId('quick-jump').locator(`button[data-key="${dayKey(d)}"]`).click();
+const jumpTo = (d: number) =>
+  page
+    .getByTestId('quick-jump')
+    .locator(`button[data-key="${dayKey(d)}"]`)
+    .click();
 
 /** The day's header is in the scroller's view, and cards of that day (not placeholders) are shown under it. */
 async function dayShown(d: number): Promise<void> {
@@ -73,14 +89,19 @@ async function dayShown(d: number): Promise<void> {
     const offset = h.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
     return offset > -4 && offset < scroller.clientHeight;
   }, dayKey(d));
-  await expect.poll(() => page.locator(`[data-testid="image-card"][data-image-name^="day${d}_"]`).count(), POLL).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.locator(`[data-testid="image-card"][data-image-name^="day${d}_"]`).count(), POLL)
+    .toBeGreaterThan(0);
 }
 
 describe('a quick jump to a far group at 100 000 images', () => {
   it('loads the oldest day of nine with one or two listing requests, and its header shows at once', async () => {
     await page.locator(`.image-group-header[data-group="${dayKey(9)}"]`).waitFor();
     await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toBe('100,000 images');
-    const keys = await page.getByTestId('quick-jump').locator('button').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+    const keys = await page
+      .getByTestId('quick-jump')
+      .locator('button')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
     expect(keys).toEqual(Array.from({ length: DAYS }, (_, i) => dayKey(DAYS - i)));
     const before = listings.length;
     const started = Date.now();
@@ -104,13 +125,10 @@ describe('a quick jump to a far group at 100 000 images', () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const listing = (url: URL) => url.pathname === '/api/images/';
-    await page.route(
-      listing,
-      async (route) => {
-        await held;
-        await route.continue();
-      },
-    );
+    await page.route(listing, async (route) => {
+      await held;
+      await route.continue();
+    });
     const before = listings.length;
     try {
       await jumpTo(5);
@@ -152,9 +170,20 @@ describe('a quick jump to a far group at 100 000 images', () => {
     await jumpTo(2);
     await dayShown(2);
     expect(listings.length - before).toBeLessThanOrEqual(2);
-    await expect.poll(() => page.locator(`.image-group-header[data-group="${dayKey(2)}"] span`).first().textContent(), POLL).toContain('2026年11月2日');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator(`.image-group-header[data-group="${dayKey(2)}"] span`)
+            .first()
+            .textContent(),
+        POLL,
+      )
+      .toContain('2026年11月2日');
     // Counts read with digit grouping in both languages.
-    expect(await page.locator(`.image-group-header[data-group="${dayKey(2)}"] .image-group-count`).textContent()).toMatch(/^11,11\d 张$/);
+    expect(
+      await page.locator(`.image-group-header[data-group="${dayKey(2)}"] .image-group-count`).textContent(),
+    ).toMatch(/^11,11\d 张$/);
     expect(await page.getByTestId('images-total').textContent()).toBe('共 100,000 张图像');
     await page.screenshot({ path: '/tmp/d15/far-jump-zh-390.png' });
     await page.setViewportSize(DESKTOP);

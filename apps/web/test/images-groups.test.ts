@@ -18,7 +18,10 @@ const perDay = (day: number) => (day === DAYS ? 30 : 40); // 8 x 40 + 30 = 350
 beforeAll(async () => {
   e2e = await startE2e();
   page = e2e.page;
-  const files = Array.from({ length: 350 }, (_, i) => ({ name: `plot_${i + 1}.png`, bytes: pngBytes(1000 + i, 16, 12) }));
+  const files = Array.from({ length: 350 }, (_, i) => ({
+    name: `plot_${i + 1}.png`,
+    bytes: pngBytes(1000 + i, 16, 12),
+  }));
   for (let i = 0; i < files.length; i += 100) {
     const up = await e2e.server.upload('/api/images/upload-files/', files.slice(i, i + 100), { check_duplicate: '0' });
     expect(up.status).toBe(201);
@@ -31,7 +34,10 @@ beforeAll(async () => {
     let k = 0;
     for (let day = 1; day <= DAYS; day++) {
       for (let i = 0; i < perDay(day); i++) {
-        set.run(`2026-11-${String(day).padStart(2, '0')}T08:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`, ids[k++]);
+        set.run(
+          `2026-11-${String(day).padStart(2, '0')}T08:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`,
+          ids[k++],
+        );
       }
     }
   } finally {
@@ -45,19 +51,27 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-const header = (day: number) => page.locator(`.image-group-header[data-group="2026-11-${String(day).padStart(2, '0')}"]`);
+const header = (day: number) =>
+  page.locator(`.image-group-header[data-group="2026-11-${String(day).padStart(2, '0')}"]`);
 
 describe('group headers and the quick-jump index cover the whole library', () => {
   it('counts every image of a day in its header, and lists all nine days', async () => {
     // Newest first: days 9..5 (190 images) and 10 of day 4's 40 fill the first page of 200.
     await header(9).waitFor();
     await expect.poll(() => header(9).locator('.image-group-count').textContent(), POLL).toBe('30 images');
-    expect((await e2e.server.api('/api/images/?page_size=200')).body.results.filter((i: { created_time: string }) => i.created_time.startsWith('2026-11-04'))).toHaveLength(10);
+    expect(
+      (await e2e.server.api('/api/images/?page_size=200')).body.results.filter((i: { created_time: string }) =>
+        i.created_time.startsWith('2026-11-04'),
+      ),
+    ).toHaveLength(10);
     // Day 4 is only partly loaded; its header still counts all 40 (before: "10 images").
     await page.getByTestId('quick-jump').locator('button[data-key="2026-11-04"]').click();
     await header(4).waitFor();
     await expect.poll(() => header(4).locator('.image-group-count').textContent(), POLL).toBe('40 images');
-    const keys = await page.getByTestId('quick-jump').locator('button').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+    const keys = await page
+      .getByTestId('quick-jump')
+      .locator('button')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
     expect(keys).toEqual(Array.from({ length: DAYS }, (_, i) => `2026-11-${String(DAYS - i).padStart(2, '0')}`));
     expect(await page.getByTestId('quick-jump').locator('button:disabled').count()).toBe(0);
     await screenshot(page, 'images-groups-en-1440');

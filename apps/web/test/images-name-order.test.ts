@@ -12,8 +12,32 @@ import { pngBytes } from './helpers/test-files';
 let e2e: E2e;
 let page: Page;
 // zhōng, ā, dì, bō: pinyin order a, bo, di, zhong (by code point 中 would come first).
-const NAMES = ['plot.png', 'T.png', 'slice_10.png', 'big.png', 'slice_2.png', 'Apple.png', '中心.png', '啊.png', '地块12.png', '波.png', '地块3.png'];
-const EXPECTED = ['Apple.png', 'big.png', 'plot.png', 'slice_2.png', 'slice_10.png', 'T.png', '啊.png', '波.png', '地块3.png', '地块12.png', '中心.png'];
+const NAMES = [
+  'plot.png',
+  'T.png',
+  'slice_10.png',
+  'big.png',
+  'slice_2.png',
+  'Apple.png',
+  '中心.png',
+  '啊.png',
+  '地块12.png',
+  '波.png',
+  '地块3.png',
+];
+const EXPECTED = [
+  'Apple.png',
+  'big.png',
+  'plot.png',
+  'slice_2.png',
+  'slice_10.png',
+  'T.png',
+  '啊.png',
+  '波.png',
+  '地块3.png',
+  '地块12.png',
+  '中心.png',
+];
 
 beforeAll(async () => {
   e2e = await startE2e();
@@ -38,7 +62,9 @@ async function shownNames(): Promise<string[]> {
   for (let step = 0; step < 50; step++) {
     await page.waitForTimeout(80);
     const { names, atEnd } = await page.locator('.image-virtuoso').evaluate((el) => {
-      const names = [...el.querySelectorAll('[data-testid="image-card"]')].map((e) => e.getAttribute('data-image-name') ?? '');
+      const names = [...el.querySelectorAll('[data-testid="image-card"]')].map(
+        (e) => e.getAttribute('data-image-name') ?? '',
+      );
       const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 2;
       el.scrollBy({ top: el.clientHeight / 2 });
       return { names, atEnd };
@@ -48,7 +74,11 @@ async function shownNames(): Promise<string[]> {
   }
   return seen;
 }
-const indexKeys = () => page.getByTestId('quick-jump').locator('button').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+const indexKeys = () =>
+  page
+    .getByTestId('quick-jump')
+    .locator('button')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
 
 async function sortByName(label: string): Promise<void> {
   await page.getByTestId('sort-select').click();

@@ -21,10 +21,16 @@ describe('images screen: select all (e2e)', () => {
         name: `bulk-${first + i}.png`,
         bytes: pngBytes(1000 + first + i, 24, 18),
       }));
-      const up = await e2e.server.upload('/api/images/upload-files/', files, { folder_id: String(folderId), check_duplicate: '0' });
+      const up = await e2e.server.upload('/api/images/upload-files/', files, {
+        folder_id: String(folderId),
+        check_duplicate: '0',
+      });
       expect(up.status).toBe(201);
     }
-    const loose = Array.from({ length: LOOSE }, (_, i) => ({ name: `loose-${i}.png`, bytes: pngBytes(5000 + i, 24, 18) }));
+    const loose = Array.from({ length: LOOSE }, (_, i) => ({
+      name: `loose-${i}.png`,
+      bytes: pngBytes(5000 + i, 24, 18),
+    }));
     expect((await e2e.server.upload('/api/images/upload-files/', loose, { check_duplicate: '0' })).status).toBe(201);
     await e2e.open();
     await e2e.goto('images');
@@ -36,7 +42,9 @@ describe('images screen: select all (e2e)', () => {
   it('selects every image of the folder, also those not scrolled into view, and moves them all', async () => {
     const { page } = e2e;
     await page.locator('[data-testid="sidebar-entry"]').filter({ hasText: 'Bulk plot' }).click();
-    await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toMatch(new RegExp(`\\b${IN_FOLDER}\\b`));
+    await expect
+      .poll(() => page.getByTestId('images-total').textContent(), POLL)
+      .toMatch(new RegExp(`\\b${IN_FOLDER}\\b`));
     await page.getByTestId('select-all').click();
     await expect.poll(() => page.getByTestId('selected-count').textContent(), POLL).toBe(`${IN_FOLDER} selected`);
     await expect.poll(() => page.getByTestId('select-all').textContent(), POLL).toBe('Deselect all');
@@ -57,7 +65,9 @@ describe('images screen: select all (e2e)', () => {
     const { page } = e2e;
     await page.locator('[data-testid="sidebar-entry"][data-key="none"]').click();
     await page.getByTestId('select-all').click();
-    await expect.poll(() => page.getByTestId('selected-count').textContent(), POLL).toBe(`${IN_FOLDER + LOOSE} selected`);
+    await expect
+      .poll(() => page.getByTestId('selected-count').textContent(), POLL)
+      .toBe(`${IN_FOLDER + LOOSE} selected`);
     await page.getByTestId('select-all').click();
     await expect.poll(() => page.getByTestId('selected-count').count(), POLL).toBe(0);
 
@@ -74,7 +84,9 @@ describe('images screen: select all (e2e)', () => {
     await page.locator('[data-testid="sidebar-entry"][data-key="all"]').click();
     await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toMatch(new RegExp(`\\b${total}\\b`));
     // The grid's order (newest first), as the API gives it.
-    const names = (await e2e.server.api('/api/images/?page_size=1000')).body.results.map((i: { name: string }) => i.name) as string[];
+    const names = (await e2e.server.api('/api/images/?page_size=1000')).body.results.map(
+      (i: { name: string }) => i.name,
+    ) as string[];
     expect(names).toHaveLength(total);
     await page.locator('[data-testid="image-card"]').first().locator('.image-card-thumb').click();
     const preview = page.getByTestId('image-preview');

@@ -16,19 +16,46 @@ import zhConnection from '../src/locales/zh/connection.json';
 describe('normalizeImage', () => {
   it('reads the api.md object', () => {
     const img = normalizeImage({
-      id: 3, name: 'plot3.jpg', image_url: '/media/a.jpg', thumbnail_url: '/media/t.webp', folderId: 4, size: 2483221,
-      format: 'jpeg', created_time: '2026-11-21T10:00:00Z', uploadDate: '2026-11-21T10:00:00Z', hasPPD: true, ppdValue: 5.42,
-      lastPrediction: 'mild', metadata: { genotype: 'TME419', rep: 2, odd: { nested: true } },
+      id: 3,
+      name: 'plot3.jpg',
+      image_url: '/media/a.jpg',
+      thumbnail_url: '/media/t.webp',
+      folderId: 4,
+      size: 2483221,
+      format: 'jpeg',
+      created_time: '2026-11-21T10:00:00Z',
+      uploadDate: '2026-11-21T10:00:00Z',
+      hasPPD: true,
+      ppdValue: 5.42,
+      lastPrediction: 'mild',
+      metadata: { genotype: 'TME419', rep: 2, odd: { nested: true } },
     });
     expect(img).toEqual({
-      id: 3, name: 'plot3.jpg', url: '/media/a.jpg', thumbnailUrl: '/media/t.webp', folderId: 4, size: 2483221, format: 'jpeg',
-      createdTime: '2026-11-21T10:00:00Z', uploadDate: '2026-11-21T10:00:00Z', hasPPD: true, ppdValue: 5.42, lastPrediction: 'mild',
+      id: 3,
+      name: 'plot3.jpg',
+      url: '/media/a.jpg',
+      thumbnailUrl: '/media/t.webp',
+      folderId: 4,
+      size: 2483221,
+      format: 'jpeg',
+      createdTime: '2026-11-21T10:00:00Z',
+      uploadDate: '2026-11-21T10:00:00Z',
+      hasPPD: true,
+      ppdValue: 5.42,
+      lastPrediction: 'mild',
       metadata: { genotype: 'TME419', rep: 2 },
     });
   });
 
   it('accepts the alternatives: url for image_url, no thumbnail, numeric strings, missing PPD', () => {
-    const img = normalizeImage({ id: '7', name: 'x.PNG', url: 'http://oss/x.png', folder_id: null, size: '1048576', created_time: '2026-01-02T00:00:00Z' });
+    const img = normalizeImage({
+      id: '7',
+      name: 'x.PNG',
+      url: 'http://oss/x.png',
+      folder_id: null,
+      size: '1048576',
+      created_time: '2026-01-02T00:00:00Z',
+    });
     expect(img.url).toBe('http://oss/x.png');
     expect(img.thumbnailUrl).toBe('http://oss/x.png');
     expect(img.id).toBe(7);
@@ -43,22 +70,37 @@ describe('normalizeImage', () => {
 
 describe('normalizeFolder', () => {
   it('imageCount falls back to num_images, then 0; createdDate to created_at', () => {
-    expect(normalizeFolder({ id: 1, name: 'A', imageCount: 5, createdDate: '2026-01-01T00:00:00Z' })).toMatchObject({ imageCount: 5, createdDate: '2026-01-01T00:00:00Z', description: '' });
-    expect(normalizeFolder({ id: 2, name: 'B', num_images: 9, created_at: '2025-05-05T00:00:00Z' })).toMatchObject({ imageCount: 9, createdDate: '2025-05-05T00:00:00Z' });
+    expect(normalizeFolder({ id: 1, name: 'A', imageCount: 5, createdDate: '2026-01-01T00:00:00Z' })).toMatchObject({
+      imageCount: 5,
+      createdDate: '2026-01-01T00:00:00Z',
+      description: '',
+    });
+    expect(normalizeFolder({ id: 2, name: 'B', num_images: 9, created_at: '2025-05-05T00:00:00Z' })).toMatchObject({
+      imageCount: 9,
+      createdDate: '2025-05-05T00:00:00Z',
+    });
     expect(normalizeFolder({ id: 3, name: 'C' })).toMatchObject({ imageCount: 0, createdDate: null });
   });
 });
 
 describe('api client helpers', () => {
   it('builds /api URLs and drops empty query values', () => {
-    expect(apiUrl('/images/', { folder: 'none', search: '', page: 2, x: undefined, y: null })).toBe('/api/images/?folder=none&page=2');
+    expect(apiUrl('/images/', { folder: 'none', search: '', page: 2, x: undefined, y: null })).toBe(
+      '/api/images/?folder=none&page=2',
+    );
   });
 
   it('turns JSON error bodies into ApiError with status, code, detail, fields and the whole body', () => {
-    const err = errorFromResponse(409, JSON.stringify({ code: 'duplicate', detail: 'Duplicates', duplicates: ['a.jpg'] }));
+    const err = errorFromResponse(
+      409,
+      JSON.stringify({ code: 'duplicate', detail: 'Duplicates', duplicates: ['a.jpg'] }),
+    );
     expect([err.status, err.code, err.detail]).toEqual([409, 'duplicate', 'Duplicates']);
     expect(err.body.duplicates).toEqual(['a.jpg']);
-    const field = errorFromResponse(400, JSON.stringify({ code: 'invalid', detail: 'Bad', fields: { name: 'required' } }));
+    const field = errorFromResponse(
+      400,
+      JSON.stringify({ code: 'invalid', detail: 'Bad', fields: { name: 'required' } }),
+    );
     expect(field.fields).toEqual({ name: 'required' });
     const html = errorFromResponse(502, '<html>Bad gateway</html>');
     expect([html.code, html.detail]).toEqual(['http_502', 'Request failed with status 502']);
@@ -89,7 +131,14 @@ describe('formatting', () => {
       { size: 2_000_000, progress: 0, status: 'uploading' },
     ];
     // 6 MB of 10 MB in 3 s: 2 MB/s, 2 s left.
-    expect(uploadTotals(items, 1_000, 4_000)).toEqual({ files: 3, filesDone: 1, bytes: 10_000_000, bytesDone: 6_000_000, speed: 2_000_000, secondsLeft: 2 });
+    expect(uploadTotals(items, 1_000, 4_000)).toEqual({
+      files: 3,
+      filesDone: 1,
+      bytes: 10_000_000,
+      bytesDone: 6_000_000,
+      speed: 2_000_000,
+      secondsLeft: 2,
+    });
     expect(uploadTotals(items, null, 4_000).speed).toBeNull();
     expect(uploadTotals([], null, 0)).toMatchObject({ files: 0, filesDone: 0, bytes: 0 });
   });
@@ -132,15 +181,30 @@ describe('image grouping', () => {
   it('flattens groups into header rows and rows of N images', () => {
     const images = ['a1', 'a2', 'a3', 'b1'].map((n) => img(`${n}.jpg`, 1, '2026-01-01T00:00:00Z'));
     const { rows, groupStart } = buildRows(images, 2, (i) => groupKeyOf(i, 'name', 'day'));
-    expect(rows.map((r) => (r.kind === 'header' ? `H:${r.key}:${r.count}` : r.kind === 'images' ? r.items.map((i) => i.name).join(',') : '?'))).toEqual([
-      'H:A:3', 'a1.jpg,a2.jpg', 'a3.jpg', 'H:B:1', 'b1.jpg',
+    expect(
+      rows.map((r) =>
+        r.kind === 'header'
+          ? `H:${r.key}:${r.count}`
+          : r.kind === 'images'
+            ? r.items.map((i) => i.name).join(',')
+            : '?',
+      ),
+    ).toEqual(['H:A:3', 'a1.jpg,a2.jpg', 'a3.jpg', 'H:B:1', 'b1.jpg']);
+    expect([...groupStart.entries()]).toEqual([
+      ['A', 0],
+      ['B', 3],
     ]);
-    expect([...groupStart.entries()]).toEqual([['A', 0], ['B', 3]]);
   });
 
   it('lays out every row of the library from the server groups, loaded or not (issue 15 item 3)', () => {
     // 5 images of one day, then 90 000 of another: the far group's header row is known without loading it.
-    const { rows, groupStart } = layoutRows([{ key: '2026-11-09', count: 5, start: 0 }, { key: '2026-11-01', count: 90_000, start: 5 }], 4);
+    const { rows, groupStart } = layoutRows(
+      [
+        { key: '2026-11-09', count: 5, start: 0 },
+        { key: '2026-11-01', count: 90_000, start: 5 },
+      ],
+      4,
+    );
     expect(rows.slice(0, 5)).toEqual([
       { kind: 'header', key: '2026-11-09', count: 5 },
       { kind: 'slots', key: '2026-11-09', first: 0, length: 4 },
@@ -150,14 +214,20 @@ describe('image grouping', () => {
     ]);
     expect(rows).toHaveLength(3 + 1 + 22_500);
     expect(rows.at(-1)).toEqual({ kind: 'slots', key: '2026-11-01', first: 90_001, length: 4 });
-    expect([...groupStart.entries()]).toEqual([['2026-11-09', 0], ['2026-11-01', 3]]);
+    expect([...groupStart.entries()]).toEqual([
+      ['2026-11-09', 0],
+      ['2026-11-01', 3],
+    ]);
   });
 });
 
 describe('error messages in the current language', () => {
   const t = i18n.createInstance();
   void t.init({
-    resources: { en: { common: enCommon, connection: enConnection }, zh: { common: zhCommon, connection: zhConnection } },
+    resources: {
+      en: { common: enCommon, connection: enConnection },
+      zh: { common: zhCommon, connection: zhConnection },
+    },
     lng: 'zh',
     defaultNS: 'common',
     initImmediate: false,
@@ -177,18 +247,29 @@ describe('error messages in the current language', () => {
     expect(errorMessage(zh, new ApiError(0, 'network_error', 'Failed to fetch'))).toBe('网络错误：无法连接服务器');
     expect(errorMessage(zh, new ApiError(0, 'timeout', 'Request timed out after 10 s'))).toBe('服务器在 10 秒内未响应');
     expect(errorMessage(en, new ApiError(0, 'timeout', 'x'))).toBe('The server did not answer within 10 seconds');
-    expect(errorMessage(zh, errorFromResponse(400, JSON.stringify({ code: 'no_images', detail: 'Select at least one image' })))).toBe(zhCommon.errors.no_images);
-    expect(errorMessage(zh, errorFromResponse(415, JSON.stringify({ code: 'not_an_image', detail: 'Not an image' })))).toBe(zhCommon.errors.not_an_image);
+    expect(
+      errorMessage(
+        zh,
+        errorFromResponse(400, JSON.stringify({ code: 'no_images', detail: 'Select at least one image' })),
+      ),
+    ).toBe(zhCommon.errors.no_images);
+    expect(
+      errorMessage(zh, errorFromResponse(415, JSON.stringify({ code: 'not_an_image', detail: 'Not an image' }))),
+    ).toBe(zhCommon.errors.not_an_image);
   });
 
   it('http_<status>, internal_error and non-API failures take the fallback key, else errors.generic', () => {
     expect(errorMessage(zh, errorFromResponse(502, '<html>Bad gateway</html>'))).toBe('出现错误');
-    expect(errorMessage(zh, errorFromResponse(500, JSON.stringify({ code: 'internal_error', detail: 'Internal error' })))).toBe('出现错误');
+    expect(
+      errorMessage(zh, errorFromResponse(500, JSON.stringify({ code: 'internal_error', detail: 'Internal error' }))),
+    ).toBe('出现错误');
     expect(errorMessage(zh, new TypeError('Failed to fetch'))).toBe('出现错误');
     expect(errorMessage(zh, errorFromResponse(502, ''), 'connection:error.generic')).toBe(zhConnection.error.generic);
     expect(errorMessage(en, undefined, 'connection:error.generic')).toBe('connection failed');
     // A translated cause wins over the fallback.
-    expect(errorMessage(zh, new ApiError(0, 'network_error', 'x'), 'connection:error.generic')).toBe('网络错误：无法连接服务器');
+    expect(errorMessage(zh, new ApiError(0, 'network_error', 'x'), 'connection:error.generic')).toBe(
+      '网络错误：无法连接服务器',
+    );
   });
 
   it('per-file upload error codes', () => {
@@ -204,9 +285,17 @@ describe('error messages in the current language', () => {
 describe('English sentences on a Chinese screen (issue 15 item 16)', () => {
   it('finds sentences, not names, codes, file names or units', async () => {
     const { englishSentences } = await import('./helpers/english-sentences');
-    expect(englishSentences('任务失败。Every image failed; each result gives its error_code')).toEqual(['Every image failed; each result gives its']);
-    expect(englishSentences('没有找到样本：no specimen stands out from the background')).toEqual(['no specimen stands out from the background']);
-    expect(englishSentences('模型：DeepLabV3+ ResNet-101 · 颜色分割（CIELAB） · plot_3.jpg · 2.50 MB · PPD 4.20 · E2E trial')).toEqual([]);
+    expect(englishSentences('任务失败。Every image failed; each result gives its error_code')).toEqual([
+      'Every image failed; each result gives its',
+    ]);
+    expect(englishSentences('没有找到样本：no specimen stands out from the background')).toEqual([
+      'no specimen stands out from the background',
+    ]);
+    expect(
+      englishSentences(
+        '模型：DeepLabV3+ ResNet-101 · 颜色分割（CIELAB） · plot_3.jpg · 2.50 MB · PPD 4.20 · E2E trial',
+      ),
+    ).toEqual([]);
   });
   it('every Chinese text of the app is free of English sentences', async () => {
     const { englishSentences } = await import('./helpers/english-sentences');

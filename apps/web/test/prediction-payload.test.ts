@@ -8,7 +8,12 @@ import { cleanValue, sliderReading, snapToStep } from '../src/features/predictio
 
 describe('prediction task payload (spec section 7)', () => {
   it('has exactly the listed fields with the spec defaults', () => {
-    const payload = buildPredictionPayload({ name: '  Trial A  ', parameters: DEFAULT_PARAMETER_VALUES, imageIds: [3, 1], folderIds: [] });
+    const payload = buildPredictionPayload({
+      name: '  Trial A  ',
+      parameters: DEFAULT_PARAMETER_VALUES,
+      imageIds: [3, 1],
+      folderIds: [],
+    });
     expect(payload).toEqual({
       name: 'Trial A',
       type: 'prediction',
@@ -29,12 +34,24 @@ describe('prediction task payload (spec section 7)', () => {
   it('sends folder_ids, drops empty id lists, and says method none when post-processing is off', () => {
     const payload = buildPredictionPayload({
       name: 'B',
-      parameters: { ...DEFAULT_PARAMETER_VALUES, usePostProcessing: false, useTTA: true, minArea: 250, morphKernelSize: 7 },
+      parameters: {
+        ...DEFAULT_PARAMETER_VALUES,
+        usePostProcessing: false,
+        useTTA: true,
+        minArea: 250,
+        morphKernelSize: 7,
+      },
       imageIds: [],
       folderIds: [4],
     });
     expect(payload).not.toHaveProperty('image_ids');
-    expect(payload).toMatchObject({ folder_ids: [4], method: 'none', use_tta: true, min_size: 250, morph_kernel_size: 7 });
+    expect(payload).toMatchObject({
+      folder_ids: [4],
+      method: 'none',
+      use_tta: true,
+      min_size: 250,
+      morph_kernel_size: 7,
+    });
     expect(Object.values(payload).some((v) => v === null || v === undefined)).toBe(false);
   });
 

@@ -15,13 +15,20 @@ const FOLDERS = Array.from({ length: 14 }, (_, i) => `Field trial ${i + 1} è¯•éª
 beforeAll(async () => {
   e2e = await startE2e({ viewport: PHONE });
   page = e2e.page;
-  for (const name of FOLDERS) expect((await e2e.server.api('/api/folders/', { method: 'POST', body: { name } })).status).toBe(201);
+  for (const name of FOLDERS)
+    expect((await e2e.server.api('/api/folders/', { method: 'POST', body: { name } })).status).toBe(201);
   // A wide photo: cropping to the card's box would cut its sides off.
-  const up = await e2e.server.upload('/api/images/upload-files/', [{ name: 'wide.png', bytes: pngBytes(11, 300, 100) }]);
+  const up = await e2e.server.upload('/api/images/upload-files/', [
+    { name: 'wide.png', bytes: pngBytes(11, 300, 100) },
+  ]);
   expect(up.status).toBe(201);
-  const task = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name: 'Phone check', image_ids: [up.body.uploaded[0].id] } });
+  const task = await e2e.server.api('/api/tasks/prediction/', {
+    method: 'POST',
+    body: { name: 'Phone check', image_ids: [up.body.uploaded[0].id] },
+  });
   expect(task.status).toBe(201);
-  for (let i = 0; i < 300 && (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 300 && (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status === 'running'; i++)
+    await new Promise((r) => setTimeout(r, 100));
   await e2e.open();
 });
 
@@ -57,15 +64,27 @@ describe.each(['en', 'zh'] as const)('a 390 px phone (%s)', (lang) => {
     await e2e.goto('results');
     const img = page.getByTestId('result-card').first().locator('img');
     await img.waitFor();
-    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), POLL).toBe(true);
+    await expect
+      .poll(
+        () => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0),
+        POLL,
+      )
+      .toBe(true);
     const fit = await img.evaluate((el) => {
       const i = el as HTMLImageElement;
       const box = i.getBoundingClientRect();
-      return { objectFit: getComputedStyle(i).objectFit, boxWidth: box.width, natural: i.naturalWidth / i.naturalHeight };
+      return {
+        objectFit: getComputedStyle(i).objectFit,
+        boxWidth: box.width,
+        natural: i.naturalWidth / i.naturalHeight,
+      };
     });
     expect(fit.objectFit).toBe('contain');
     expect(fit.boxWidth).toBeGreaterThan(100);
     expect(fit.natural).toBeCloseTo(3, 0);
-    await page.getByTestId('result-card').first().screenshot({ path: `/tmp/d15/result-card-${lang}-390.png` });
+    await page
+      .getByTestId('result-card')
+      .first()
+      .screenshot({ path: `/tmp/d15/result-card-${lang}-390.png` });
   });
 });

@@ -38,9 +38,48 @@ describe('result normaliser (spec section 3)', () => {
       visImages: { cut2_1: '/media/c1.webp', pred_3: 'https://oss.example/p3.webp' },
       // An older server sends no specimens: one per value or stored image, with what is known.
       specimens: [
-        { index: 1, kind: 'root_slice', box: null, ppd: 4.9, enginePpd: 4.9, confidence: null, needsReview: false, excluded: false, corrected: false, source: 'engine', cutUrl: '/media/c1.webp', predUrl: null },
-        { index: 2, kind: 'root_slice', box: null, ppd: 6.1, enginePpd: 6.1, confidence: null, needsReview: false, excluded: false, corrected: false, source: 'engine', cutUrl: null, predUrl: null },
-        { index: 3, kind: 'root_slice', box: null, ppd: 5.26, enginePpd: 5.26, confidence: null, needsReview: false, excluded: false, corrected: false, source: 'engine', cutUrl: null, predUrl: 'https://oss.example/p3.webp' },
+        {
+          index: 1,
+          kind: 'root_slice',
+          box: null,
+          ppd: 4.9,
+          enginePpd: 4.9,
+          confidence: null,
+          needsReview: false,
+          excluded: false,
+          corrected: false,
+          source: 'engine',
+          cutUrl: '/media/c1.webp',
+          predUrl: null,
+        },
+        {
+          index: 2,
+          kind: 'root_slice',
+          box: null,
+          ppd: 6.1,
+          enginePpd: 6.1,
+          confidence: null,
+          needsReview: false,
+          excluded: false,
+          corrected: false,
+          source: 'engine',
+          cutUrl: null,
+          predUrl: null,
+        },
+        {
+          index: 3,
+          kind: 'root_slice',
+          box: null,
+          ppd: 5.26,
+          enginePpd: 5.26,
+          confidence: null,
+          needsReview: false,
+          excluded: false,
+          corrected: false,
+          source: 'engine',
+          cutUrl: null,
+          predUrl: 'https://oss.example/p3.webp',
+        },
       ],
       needsReview: false,
       reviewed: false,
@@ -66,33 +105,86 @@ describe('result normaliser (spec section 3)', () => {
       cut_url: `/media/r/cut2_${i + 1}.webp`,
       pred_url: `results/r/pred_${i + 1}.webp`,
     }));
-    const vis = Object.fromEntries(specimens.flatMap((s) => [[`cut2_${s.index}`, s.cut_url], [`pred_${s.index}`, s.pred_url]]));
-    const r = normalizeResult({ id: 1, ppd_value: 4, specimens, vis_images: vis, needs_review: true, reviewed: true, engine_ppd_value: 4.2 });
+    const vis = Object.fromEntries(
+      specimens.flatMap((s) => [
+        [`cut2_${s.index}`, s.cut_url],
+        [`pred_${s.index}`, s.pred_url],
+      ]),
+    );
+    const r = normalizeResult({
+      id: 1,
+      ppd_value: 4,
+      specimens,
+      vis_images: vis,
+      needs_review: true,
+      reviewed: true,
+      engine_ppd_value: 4.2,
+    });
     expect(r.specimens).toHaveLength(24);
     expect(Object.keys(r.visImages)).toHaveLength(48);
     expect(r.visImages.pred_24).toBe('/media/results/r/pred_24.webp');
     expect(r.specimens[23]).toEqual({
-      index: 24, kind: 'leaf', box: [230, 20, 30, 40], ppd: 23 / 3, enginePpd: 23 / 3, confidence: 0.8, needsReview: false,
-      excluded: false, corrected: false, source: 'reviewer', cutUrl: '/media/r/cut2_24.webp', predUrl: '/media/results/r/pred_24.webp',
+      index: 24,
+      kind: 'leaf',
+      box: [230, 20, 30, 40],
+      ppd: 23 / 3,
+      enginePpd: 23 / 3,
+      confidence: 0.8,
+      needsReview: false,
+      excluded: false,
+      corrected: false,
+      source: 'reviewer',
+      cutUrl: '/media/r/cut2_24.webp',
+      predUrl: '/media/results/r/pred_24.webp',
     });
     expect(r.specimens[5]).toMatchObject({ corrected: true, enginePpd: 9 });
     expect(r.specimens[7]!.needsReview).toBe(true);
     expect(r.specimens[2]!.excluded).toBe(true);
     expect(r).toMatchObject({ needsReview: true, reviewed: true, enginePpdValue: 4.2 });
     // A failed result: no specimens, its overview kept.
-    const failed = normalizeResult({ ppd_value: null, specimens: [], error_code: 'not_a_specimen_photo', result_image_url: '/media/o.webp' });
-    expect(failed).toMatchObject({ specimens: [], needsReview: false, enginePpdValue: null, overlayImageUrl: '/media/o.webp' });
+    const failed = normalizeResult({
+      ppd_value: null,
+      specimens: [],
+      error_code: 'not_a_specimen_photo',
+      result_image_url: '/media/o.webp',
+    });
+    expect(failed).toMatchObject({
+      specimens: [],
+      needsReview: false,
+      enginePpdValue: null,
+      overlayImageUrl: '/media/o.webp',
+    });
     // Box as an object, and an older server with only keys past 3.
-    expect(normalizeResult({ specimens: [{ box: { x: 1, y: 2, w: 3, h: 4 } }] }).specimens[0]!.box).toEqual([1, 2, 3, 4]);
-    expect(normalizeResult({ vis_images: { cut2_5: '/m/c5.webp' } }).specimens.map((s) => s.cutUrl)).toEqual([null, null, null, null, '/m/c5.webp']);
+    expect(normalizeResult({ specimens: [{ box: { x: 1, y: 2, w: 3, h: 4 } }] }).specimens[0]!.box).toEqual([
+      1, 2, 3, 4,
+    ]);
+    expect(normalizeResult({ vis_images: { cut2_5: '/m/c5.webp' } }).specimens.map((s) => s.cutUrl)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      '/m/c5.webp',
+    ]);
   });
 
   it('accepts every alternative field name, and confidence defaults to 1', () => {
     for (const key of ['taskId', 'task_id', 'processing_task_id', 'processingTaskId']) {
       expect(normalizeResult({ [key]: 5 }).taskId).toBe(5);
     }
-    const r = normalizeResult({ ppdValue: '7.5', subPpdValues: [7, 8], overlayImageUrl: 'https://cdn/x.png', confidence: 'n/a', processingTime: 2 });
-    expect(r).toMatchObject({ ppdValue: 7.5, subPpdValues: [7, 8], overlayImageUrl: 'https://cdn/x.png', confidence: 1, processingTime: 2 });
+    const r = normalizeResult({
+      ppdValue: '7.5',
+      subPpdValues: [7, 8],
+      overlayImageUrl: 'https://cdn/x.png',
+      confidence: 'n/a',
+      processingTime: 2,
+    });
+    expect(r).toMatchObject({
+      ppdValue: 7.5,
+      subPpdValues: [7, 8],
+      overlayImageUrl: 'https://cdn/x.png',
+      confidence: 1,
+      processingTime: 2,
+    });
     expect(normalizeResult({ ppd_value: null, error_code: 'no_specimen_found', error_message: 'none' })).toMatchObject({
       ppdValue: null,
       errorCode: 'no_specimen_found',
@@ -120,9 +212,13 @@ describe('result normaliser (spec section 3)', () => {
   });
 
   it("reads the server's file name from Content-Disposition", () => {
-    expect(fileNameFromDisposition('attachment; filename="prediction_results_7_2026-11-21.csv"')).toBe('prediction_results_7_2026-11-21.csv');
+    expect(fileNameFromDisposition('attachment; filename="prediction_results_7_2026-11-21.csv"')).toBe(
+      'prediction_results_7_2026-11-21.csv',
+    );
     expect(fileNameFromDisposition('attachment; filename=results.csv')).toBe('results.csv');
-    expect(fileNameFromDisposition("attachment; filename=\"x.csv\"; filename*=UTF-8''%E7%BB%93%E6%9E%9C.csv")).toBe('结果.csv');
+    expect(fileNameFromDisposition('attachment; filename="x.csv"; filename*=UTF-8\'\'%E7%BB%93%E6%9E%9C.csv')).toBe(
+      '结果.csv',
+    );
     expect(fileNameFromDisposition('attachment; filename="../../etc/a.csv"')).toBe('a.csv');
     expect(fileNameFromDisposition('attachment')).toBeNull();
     expect(fileNameFromDisposition(null)).toBeNull();

@@ -30,7 +30,11 @@ function flagForReview(dataDir: string, resultIds: number[]): void {
   try {
     for (const [n, id] of resultIds.entries()) {
       const row = db.prepare('select specimens from results where id = ?').get(id) as { specimens: string };
-      const specimens = JSON.parse(row.specimens) as { index: number; needs_review: boolean; confidence: number | null }[];
+      const specimens = JSON.parse(row.specimens) as {
+        index: number;
+        needs_review: boolean;
+        confidence: number | null;
+      }[];
       for (const s of specimens) {
         if (s.index === 1 || (s.index === 2 && n % 2 === 0)) {
           s.needs_review = true;
@@ -47,20 +51,35 @@ function flagForReview(dataDir: string, resultIds: number[]): void {
 beforeAll(async () => {
   e2e = await startE2e();
   page = e2e.page;
-  const files = await Promise.all(Array.from({ length: PHOTOS }, async (_, i) => ({ name: `plot_${i + 1}.jpg`, bytes: await makeSpecimenJpeg({ seed: 60 + i }) })));
+  const files = await Promise.all(
+    Array.from({ length: PHOTOS }, async (_, i) => ({
+      name: `plot_${i + 1}.jpg`,
+      bytes: await makeSpecimenJpeg({ seed: 60 + i }),
+    })),
+  );
   const up = await e2e.server.upload('/api/images/upload-files/', files, { check_duplicate: '0' });
   expect(up.status).toBe(201);
-  const task = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name: 'Review trial', image_ids: up.body.uploaded.map((i: { id: number }) => i.id) } });
+  const task = await e2e.server.api('/api/tasks/prediction/', {
+    method: 'POST',
+    body: { name: 'Review trial', image_ids: up.body.uploaded.map((i: { id: number }) => i.id) },
+  });
   taskId = task.body.id;
   const deadline = Date.now() + 120_000;
   while ((await e2e.server.api(`/api/tasks/${taskId}/`)).body.status === 'running') {
     if (Date.now() > deadline) throw new Error('the task did not end');
     await new Promise((r) => setTimeout(r, 200));
   }
-  const results = (await e2e.server.api(`/api/predictions/?task_id=${taskId}&ordering=imageName`)).body.results as { id: number; imageName: string; error_code: string | null }[];
+  const results = (await e2e.server.api(`/api/predictions/?task_id=${taskId}&ordering=imageName`)).body.results as {
+    id: number;
+    imageName: string;
+    error_code: string | null;
+  }[];
   expect(results.every((r) => r.error_code === null)).toBe(true);
   flagged = results.slice(0, 6);
-  flagForReview(e2e.server.dataDir, flagged.map((r) => r.id));
+  flagForReview(
+    e2e.server.dataDir,
+    flagged.map((r) => r.id),
+  );
   await e2e.open();
   await e2e.goto('results');
 });
@@ -85,7 +104,9 @@ describe('reviewing results in the browser', () => {
     await expect.poll(() => toggle.textContent(), POLL).toBe(`Needs review (${flagged.length})`);
     await toggle.click();
     await expect.poll(() => page.getByTestId('result-card').count(), POLL).toBe(flagged.length);
-    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain(`${flagged.length} results`);
+    await expect
+      .poll(() => page.getByTestId('results-count').textContent(), POLL)
+      .toContain(`${flagged.length} results`);
     await screenshot(page, 'review-filter-en-1440', false);
   });
 
@@ -94,7 +115,10 @@ describe('reviewing results in the browser', () => {
     const order = await cards.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-result-id'))));
     await cards.first().click();
     await detail().waitFor();
-    const specimensToReview = (await Promise.all(order.map(api))).reduce((n, r) => n + r.specimens.filter((s: any) => s.needs_review).length, 0);
+    const specimensToReview = (await Promise.all(order.map(api))).reduce(
+      (n, r) => n + r.specimens.filter((s: any) => s.needs_review).length,
+      0,
+    );
     const started = Date.now();
     // Each press acts on the specimen marked "next to review"; when none is left the next result opens by itself.
     for (const [i, id] of order.entries()) {
@@ -109,7 +133,9 @@ describe('reviewing results in the browser', () => {
     }
     const seconds = (Date.now() - started) / 1000;
     const perMinute = Math.round((specimensToReview / seconds) * 60);
-    console.log(`review throughput: ${specimensToReview} specimens in ${seconds.toFixed(1)} s = ${perMinute} specimens/minute (keyboard, ${order.length} results)`);
+    console.log(
+      `review throughput: ${specimensToReview} specimens in ${seconds.toFixed(1)} s = ${perMinute} specimens/minute (keyboard, ${order.length} results)`,
+    );
     expect(perMinute).toBeGreaterThan(25);
     for (const id of order) {
       const r = await api(id);
@@ -122,14 +148,26 @@ describe('reviewing results in the browser', () => {
     await expect.poll(() => title().textContent(), POLL).toBe((await api(order[order.length - 2]!)).imageName);
     await page.keyboard.press('n');
     await expect.poll(() => title().textContent(), POLL).toBe((await api(order[order.length - 1]!)).imageName);
-    await expect.poll(() => detail().getByTestId('review-position').textContent(), POLL).toBe(`${order.length} of ${order.length}`);
+    await expect
+      .poll(() => detail().getByTestId('review-position').textContent(), POLL)
+      .toBe(`${order.length} of ${order.length}`);
     await closeDetail();
     // Closing reloads the list: nothing needs review any more.
     await expect.poll(() => page.getByTestId('results-needs-review').textContent(), POLL).toBe('Needs review (0)');
     await page.getByTestId('results-needs-review').click();
     await expect.poll(() => page.getByTestId('result-card').count(), POLL).toBe(PHOTOS);
-    await expect.poll(() => card(order[0]!).getByTestId('result-reviewed').textContent(), POLL).toContain(enReview.card.reviewed);
-    expect(await card(flagged.length < PHOTOS ? (await e2e.server.api(`/api/predictions/?task_id=${taskId}&reviewed=false`)).body.results[0].id : 0).getByTestId('result-reviewed').count()).toBe(0);
+    await expect
+      .poll(() => card(order[0]!).getByTestId('result-reviewed').textContent(), POLL)
+      .toContain(enReview.card.reviewed);
+    expect(
+      await card(
+        flagged.length < PHOTOS
+          ? (await e2e.server.api(`/api/predictions/?task_id=${taskId}&reviewed=false`)).body.results[0].id
+          : 0,
+      )
+        .getByTestId('result-reviewed')
+        .count(),
+    ).toBe(0);
   });
 
   it('sets a PPD with a reason, shows it beside the engine value, returns to the engine value; the history lists it all', async () => {
@@ -144,7 +182,9 @@ describe('reviewing results in the browser', () => {
     await page.getByTestId('review-ppd-note').fill('lesion hidden under the label');
     await page.getByTestId('review-ppd-save').click();
     await expect.poll(() => first.getByTestId('specimen-ppd').textContent(), POLL).toBe('PPD 8.50');
-    await expect.poll(() => first.getByTestId('specimen-engine-value').textContent(), POLL).toBe(`engine ${before.specimens[0].engine_ppd.toFixed(2)}`);
+    await expect
+      .poll(() => first.getByTestId('specimen-engine-value').textContent(), POLL)
+      .toBe(`engine ${before.specimens[0].engine_ppd.toFixed(2)}`);
     expect(await first.locator('.specimen-flags').textContent()).toContain('Corrected');
     const after = await api(id);
     expect(after.specimens[0]).toMatchObject({ ppd: 8.5, corrected: true, engine_ppd: before.specimens[0].engine_ppd });
@@ -152,14 +192,26 @@ describe('reviewing results in the browser', () => {
     await screenshot(page, 'review-corrected-en-1440', false);
 
     await first.getByTestId('review-use-engine').click();
-    await expect.poll(() => first.getByTestId('specimen-ppd').textContent(), POLL).toBe(`PPD ${before.specimens[0].engine_ppd.toFixed(2)}`);
+    await expect
+      .poll(() => first.getByTestId('specimen-ppd').textContent(), POLL)
+      .toBe(`PPD ${before.specimens[0].engine_ppd.toFixed(2)}`);
     expect(await first.getByTestId('specimen-engine-value').count()).toBe(0);
 
     await detail().getByTestId('review-history-button').click();
     const entries = page.getByTestId('review-history-entry');
-    await expect.poll(() => entries.count(), POLL).toBe((await e2e.server.api(`/api/predictions/${id}/history/`)).body.length);
+    await expect
+      .poll(() => entries.count(), POLL)
+      .toBe((await e2e.server.api(`/api/predictions/${id}/history/`)).body.length);
     const texts = await entries.allTextContents();
-    expect(texts.some((t) => t.includes('PPD set') && t.includes('8.50') && t.includes('lesion hidden under the label') && t.includes('anonymous'))).toBe(true);
+    expect(
+      texts.some(
+        (t) =>
+          t.includes('PPD set') &&
+          t.includes('8.50') &&
+          t.includes('lesion hidden under the label') &&
+          t.includes('anonymous'),
+      ),
+    ).toBe(true);
     expect(texts.at(-1)).toContain(enReview.history.change.reset);
     await screenshot(page, 'review-history-en-1440', false);
     await page.keyboard.press('Escape');
@@ -174,9 +226,13 @@ describe('reviewing results in the browser', () => {
     const before = await api(id);
     await detail().getByTestId('review-add').click();
     const draw = page.getByTestId('review-draw');
-    await expect.poll(() => draw.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL).toBe(true);
+    await expect
+      .poll(() => draw.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL)
+      .toBe(true);
     // The modal zooms in: measure once its animations have finished and two reads a frame apart agree.
-    await draw.evaluate((el) => Promise.all((el.closest('.ant-modal-wrap') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)));
+    await draw.evaluate((el) =>
+      Promise.all((el.closest('.ant-modal-wrap') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
+    );
     let box = (await draw.boundingBox())!;
     await expect
       .poll(async () => {
@@ -192,7 +248,10 @@ describe('reviewing results in the browser', () => {
     await page.mouse.move(box.x + box.width * 0.12, box.y + box.height * 0.15, { steps: 5 });
     await page.mouse.up();
     await expect.poll(() => page.getByTestId('review-add-box').textContent(), POLL).toMatch(/^Box: \d+ × \d+ px at/);
-    const shown = /^Box: (\d+) × (\d+) px at \((\d+), (\d+)\)/.exec((await page.getByTestId('review-add-box').textContent())!)!.slice(1).map(Number);
+    const shown = /^Box: (\d+) × (\d+) px at \((\d+), (\d+)\)/
+      .exec((await page.getByTestId('review-add-box').textContent())!)!
+      .slice(1)
+      .map(Number);
     await page.getByTestId('review-add-ppd').fill('6.25');
     await page.getByTestId('review-add-note').fill('a slice the engine missed');
     await screenshot(page, 'review-add-en-1440', false);
@@ -216,18 +275,27 @@ describe('reviewing results in the browser', () => {
 
   it('exports a CSV with both the engine and the reviewed values', async () => {
     const res = await fetch(`${e2e.server.url}/api/predictions/export/?task_id=${taskId}&format=specimens`);
-    const [header, ...rows] = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [header, ...rows] = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(header).toBe('image_name,task_id,index,kind,ppd,engine_ppd,confidence,excluded,corrected,needs_review');
-    expect(rows.some((r) => r.includes(',true,') )).toBe(true);
-    const results = await (await fetch(`${e2e.server.url}/api/predictions/export/?task_id=${taskId}&reviewed=true`)).text();
+    expect(rows.some((r) => r.includes(',true,'))).toBe(true);
+    const results = await (
+      await fetch(`${e2e.server.url}/api/predictions/export/?task_id=${taskId}&reviewed=true`)
+    ).text();
     expect(results.split('\r\n')[0]).toContain('engine_ppd_value,reviewed,specimen_count');
   });
 
   it('reads in Chinese, and works on a 390 px phone', async () => {
     await e2e.setLanguage('zh');
-    await expect.poll(() => page.getByTestId('results-needs-review').textContent(), POLL).toBe(`${zhReview.filter.needs_review}（0）`);
+    await expect
+      .poll(() => page.getByTestId('results-needs-review').textContent(), POLL)
+      .toBe(`${zhReview.filter.needs_review}（0）`);
     const id = flagged[1]!.id;
-    await expect.poll(() => card(id).getByTestId('result-reviewed').textContent(), POLL).toContain(zhReview.card.reviewed);
+    await expect
+      .poll(() => card(id).getByTestId('result-reviewed').textContent(), POLL)
+      .toContain(zhReview.card.reviewed);
     await card(id).click();
     await detail().waitFor();
     const first = detail().getByTestId('specimen-card').first();
@@ -249,9 +317,15 @@ describe('reviewing results in the browser', () => {
     await page.setViewportSize(PHONE);
     await card(id).click();
     await detail().waitFor();
-    const overflow = await page.locator('.result-detail-modal .ant-modal-body').evaluate((el) => el.scrollWidth - el.clientWidth);
+    const overflow = await page
+      .locator('.result-detail-modal .ant-modal-body')
+      .evaluate((el) => el.scrollWidth - el.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    const buttons = await detail().getByTestId('specimen-review').first().locator('button').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right));
+    const buttons = await detail()
+      .getByTestId('specimen-review')
+      .first()
+      .locator('button')
+      .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right));
     for (const right of buttons) expect(right).toBeLessThanOrEqual(PHONE.width);
     // One tap excludes on a phone too.
     const cards = detail().getByTestId('specimen-card');

@@ -33,7 +33,9 @@ async function makeFieldJpeg(): Promise<Buffer> {
     const x = (i * 97) % 640;
     const y = (i * 53) % 480;
     const g = 90 + ((i * 37) % 90);
-    leaves.push(`<ellipse cx="${x}" cy="${y}" rx="${30 + (i % 4) * 8}" ry="${14 + (i % 3) * 5}" transform="rotate(${(i * 41) % 180} ${x} ${y})" fill="rgb(${30 + (i % 5) * 10},${g},${25 + (i % 4) * 8})"/>`);
+    leaves.push(
+      `<ellipse cx="${x}" cy="${y}" rx="${30 + (i % 4) * 8}" ry="${14 + (i % 3) * 5}" transform="rotate(${(i * 41) % 180} ${x} ${y})" fill="rgb(${30 + (i % 5) * 10},${g},${25 + (i % 4) * 8})"/>`,
+    );
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><rect width="100%" height="100%" fill="#5b4330"/>${leaves.join('')}</svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 88 }).toBuffer();
@@ -50,7 +52,11 @@ function widenToMany(dataDir: string, resultId: number): void {
   const db = new SQLite(path.join(dataDir, 'cassavascope.db'));
   try {
     const row = db.prepare('select specimens from results where id = ?').get(resultId) as { specimens: string };
-    const real = JSON.parse(row.specimens) as { cut_key: string | null; pred_key: string | null; box: number[] | null }[];
+    const real = JSON.parse(row.specimens) as {
+      cut_key: string | null;
+      pred_key: string | null;
+      box: number[] | null;
+    }[];
     expect(real.length).toBeGreaterThan(0);
     const specimens = Array.from({ length: MANY }, (_, i) => {
       const from = real[i % real.length]!;
@@ -72,11 +78,25 @@ function widenToMany(dataDir: string, resultId: number): void {
     });
     const sub = specimens.map((s) => s.ppd);
     const mean = Math.round((sub.reduce((a, b) => a + b, 0) / sub.length) * 100) / 100;
-    const vis = Object.fromEntries(specimens.flatMap((s) => [[`cut2_${s.index}`, s.cut_key], [`pred_${s.index}`, s.pred_key]]));
+    const vis = Object.fromEntries(
+      specimens.flatMap((s) => [
+        [`cut2_${s.index}`, s.cut_key],
+        [`pred_${s.index}`, s.pred_key],
+      ]),
+    );
     db.prepare(
       `update results set specimens = ?, specimen_count = ?, needs_review = 1, sub_ppd_values = ?, vis_keys = ?,
          ppd_value = ?, engine_ppd_value = ?, prediction = ? where id = ?`,
-    ).run(JSON.stringify(specimens), MANY, JSON.stringify(sub), JSON.stringify(vis), mean, mean, mean < 4 ? 'healthy' : mean < 7 ? 'mild' : 'severe', resultId);
+    ).run(
+      JSON.stringify(specimens),
+      MANY,
+      JSON.stringify(sub),
+      JSON.stringify(vis),
+      mean,
+      mean,
+      mean < 4 ? 'healthy' : mean < 7 ? 'mild' : 'severe',
+      resultId,
+    );
   } finally {
     db.close();
   }
@@ -93,7 +113,10 @@ beforeAll(async () => {
   ];
   const up = await e2e.server.upload('/api/images/upload-files/', files, { check_duplicate: '0' });
   expect(up.status).toBe(201);
-  const task = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name: 'Specimens', image_ids: up.body.uploaded.map((i: { id: number }) => i.id) } });
+  const task = await e2e.server.api('/api/tasks/prediction/', {
+    method: 'POST',
+    body: { name: 'Specimens', image_ids: up.body.uploaded.map((i: { id: number }) => i.id) },
+  });
   expect(task.status).toBe(201);
   taskId = task.body.id;
   const deadline = Date.now() + 120_000;
@@ -101,7 +124,10 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error('the task did not end');
     await new Promise((r) => setTimeout(r, 200));
   }
-  const results = (await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results as { id: number; imageName: string }[];
+  const results = (await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results as {
+    id: number;
+    imageName: string;
+  }[];
   ids.slice = results.find((r) => r.imageName === 'slice.jpg')!.id;
   ids.many = results.find((r) => r.imageName === 'many_slices.jpg')!.id;
   widenToMany(e2e.server.dataDir, ids.many);
@@ -130,12 +156,17 @@ async function closeDetail(): Promise<void> {
 
 /** Nothing in the modal is wider than the modal (no sideways scrolling on a phone). */
 async function expectNoSidewaysOverflow(): Promise<void> {
-  const overflow = await page.locator('.result-detail-modal .ant-modal-body').evaluate((el) => el.scrollWidth - el.clientWidth);
+  const overflow = await page
+    .locator('.result-detail-modal .ant-modal-body')
+    .evaluate((el) => el.scrollWidth - el.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
 async function scrollModalTo(selector: string): Promise<void> {
-  await page.locator(selector).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
 }
 
 describe('result detail: every specimen', () => {
@@ -145,38 +176,66 @@ describe('result detail: every specimen', () => {
     await openDetail(ids.slice);
     const cards = detail().getByTestId('specimen-card');
     await expect.poll(() => cards.count(), POLL).toBe(api.specimens.length);
-    await expect.poll(() => detail().getByTestId('specimen-count').textContent(), POLL).toBe(
-      `${api.specimens.length} specimen${api.specimens.length === 1 ? '' : 's'}`,
-    );
+    await expect
+      .poll(() => detail().getByTestId('specimen-count').textContent(), POLL)
+      .toBe(`${api.specimens.length} specimen${api.specimens.length === 1 ? '' : 's'}`);
     for (const [i, s] of api.specimens.entries()) {
       const c = cards.nth(i);
       expect(await c.getByTestId('specimen-number').textContent()).toBe(`#${s.index}`);
-      expect(await c.getByTestId('specimen-kind').textContent()).toBe(enResults.specimen.kind[s.kind as 'root_slice' | 'leaf']);
+      expect(await c.getByTestId('specimen-kind').textContent()).toBe(
+        enResults.specimen.kind[s.kind as 'root_slice' | 'leaf'],
+      );
       expect(await c.getByTestId('specimen-ppd').textContent()).toBe(`PPD ${s.ppd.toFixed(2)}`);
-      expect(await c.locator('img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src')))).toEqual([s.cut_url, s.pred_url]);
+      expect(await c.locator('img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src')))).toEqual([
+        s.cut_url,
+        s.pred_url,
+      ]);
       expect(await c.getByTestId('specimen-needs-review').count()).toBe(s.needs_review ? 1 : 0);
     }
-    await expect.poll(() => cards.first().locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL).toBe(true);
+    await expect
+      .poll(
+        () =>
+          cards
+            .first()
+            .locator('img')
+            .first()
+            .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        POLL,
+      )
+      .toBe(true);
     await shot('detail-en-1440');
     await closeDetail();
   });
 
   it(`lays out ${MANY} specimens in a grid, marks those needing review and can show only them`, async () => {
     // The card says the result needs review.
-    await expect.poll(() => card(ids.many).getByTestId('result-needs-review').textContent(), POLL).toContain('Needs review');
+    await expect
+      .poll(() => card(ids.many).getByTestId('result-needs-review').textContent(), POLL)
+      .toContain('Needs review');
     expect(await card(ids.slice).getByTestId('result-needs-review').count()).toBe(0);
     await openDetail(ids.many);
     const cards = detail().getByTestId('specimen-card');
     await expect.poll(() => cards.count(), POLL).toBe(MANY);
-    await expect.poll(() => detail().getByTestId('specimen-review-count').textContent(), POLL).toBe(`${REVIEW.size} need review`);
+    await expect
+      .poll(() => detail().getByTestId('specimen-review-count').textContent(), POLL)
+      .toBe(`${REVIEW.size} need review`);
     expect(await detail().getByTestId('specimen-needs-review').count()).toBe(REVIEW.size);
     expect(await detail().getByTestId('detail-needs-review').count()).toBe(1);
     // 24 values are summarised above the grid (each is on its specimen).
-    expect(await detail().getByTestId('detail-sub-values').textContent()).toBe(`${MANY} values, 0.00 to 9.70 (each on its specimen below)`);
+    expect(await detail().getByTestId('detail-sub-values').textContent()).toBe(
+      `${MANY} values, 0.00 to 9.70 (each on its specimen below)`,
+    );
     // Every card's header is one line, so the images of a row stay level.
-    const heads = await detail().locator('.specimen-head').evaluateAll((els) => els.map((el) => (el as HTMLElement).offsetHeight));
+    const heads = await detail()
+      .locator('.specimen-head')
+      .evaluateAll((els) => els.map((el) => (el as HTMLElement).offsetHeight));
     expect(new Set(heads).size, JSON.stringify(heads)).toBe(1);
-    expect(await cards.nth(MANY - 1).getByTestId('specimen-kind').textContent()).toBe('Leaf');
+    expect(
+      await cards
+        .nth(MANY - 1)
+        .getByTestId('specimen-kind')
+        .textContent(),
+    ).toBe('Leaf');
     expect(await cards.nth(3).getByTestId('specimen-confidence').textContent()).toBe('Confidence 41%');
     // The band colour of each value (green < 4, yellow 4 to < 7, red >= 7) tops its card.
     const tops = await cards.evaluateAll((els) => els.map((el) => getComputedStyle(el).borderTopColor));
@@ -184,7 +243,9 @@ describe('result detail: every specimen', () => {
     expect(tops[1]).toBe('rgb(212, 161, 6)'); // PPD 4.1
     expect(tops[2]).toBe('rgb(207, 19, 34)'); // PPD 8.2
     // At 1440 px the grid has several columns.
-    const lefts = new Set(await cards.evaluateAll((els) => els.slice(0, 8).map((el) => Math.round(el.getBoundingClientRect().left))));
+    const lefts = new Set(
+      await cards.evaluateAll((els) => els.slice(0, 8).map((el) => Math.round(el.getBoundingClientRect().left))),
+    );
     expect(lefts.size).toBeGreaterThanOrEqual(4);
     await expectNoSidewaysOverflow();
     await shot('detail-many-en-1440');
@@ -192,19 +253,25 @@ describe('result detail: every specimen', () => {
     await shot('detail-many-grid-en-1440');
     await detail().getByTestId('specimen-only-review').click();
     await expect.poll(() => cards.count(), POLL).toBe(REVIEW.size);
-    expect(await cards.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-index'))))).toEqual([...REVIEW]);
+    expect(await cards.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-index'))))).toEqual([
+      ...REVIEW,
+    ]);
     await detail().getByTestId('specimen-only-review').click();
     await expect.poll(() => cards.count(), POLL).toBe(MANY);
     await closeDetail();
   });
 
   it('a refused photo says why in words, what photo would work, the engine message, and shows what the engine saw', async () => {
-    const failed = ((await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results as any[]).filter((r) => r.error_code !== null);
+    const failed = ((await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results as any[]).filter(
+      (r) => r.error_code !== null,
+    );
     expect(failed.length).toBeGreaterThanOrEqual(1);
     for (const r of failed) {
       await openDetail(r.id);
       const known = r.error_code in enResults.failure ? (r.error_code as keyof typeof enResults.failure) : 'other';
-      await expect.poll(() => detail().getByTestId('detail-error-title').textContent(), POLL).toBe(enResults.failure[known].title);
+      await expect
+        .poll(() => detail().getByTestId('detail-error-title').textContent(), POLL)
+        .toBe(enResults.failure[known].title);
       expect(await detail().getByTestId('detail-error-hint').textContent()).toBe(enResults.failure[known].hint);
       expect(await detail().getByTestId('detail-error').textContent()).toContain(r.error_code);
       expect(await detail().getByTestId('detail-error-message').textContent()).toContain(r.error_message);
@@ -220,17 +287,31 @@ describe('result detail: every specimen', () => {
     await openDetail(ids.many);
     const cards = detail().getByTestId('specimen-card');
     await expect.poll(() => detail().getByTestId('specimen-count').textContent(), POLL).toBe(`${MANY} 个样本`);
-    await expect.poll(() => cards.nth(0).getByTestId('specimen-kind').textContent(), POLL).toBe(zhResults.specimen.kind.root_slice);
-    expect(await cards.nth(MANY - 1).getByTestId('specimen-kind').textContent()).toBe(zhResults.specimen.kind.leaf);
-    expect(await cards.nth(3).getByTestId('specimen-needs-review').textContent()).toContain(zhResults.specimen.needs_review);
+    await expect
+      .poll(() => cards.nth(0).getByTestId('specimen-kind').textContent(), POLL)
+      .toBe(zhResults.specimen.kind.root_slice);
+    expect(
+      await cards
+        .nth(MANY - 1)
+        .getByTestId('specimen-kind')
+        .textContent(),
+    ).toBe(zhResults.specimen.kind.leaf);
+    expect(await cards.nth(3).getByTestId('specimen-needs-review').textContent()).toContain(
+      zhResults.specimen.needs_review,
+    );
     await shot('detail-many-zh-1440');
     await scrollModalTo('[data-testid="specimen-section"]');
     await shot('detail-many-grid-zh-1440');
     await closeDetail();
-    const failed = ((await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results as any[]).find((r) => r.error_code !== null);
+    const failed = ((await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results as any[]).find(
+      (r) => r.error_code !== null,
+    );
     await openDetail(failed.id);
-    const known = failed.error_code in zhResults.failure ? (failed.error_code as keyof typeof zhResults.failure) : 'other';
-    await expect.poll(() => detail().getByTestId('detail-error-title').textContent(), POLL).toBe(zhResults.failure[known].title);
+    const known =
+      failed.error_code in zhResults.failure ? (failed.error_code as keyof typeof zhResults.failure) : 'other';
+    await expect
+      .poll(() => detail().getByTestId('detail-error-title').textContent(), POLL)
+      .toBe(zhResults.failure[known].title);
     // Issue 15 item 16: the engine's English message is not shown on a Chinese screen.
     expect(englishSentences(await detail().innerText())).toEqual([]);
     await shot('detail-failed-zh-1440');
@@ -239,7 +320,10 @@ describe('result detail: every specimen', () => {
     for (const section of ['home', 'images', 'folders', 'prediction', 'tasks', 'results', 'connection']) {
       await e2e.goto(section);
       await page.waitForLoadState('networkidle');
-      expect({ section, english: englishSentences(await page.locator('body').innerText()) }).toEqual({ section, english: [] });
+      expect({ section, english: englishSentences(await page.locator('body').innerText()) }).toEqual({
+        section,
+        english: [],
+      });
     }
     expect(await page.title()).not.toMatch(/[A-Za-z]{4}/);
     await e2e.goto('results');
@@ -249,7 +333,9 @@ describe('result detail: every specimen', () => {
     await expect.poll(() => cards.count(), POLL).toBe(MANY);
     await expectNoSidewaysOverflow();
     // Two specimens a row on a phone: compact, and never cut off at the side.
-    const boxes = await cards.evaluateAll((els) => els.slice(0, 4).map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+    const boxes = await cards.evaluateAll((els) =>
+      els.slice(0, 4).map((el) => el.getBoundingClientRect().toJSON() as DOMRect),
+    );
     expect(new Set(boxes.map((b) => Math.round(b.left))).size).toBe(2);
     for (const b of boxes) expect(b.right).toBeLessThanOrEqual(PHONE.width);
     await shot('detail-many-zh-390');

@@ -15,7 +15,14 @@ import { zipBytes } from './helpers/test-files';
 let e2e: E2e;
 let page: Page;
 
-const NAMES = ['TME419_1_7d_R1.jpg', 'TME419_2_7d_R1.jpg', 'TME419_3_7d_R2.jpg', 'TME693_1_7d_R1.jpg', 'TME693_2_7d_R2.jpg', 'notes_field.jpg'];
+const NAMES = [
+  'TME419_1_7d_R1.jpg',
+  'TME419_2_7d_R1.jpg',
+  'TME419_3_7d_R2.jpg',
+  'TME693_1_7d_R1.jpg',
+  'TME693_2_7d_R2.jpg',
+  'notes_field.jpg',
+];
 
 async function chooseOption(p: Page, testId: string, label: string): Promise<void> {
   await p.getByTestId(testId).click();
@@ -34,17 +41,26 @@ afterAll(async () => {
 
 describe('samples: pattern from names, a task, the mean per genotype', () => {
   it('uploads a ZIP of patterned names and previews what the pattern reads', async () => {
-    const entries = await Promise.all(NAMES.map(async (name, i) => ({ name, bytes: await makeSpecimenJpeg({ width: 360, height: 240, seed: 5 + i * 7 }) })));
+    const entries = await Promise.all(
+      NAMES.map(async (name, i) => ({
+        name,
+        bytes: await makeSpecimenJpeg({ width: 360, height: 240, seed: 5 + i * 7 }),
+      })),
+    );
     await e2e.goto('images');
     await uploadThroughUi(page, 'zip', [{ name: 'trial.zip', mimeType: 'application/zip', buffer: zipBytes(entries) }]);
-    await expect.poll(async () => (await e2e.server.api('/api/images/?folder=none')).body.count, POLL).toBe(NAMES.length);
+    await expect
+      .poll(async () => (await e2e.server.api('/api/images/?folder=none')).body.count, POLL)
+      .toBe(NAMES.length);
 
     await e2e.goto('samples');
     // The default pattern is the trial's: five names match, the notes photo does not.
     await expect.poll(() => page.getByTestId('matched-count').textContent(), POLL).toBe('Matched: 5');
     await expect.poll(() => page.getByTestId('unmatched-list').textContent(), POLL).toBe('notes_field.jpg');
     const row = page.getByTestId('matched-table').locator('tr').filter({ hasText: 'TME419_3_7d_R2.jpg' });
-    await expect.poll(() => row.locator('[data-field]').allTextContents(), POLL).toEqual(['Genotype TME419', 'Replicate 3', 'Days after harvest 7', 'Root R2']);
+    await expect
+      .poll(() => row.locator('[data-field]').allTextContents(), POLL)
+      .toEqual(['Genotype TME419', 'Replicate 3', 'Days after harvest 7', 'Root R2']);
     // A pattern that reads text into a number field: the preview marks it and Apply is off.
     await page.getByTestId('pattern-input').fill('{genotype}_{dah}');
     await expect.poll(() => page.locator('.ant-alert-warning').count(), POLL).toBe(1);
@@ -63,18 +79,33 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
 
   it('runs a task and reads each genotype mean in the By group tab, in English and in Chinese', async () => {
     const ids = (await e2e.server.api('/api/images/?page_size=100')).body.results.map((i: { id: number }) => i.id);
-    const task = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name: 'Genotype trial', image_ids: ids } });
+    const task = await e2e.server.api('/api/tasks/prediction/', {
+      method: 'POST',
+      body: { name: 'Genotype trial', image_ids: ids },
+    });
     expect(task.status).toBe(201);
-    await expect.poll(async () => (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status, { timeout: 120_000, interval: 250 }).toBe('completed');
-    const groups = (await e2e.server.api(`/api/predictions/groups/?by=genotype&task_id=${task.body.id}`)).body as { key: { genotype: string | null }; mean: number; images: number }[];
+    await expect
+      .poll(async () => (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status, {
+        timeout: 120_000,
+        interval: 250,
+      })
+      .toBe('completed');
+    const groups = (await e2e.server.api(`/api/predictions/groups/?by=genotype&task_id=${task.body.id}`)).body as {
+      key: { genotype: string | null };
+      mean: number;
+      images: number;
+    }[];
     const tme419 = groups.find((g) => g.key.genotype === 'TME419')!;
     expect(tme419.images).toBe(3);
 
     await page.getByTestId('tab-groups').click();
     await chooseOption(page, 'groups-task', 'Genotype trial');
-    const meanOf = (genotype: string) => page.getByTestId('groups-table').locator('tr').filter({ hasText: genotype }).getByTestId('group-mean');
+    const meanOf = (genotype: string) =>
+      page.getByTestId('groups-table').locator('tr').filter({ hasText: genotype }).getByTestId('group-mean');
     await expect.poll(() => meanOf('TME419').textContent(), POLL).toBe(tme419.mean.toFixed(2));
-    await expect.poll(() => page.getByTestId('dot-plot').locator('.dot-plot-mean').count(), POLL).toBe(groups.filter((g) => g.mean !== null).length);
+    await expect
+      .poll(() => page.getByTestId('dot-plot').locator('.dot-plot-mean').count(), POLL)
+      .toBe(groups.filter((g) => g.mean !== null).length);
     await screenshot(page, 'samples-groups-en');
     // A group opens its photos.
     await page.getByTestId('groups-table').locator('tr').filter({ hasText: 'TME419' }).click();
@@ -84,12 +115,16 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await page.keyboard.press('Escape');
     // The group without a genotype shows the one photo whose name did not match.
     await page.getByTestId('groups-table').locator('tr').filter({ hasText: '(none)' }).click();
-    await expect.poll(() => page.getByTestId('group-photos').locator('figcaption').allTextContents(), POLL).toEqual([expect.stringContaining('notes_field.jpg')]);
+    await expect
+      .poll(() => page.getByTestId('group-photos').locator('figcaption').allTextContents(), POLL)
+      .toEqual([expect.stringContaining('notes_field.jpg')]);
     await page.keyboard.press('Escape');
 
     await e2e.setLanguage('zh');
     await expect.poll(() => page.getByTestId('tab-groups').textContent(), POLL).toBe('按组统计');
-    await expect.poll(() => page.getByTestId('groups-table').locator('th').allTextContents(), POLL).toContain('平均 PPD');
+    await expect
+      .poll(() => page.getByTestId('groups-table').locator('th').allTextContents(), POLL)
+      .toContain('平均 PPD');
     await expect.poll(() => meanOf('TME419').textContent(), POLL).toBe(tme419.mean.toFixed(2));
     await screenshot(page, 'samples-groups-zh');
     await page.getByTestId('tab-names').click();
@@ -117,7 +152,10 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await page.getByTestId('edit-fields-save').click();
     await toast(page, 'Fields saved for 2 images.');
     const edited = (await e2e.server.api('/api/images/?meta.plot=P-12')).body;
-    expect(edited.results.map((i: { name: string }) => i.name).sort()).toEqual(['TME693_1_7d_R1.jpg', 'TME693_2_7d_R2.jpg']);
+    expect(edited.results.map((i: { name: string }) => i.name).sort()).toEqual([
+      'TME693_1_7d_R1.jpg',
+      'TME693_2_7d_R2.jpg',
+    ]);
     expect(edited.results[0].metadata.genotype).toBe('TME693');
 
     await e2e.goto('results');
@@ -128,19 +166,28 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     // Results hands over to the group table.
     await page.getByTestId('results-by-group').click();
     await page.locator('[data-section="samples"]').waitFor();
-    await expect.poll(() => page.getByTestId('groups-table').locator('tr').filter({ hasText: 'TME419' }).count(), POLL).toBe(1);
+    await expect
+      .poll(() => page.getByTestId('groups-table').locator('tr').filter({ hasText: 'TME419' }).count(), POLL)
+      .toBe(1);
     await page.getByTestId('tab-names').click();
   });
 
   it('reads the fields at upload when a pattern is given in the upload dialog', async () => {
     await e2e.goto('images');
-    const entries = await Promise.all(['TMS30572_1_14d_R1.jpg', 'TMS30572_2_14d_R1.jpg'].map(async (name, i) => ({ name, bytes: await makeSpecimenJpeg({ seed: 90 + i }) })));
+    const entries = await Promise.all(
+      ['TMS30572_1_14d_R1.jpg', 'TMS30572_2_14d_R1.jpg'].map(async (name, i) => ({
+        name,
+        bytes: await makeSpecimenJpeg({ seed: 90 + i }),
+      })),
+    );
     await page.getByTestId('upload-zip').click();
     await page.getByTestId('upload-pattern').fill('{genotype');
     await expect.poll(() => page.getByTestId('choose-files').isDisabled(), POLL).toBe(true);
     await page.getByTestId('upload-pattern').fill('{genotype}_{rep}_{dah}d_{root}');
     await screenshot(page, 'samples-upload-pattern-en');
-    await page.getByTestId('upload-input').setInputFiles([{ name: 'later.zip', mimeType: 'application/zip', buffer: zipBytes(entries) }]);
+    await page
+      .getByTestId('upload-input')
+      .setInputFiles([{ name: 'later.zip', mimeType: 'application/zip', buffer: zipBytes(entries) }]);
     await toast(page, 'Fields read from 2 names; 0 did not match the pattern.');
     const read = (await e2e.server.api('/api/images/?meta.genotype=TMS30572')).body;
     expect(read.count).toBe(2);

@@ -16,13 +16,17 @@ describe('app shell and home (e2e)', () => {
     const { page } = e2e;
     await e2e.open();
     await page.locator('[data-section="home"]').waitFor();
-    await expect.poll(() => page.getByTestId('slide-prediction').first().locator('h1').textContent(), POLL).toBe('Score cassava disease severity in seconds');
+    await expect
+      .poll(() => page.getByTestId('slide-prediction').first().locator('h1').textContent(), POLL)
+      .toBe('Score cassava disease severity in seconds');
     await expect.poll(() => page.locator('.home-hero .slick-dots li').count(), POLL).toBe(3);
     await expect.poll(() => page.locator('.home-about-card').count(), POLL).toBe(3);
     await expect.poll(() => page.locator('.home-feature').count(), POLL).toBe(6);
     // Statistics count up to their targets once scrolled into view.
     await page.getByTestId('stat-images').scrollIntoViewIfNeeded();
-    await expect.poll(() => page.locator('.home-stat-value').allTextContents(), POLL).toEqual(['50000+', '96%', '120+', '15']);
+    await expect
+      .poll(() => page.locator('.home-stat-value').allTextContents(), POLL)
+      .toEqual(['50000+', '96%', '120+', '15']);
     await screenshot(page, 'home-en-1440');
   });
 
@@ -45,10 +49,15 @@ describe('app shell and home (e2e)', () => {
     await page.getByTestId('upload-single').click();
     await page.getByTestId('upload-folder-select').click();
     await page.locator('.ant-select-dropdown .ant-empty-description').getByText('暂无数据').waitFor();
-    await page.locator('.ant-modal').getByRole('button', { name: /^取\s*消$/ }).click();
+    await page
+      .locator('.ant-modal')
+      .getByRole('button', { name: /^取\s*消$/ })
+      .click();
     await page.getByTestId('choose-files').waitFor({ state: 'hidden' });
     await e2e.goto('home');
-    await expect.poll(() => page.getByTestId('slide-prediction').first().locator('h1').textContent(), POLL).toBe('数秒内评估木薯病害严重程度');
+    await expect
+      .poll(() => page.getByTestId('slide-prediction').first().locator('h1').textContent(), POLL)
+      .toBe('数秒内评估木薯病害严重程度');
     await screenshot(page, 'home-zh-1440');
     await e2e.setLanguage('en');
     await page.getByTestId('main-nav').getByText('Images').waitFor();
@@ -75,14 +84,19 @@ describe('app shell and home (e2e)', () => {
     const engine = (await e2e.server.api('/api/status/')).body.engine as { label: string; kind: string };
     await e2e.goto('home');
     const subtitle = page.getByTestId('slide-prediction-subtitle').first();
-    const expected = engine.kind === 'colour' ? 'The Colour segmentation (CIELAB) engine' : `The ${engine.label} engine`;
+    const expected =
+      engine.kind === 'colour' ? 'The Colour segmentation (CIELAB) engine' : `The ${engine.label} engine`;
     await expect.poll(() => subtitle.textContent(), POLL).toContain(expected);
     if (engine.kind === 'colour') expect(await subtitle.textContent()).not.toContain('DeepLabV3+');
     await page.getByTestId('slide-prediction').first().getByTestId('hero-demo').click();
     await page.locator('[data-section="images"]').waitFor();
-    const folder = ((await e2e.server.api('/api/folders/')).body.results as { id: number; name: string; imageCount: number }[]).find((f) => f.name === 'Sample')!;
+    const folder = (
+      (await e2e.server.api('/api/folders/')).body.results as { id: number; name: string; imageCount: number }[]
+    ).find((f) => f.name === 'Sample')!;
     expect(folder.imageCount).toBe(8);
-    await expect.poll(() => page.locator('[data-testid="sidebar-entry"][aria-current="true"]').getAttribute('data-key'), POLL).toBe(String(folder.id));
+    await expect
+      .poll(() => page.locator('[data-testid="sidebar-entry"][aria-current="true"]').getAttribute('data-key'), POLL)
+      .toBe(String(folder.id));
     await expect.poll(() => page.getByTestId('image-card').count(), POLL).toBe(8);
     await screenshot(page, 'sample-set-en-1440');
     // Pressing it again does not double the set.
@@ -91,12 +105,22 @@ describe('app shell and home (e2e)', () => {
     await page.locator('[data-section="images"]').waitFor();
     await expect.poll(async () => (await e2e.server.api(`/api/folders/${folder.id}/`)).body.imageCount, POLL).toBe(8);
     // The photos are specimens the engine scores: a task over the folder gives a PPD for each.
-    const task = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name: 'Sample try', folder_ids: [folder.id] } });
+    const task = await e2e.server.api('/api/tasks/prediction/', {
+      method: 'POST',
+      body: { name: 'Sample try', folder_ids: [folder.id] },
+    });
     expect(task.status).toBe(201);
-    await expect.poll(async () => (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status, { timeout: 60_000, interval: 200 }).toBe('completed');
+    await expect
+      .poll(async () => (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status, {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBe('completed');
     const done = (await e2e.server.api(`/api/tasks/${task.body.id}/`)).body;
     expect(done.failed_count).toBe(0);
-    const values = ((await e2e.server.api(`/api/predictions/?task_id=${task.body.id}`)).body.results as { ppd_value: number }[]).map((r) => r.ppd_value);
+    const values = (
+      (await e2e.server.api(`/api/predictions/?task_id=${task.body.id}`)).body.results as { ppd_value: number }[]
+    ).map((r) => r.ppd_value);
     expect(new Set(values.map((v) => v.toFixed(1))).size).toBeGreaterThan(2);
   });
 
@@ -110,7 +134,9 @@ describe('app shell and home (e2e)', () => {
     await page.getByTestId('drawer-nav').waitFor({ state: 'hidden' });
     await e2e.goto('home');
     await page.getByTestId('stat-images').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector('[data-testid="stat-years"] .home-stat-value')?.textContent === '15');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="stat-years"] .home-stat-value')?.textContent === '15',
+    );
     await screenshot(page, 'home-en-390');
     await e2e.setLanguage('zh');
     await page.getByTestId('slide-prediction').first().locator('h1').waitFor();

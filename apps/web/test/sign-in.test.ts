@@ -19,7 +19,11 @@ describe('sign-in and roles (e2e)', () => {
 
   /** A session of the API itself (for seeding users): the Cookie header value. */
   async function apiSession(username: string, password: string): Promise<string> {
-    const res = await fetch(`${e2e.server.url}/api/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    const res = await fetch(`${e2e.server.url}/api/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
     expect(res.status).toBe(200);
     return res.headers.get('set-cookie')!.split(';')[0]!;
   }
@@ -53,8 +57,18 @@ describe('sign-in and roles (e2e)', () => {
   beforeAll(async () => {
     e2e = await startE2e({ env: { AUTH: 'on', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password } });
     const admin = await apiSession(ADMIN.username, ADMIN.password);
-    for (const [username, role] of [['wang.researcher', 'researcher'], ['li.viewer', 'viewer']]) {
-      expect((await apiJson('/api/users/', admin, { method: 'POST', body: { username, password: `${username}-pw-1`, role } })).status).toBe(201);
+    for (const [username, role] of [
+      ['wang.researcher', 'researcher'],
+      ['li.viewer', 'viewer'],
+    ]) {
+      expect(
+        (
+          await apiJson('/api/users/', admin, {
+            method: 'POST',
+            body: { username, password: `${username}-pw-1`, role },
+          })
+        ).status,
+      ).toBe(201);
     }
     await e2e.open();
   });
@@ -92,7 +106,10 @@ describe('sign-in and roles (e2e)', () => {
 
     // The session ends on the server (as when it expires) while the form is open.
     const cookie = (await e2e.browser.context.cookies()).find((c) => c.name === 'cassavascope_session')!;
-    const out = await fetch(`${e2e.server.url}/api/auth/logout/`, { method: 'POST', headers: { cookie: `${cookie.name}=${cookie.value}` } });
+    const out = await fetch(`${e2e.server.url}/api/auth/logout/`, {
+      method: 'POST',
+      headers: { cookie: `${cookie.name}=${cookie.value}` },
+    });
     expect(out.status).toBe(204);
 
     await page.getByTestId('folder-form-ok').click();
@@ -109,7 +126,9 @@ describe('sign-in and roles (e2e)', () => {
     await expect.poll(() => page.locator('.sign-in-modal .ant-modal').count(), POLL).toBe(0);
     const admin = await apiSession(ADMIN.username, ADMIN.password);
     const folders = await apiJson('/api/folders/', admin);
-    expect(folders.body.results.map((f: { name: string; description: string }) => [f.name, f.description])).toEqual([['Plot 7 harvest', 'typed before the session ended']]);
+    expect(folders.body.results.map((f: { name: string; description: string }) => [f.name, f.description])).toEqual([
+      ['Plot 7 harvest', 'typed before the session ended'],
+    ]);
     const audit = await apiJson('/api/auth/me/', admin);
     expect(audit.body.user.role).toBe('admin');
     await signOut();
@@ -124,7 +143,9 @@ describe('sign-in and roles (e2e)', () => {
     await expect.poll(() => create.isDisabled(), POLL).toBe(true);
     await create.hover({ force: true });
     await page.locator('.ant-tooltip').filter({ hasText: 'Needs the researcher role' }).first().waitFor();
-    await expect.poll(() => page.locator('[data-testid="folder-card"] [data-testid="folder-delete"]').first().isDisabled(), POLL).toBe(true);
+    await expect
+      .poll(() => page.locator('[data-testid="folder-card"] [data-testid="folder-delete"]').first().isDisabled(), POLL)
+      .toBe(true);
     await shot('viewer-folders-en-1440');
     await e2e.goto('images');
     await expect.poll(() => page.getByTestId('upload-single').isDisabled(), POLL).toBe(true);
@@ -170,7 +191,11 @@ describe('sign-in and roles (e2e)', () => {
 
     // Role: researcher (the form's default) -> viewer.
     await page.getByTestId('role-zhang.san').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: 'viewer' }).first().click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+      .filter({ hasText: 'viewer' })
+      .first()
+      .click();
     await toast(page, 'zhang.san is now viewer');
 
     await page.getByTestId('reset-zhang.san').click();
@@ -180,7 +205,11 @@ describe('sign-in and roles (e2e)', () => {
 
     // Demoting the only admin is refused with the reason.
     await page.getByTestId('role-admin').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: 'researcher' }).first().click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+      .filter({ hasText: 'researcher' })
+      .first()
+      .click();
     await toast(page, 'The last admin cannot be removed or demoted: make another user admin first');
 
     const zhang = await apiSession('zhang.san', 'a-brand-new-password');

@@ -21,7 +21,9 @@ async function createTask(name: string, ids: number[]): Promise<number> {
 }
 
 async function waitForApiStatus(id: number, status: string): Promise<void> {
-  await expect.poll(async () => (await e2e.server.api(`/api/tasks/${id}/`)).body.status, { timeout: 90_000, interval: 200 }).toBe(status);
+  await expect
+    .poll(async () => (await e2e.server.api(`/api/tasks/${id}/`)).body.status, { timeout: 90_000, interval: 200 })
+    .toBe(status);
 }
 
 beforeAll(async () => {
@@ -90,17 +92,25 @@ describe('tasks screen', () => {
     await expect.poll(() => running.getAttribute('data-status'), POLL).toBe('running');
     // Progress arrives by polling: the percentage moves without any click.
     await expect
-      .poll(async () => Number((await running.locator('.ant-progress-indicator').textContent())?.replace('%', '')), { timeout: 60_000 })
+      .poll(async () => Number((await running.locator('.ant-progress-indicator').textContent())?.replace('%', '')), {
+        timeout: 60_000,
+      })
       .toBeGreaterThan(0);
     await expect.poll(() => running.locator('.ant-progress-indicator').textContent(), POLL).toMatch(/^\d+%$/);
-    await expect.poll(() => page.getByTestId('task-summary-running').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
+    await expect
+      .poll(() => page.getByTestId('task-summary-running').locator('.ant-statistic-content').textContent(), POLL)
+      .toContain('1');
 
     // Details of a running task: processed count and the remaining-time estimate.
     await running.getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
-    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toMatch(/^About \d+ (minute|second)s? remaining$/);
-    await expect.poll(() => details.getByTestId('processed-count').textContent(), POLL).toMatch(new RegExp(`^\\d+ / ${IMAGES} images processed$`));
+    await expect
+      .poll(() => details.getByTestId('remaining-time').textContent(), POLL)
+      .toMatch(/^About \d+ (minute|second)s? remaining$/);
+    await expect
+      .poll(() => details.getByTestId('processed-count').textContent(), POLL)
+      .toMatch(new RegExp(`^\\d+ / ${IMAGES} images processed$`));
     await screenshot(page, 'tasks-details-running-en-1440', false);
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
@@ -144,23 +154,32 @@ describe('tasks screen', () => {
     await search.fill('LONG');
     await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(1);
     await search.fill('nothing like this');
-    await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('No tasks match your search');
+    await expect
+      .poll(() => page.getByTestId('tasks-empty').textContent(), POLL)
+      .toContain('No tasks match your search');
     await search.fill('');
     await page.getByTestId('tasks-status-filter').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Cancelled' }).click();
     await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(1);
     await expect.poll(() => page.getByTestId('task-row').getAttribute('data-task-id'), POLL).toBe(String(long));
     await page.getByTestId('tasks-status-filter').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'All statuses' }).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: 'All statuses' })
+      .click();
     await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(2);
     // success rate: 1 completed of 2
-    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('50');
+    await expect
+      .poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL)
+      .toContain('50');
   });
 
   it("names each task's model by its engine, not the raw model id", async () => {
     const api = (await e2e.server.api(`/api/tasks/${long}/`)).body;
     expect(api.model_type).toBe('deeplabv3plus_resnet101');
-    await expect.poll(() => row(long).getByTestId('task-model').textContent(), POLL).toBe(api.engine_label ?? 'DeepLabV3+ ResNet-101');
+    await expect
+      .poll(() => row(long).getByTestId('task-model').textContent(), POLL)
+      .toBe(api.engine_label ?? 'DeepLabV3+ ResNet-101');
   });
 
   it('another backend (no status_counts, a task without status or engine label): sensible cards, no-match state', async () => {
@@ -189,7 +208,9 @@ describe('tasks screen', () => {
       // A search that matches nothing: "no matches", and the cards keep the totals of the unfiltered list.
       const search = page.locator('.tasks-search input');
       await search.fill('nothing like this');
-      await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('No tasks match your search');
+      await expect
+        .poll(() => page.getByTestId('tasks-empty').textContent(), POLL)
+        .toContain('No tasks match your search');
       await expect.poll(() => total.textContent(), POLL).toContain('2');
       await e2e.setLanguage('zh');
       await expect.poll(() => page.getByTestId('tasks-empty').textContent(), POLL).toContain('没有');
@@ -232,23 +253,35 @@ describe('tasks screen', () => {
 
     // With every task gone the Results screen has nothing to show, and says how to get results.
     await e2e.goto('results');
-    await expect.poll(() => page.getByTestId('results-empty').textContent(), POLL).toContain('No prediction results yet');
+    await expect
+      .poll(() => page.getByTestId('results-empty').textContent(), POLL)
+      .toContain('No prediction results yet');
     await page.getByPlaceholder('Search by image name').fill('plot');
     await page.getByPlaceholder('Search by image name').press('Enter');
-    await expect.poll(() => page.getByTestId('results-empty').textContent(), POLL).toContain('No results match the current filter');
+    await expect
+      .poll(() => page.getByTestId('results-empty').textContent(), POLL)
+      .toContain('No results match the current filter');
     await screenshot(page, 'results-empty-en-1440');
   });
 
   it('shows a failed task with its error, and a 0 % success rate', async () => {
-    const grey = await e2e.server.upload('/api/images/upload-files/', [{ name: 'grey.jpg', bytes: await makeGreyJpeg() }], { check_duplicate: '0' });
+    const grey = await e2e.server.upload(
+      '/api/images/upload-files/',
+      [{ name: 'grey.jpg', bytes: await makeGreyJpeg() }],
+      { check_duplicate: '0' },
+    );
     const failed = await createTask('Nothing to score', [grey.body.uploaded[0].id]);
     await waitForApiStatus(failed, 'failed');
     const task = (await e2e.server.api(`/api/tasks/${failed}/`)).body;
     await e2e.goto('tasks');
     await expect.poll(() => row(failed).getAttribute('data-status'), POLL).toBe('failed');
     await expect.poll(() => row(failed).getByTestId('task-status').textContent(), POLL).toBe('Failed');
-    await expect.poll(() => page.getByTestId('task-summary-failed').locator('.ant-statistic-content').textContent(), POLL).toContain('1');
-    await expect.poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL).toContain('0');
+    await expect
+      .poll(() => page.getByTestId('task-summary-failed').locator('.ant-statistic-content').textContent(), POLL)
+      .toContain('1');
+    await expect
+      .poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL)
+      .toContain('0');
     // Issue 15 item 17: one percent sign (no % icon before the number as well as the % after it).
     expect(await page.getByTestId('task-summary-rate').locator('[data-icon="percentage"]').count()).toBe(0);
     await row(failed).getByTestId('task-details').click();
@@ -259,7 +292,9 @@ describe('tasks screen', () => {
     await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('Failed');
     await expect.poll(() => details.getByTestId('average-confidence').textContent(), POLL).toBe('--');
     await expect.poll(() => details.getByTestId('nothing-scored').textContent(), POLL).toContain('No image was scored');
-    await expect.poll(() => details.getByTestId('task-error').textContent(), POLL).toBe('The image could not be scored. Its result on the Results screen says why.');
+    await expect
+      .poll(() => details.getByTestId('task-error').textContent(), POLL)
+      .toBe('The image could not be scored. Its result on the Results screen says why.');
     expect(task.error_message).toBeTruthy();
     // The server's English sentence is not what the screen shows (item 16).
     expect(await details.textContent()).not.toContain(task.error_message);
@@ -279,7 +314,9 @@ describe('tasks screen', () => {
     await row(failed).getByTestId('task-details').click();
     await details.waitFor();
     await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('已失败');
-    await expect.poll(() => details.getByTestId('task-error').textContent(), POLL).toBe('图像均未能评分（共 1 张），结果页中每条结果都说明了原因。');
+    await expect
+      .poll(() => details.getByTestId('task-error').textContent(), POLL)
+      .toBe('图像均未能评分（共 1 张），结果页中每条结果都说明了原因。');
     await expect.poll(() => details.getByTestId('nothing-scored').textContent(), POLL).toContain('没有图像完成评分');
     expect(englishSentences(await details.innerText())).toEqual([]);
     await screenshot(page, 'tasks-details-failed-zh-1440', false);
@@ -290,5 +327,4 @@ describe('tasks screen', () => {
     await details.waitFor({ state: 'hidden' });
     await e2e.setLanguage('en');
   });
-
 });

@@ -2,10 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { modelTypeLabel, taskModelLabel } from '../src/lib/model-label';
 import { normalizeTask, normalizeTaskList, UNKNOWN_TASK_STATUS } from '../src/lib/normalize-task';
 import { anyTaskRunning, isFilteredList } from '../src/features/tasks/api/get-tasks';
-import { countStatuses, measuredSecondsPerImage, processedImages, remainingEstimate, remainingMinutes, scoredImages, summarizeTasks, summaryCounts, taskDuration, wallSeconds } from '../src/features/tasks/task-figures';
+import {
+  countStatuses,
+  measuredSecondsPerImage,
+  processedImages,
+  remainingEstimate,
+  remainingMinutes,
+  scoredImages,
+  summarizeTasks,
+  summaryCounts,
+  taskDuration,
+  wallSeconds,
+} from '../src/features/tasks/task-figures';
 import { estimatedSeconds } from '../src/features/prediction/estimate';
 
-const task = (over: Record<string, unknown>) => normalizeTask({ id: 1, name: 'T', status: 'completed', image_count: 10, ...over });
+const task = (over: Record<string, unknown>) =>
+  normalizeTask({ id: 1, name: 'T', status: 'completed', image_count: 10, ...over });
 
 describe('task normaliser (spec section 3)', () => {
   it('reads the API task', () => {
@@ -22,7 +34,15 @@ describe('task normaliser (spec section 3)', () => {
       created_time: '2026-11-21T10:00:00Z',
       updated_time: '2026-11-21T10:00:05Z',
       completed_time: null,
-      parameters: { threshold: 0.6, min_size: 120, method: 'none', use_tta: true, morph_kernel_size: 7, morph_iterations: 2, overlay_opacity: 0.4 },
+      parameters: {
+        threshold: 0.6,
+        min_size: 120,
+        method: 'none',
+        use_tta: true,
+        morph_kernel_size: 7,
+        morph_iterations: 2,
+        overlay_opacity: 0.4,
+      },
       statistics: { healthyCount: 1, diseaseCount: 0, averageConfidence: 0.9, processingTime: 1.5, totalProcessed: 1 },
     });
     expect(t).toMatchObject({
@@ -33,7 +53,14 @@ describe('task normaliser (spec section 3)', () => {
       completedDate: '2026-11-21T10:00:05Z',
       progress: 33.3,
       processedCount: 1,
-      parameters: { usePostProcessing: false, useTTA: true, confidenceThreshold: 0.6, minArea: 120, morphKernelSize: 7, morphIterations: 2 },
+      parameters: {
+        usePostProcessing: false,
+        useTTA: true,
+        confidenceThreshold: 0.6,
+        minArea: 120,
+        morphKernelSize: 7,
+        morphIterations: 2,
+      },
       statistics: { healthyCount: 1, averageConfidence: 0.9, totalProcessed: 1 },
     });
   });
@@ -44,7 +71,10 @@ describe('task normaliser (spec section 3)', () => {
     expect(normalizeTask({ algorithm: 'c' }).modelType).toBe('c');
     expect(normalizeTask({ image_ids: [4, 5] }).imageCount).toBe(2);
     expect(normalizeTask({ completed_time: 'x', updated_time: 'y' }).completedDate).toBe('x');
-    expect(normalizeTask({ usePostProcessing: true, useTTA: false }).parameters).toMatchObject({ usePostProcessing: true, useTTA: false });
+    expect(normalizeTask({ usePostProcessing: true, useTTA: false }).parameters).toMatchObject({
+      usePostProcessing: true,
+      useTTA: false,
+    });
     expect(normalizeTask({ statistics: null }).statistics).toBeNull();
   });
 
@@ -61,7 +91,9 @@ describe('task normaliser (spec section 3)', () => {
   });
 
   it('reads engine_label (or engineLabel), null when absent', () => {
-    expect(normalizeTask({ engine_label: 'Colour segmentation (CIELAB)' }).engineLabel).toBe('Colour segmentation (CIELAB)');
+    expect(normalizeTask({ engine_label: 'Colour segmentation (CIELAB)' }).engineLabel).toBe(
+      'Colour segmentation (CIELAB)',
+    );
     expect(normalizeTask({ engineLabel: 'DeepLabV3+ ResNet-101' }).engineLabel).toBe('DeepLabV3+ ResNet-101');
     expect(normalizeTask({ engine_label: null }).engineLabel).toBeNull();
     expect(normalizeTask({}).engineLabel).toBeNull();
@@ -69,8 +101,14 @@ describe('task normaliser (spec section 3)', () => {
 
   it('reads a list as an array or an envelope', () => {
     expect(normalizeTaskList([{ id: 1 }, { id: 2 }]).count).toBe(2);
-    expect(normalizeTaskList({ count: 9, results: [{ id: 1 }] })).toMatchObject({ count: 9, results: [{ id: 1 }], statusCounts: null });
-    expect(normalizeTaskList({ count: 1, results: [], status_counts: { running: 1, completed: 0 } }).statusCounts).toEqual({ running: 1, completed: 0 });
+    expect(normalizeTaskList({ count: 9, results: [{ id: 1 }] })).toMatchObject({
+      count: 9,
+      results: [{ id: 1 }],
+      statusCounts: null,
+    });
+    expect(
+      normalizeTaskList({ count: 1, results: [], status_counts: { running: 1, completed: 0 } }).statusCounts,
+    ).toEqual({ running: 1, completed: 0 });
   });
 });
 
@@ -92,9 +130,20 @@ describe('task figures', () => {
   it('duration: h+m, m+s or s; to now while running', () => {
     const created = '2026-11-21T10:00:00Z';
     const at = (iso: string) => Date.parse(iso);
-    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T11:05:09Z' }), 0)).toEqual({ unit: 'hm', h: 1, m: 5 });
-    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T10:02:03Z' }), 0)).toEqual({ unit: 'ms', m: 2, s: 3 });
-    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T10:00:42Z' }), 0)).toEqual({ unit: 's', s: 42 });
+    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T11:05:09Z' }), 0)).toEqual({
+      unit: 'hm',
+      h: 1,
+      m: 5,
+    });
+    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T10:02:03Z' }), 0)).toEqual({
+      unit: 'ms',
+      m: 2,
+      s: 3,
+    });
+    expect(taskDuration(task({ created_time: created, completed_time: '2026-11-21T10:00:42Z' }), 0)).toEqual({
+      unit: 's',
+      s: 42,
+    });
     const running = task({ status: 'running', created_time: created, updated_time: '2026-11-21T10:00:01Z' });
     expect(taskDuration(running, at('2026-11-21T10:00:30Z'))).toEqual({ unit: 's', s: 30 });
   });
@@ -112,8 +161,11 @@ describe('task model label', () => {
   it('engine label first (descriptions in the UI language), then a readable name for known model ids, then the raw value', async () => {
     const i18n = (await import('../src/lib/i18n')).default;
     await i18n.changeLanguage('en');
-    const model = (over: Record<string, unknown>) => taskModelLabel(normalizeTask({ id: 1, ...over }), i18n.t.bind(i18n));
-    expect(model({ engine_label: 'Colour segmentation (CIELAB)', model_type: 'deeplabv3plus_resnet101' })).toBe('Colour segmentation (CIELAB)');
+    const model = (over: Record<string, unknown>) =>
+      taskModelLabel(normalizeTask({ id: 1, ...over }), i18n.t.bind(i18n));
+    expect(model({ engine_label: 'Colour segmentation (CIELAB)', model_type: 'deeplabv3plus_resnet101' })).toBe(
+      'Colour segmentation (CIELAB)',
+    );
     expect(model({ engine_label: null, model_type: 'deeplabv3plus_resnet101' })).toBe('DeepLabV3+ ResNet-101');
     expect(model({ engine_label: '  ', algorithm: 'resnet101' })).toBe('DeepLabV3+ ResNet-101');
     expect(model({})).toBe('DeepLabV3+ ResNet-101');
@@ -137,12 +189,18 @@ describe('summary counts', () => {
   });
 
   it('without status_counts: rows of an unfiltered list; while filtered, the last unfiltered counts', () => {
-    expect(summaryCounts({ statusCounts: null, results: rows, filtered: false }, null)).toEqual({ completed: 1, failed: 1, running: 1 });
+    expect(summaryCounts({ statusCounts: null, results: rows, filtered: false }, null)).toEqual({
+      completed: 1,
+      failed: 1,
+      running: 1,
+    });
     const remembered = { completed: 5, failed: 1 };
     expect(summaryCounts({ statusCounts: null, results: [], filtered: true }, remembered)).toBe(remembered);
     expect(summaryCounts(undefined, remembered)).toBe(remembered);
     // Never saw an unfiltered list: the filtered rows are all there is.
-    expect(summaryCounts({ statusCounts: null, results: rows.slice(0, 1), filtered: true }, null)).toEqual({ completed: 1 });
+    expect(summaryCounts({ statusCounts: null, results: rows.slice(0, 1), filtered: true }, null)).toEqual({
+      completed: 1,
+    });
   });
 
   it('a search or a status filter counts as filtered', () => {
@@ -155,7 +213,7 @@ describe('summary counts', () => {
 
 describe('issue 15: estimates a researcher can trust', () => {
   const base = { image_count: 349, created_time: '2026-11-25T10:00:00Z' };
-  it('remaining time comes from the task\'s own measured rate once an image is done (item 1)', () => {
+  it("remaining time comes from the task's own measured rate once an image is done (item 1)", () => {
     // 71 % after 36.75 s: 248 of 349 images at 6.75 images/s leaves 101 images, about 15 s (not "3 minutes").
     const running = normalizeTask({ ...base, id: 1, name: 'r', status: 'running', progress: 71, processed_count: 248 });
     const now = Date.parse('2026-11-25T10:00:36.750Z');
@@ -172,15 +230,29 @@ describe('issue 15: estimates a researcher can trust', () => {
       name: 'd',
       status: 'completed',
       completed_time: '2026-11-25T10:00:26Z',
-      statistics: { healthyCount: 300, diseaseCount: 49, averageConfidence: 0.9, processingTime: 50.2, totalProcessed: 349 },
+      statistics: {
+        healthyCount: 300,
+        diseaseCount: 49,
+        averageConfidence: 0.9,
+        processingTime: 50.2,
+        totalProcessed: 349,
+      },
     });
     expect(wallSeconds(done, Date.parse('2026-11-25T12:00:00Z'))).toBe(26);
     expect(done.statistics?.processingTime).toBe(50.2);
   });
 
-  it('the Prediction estimate uses this server\'s measured seconds per image (item 1)', () => {
+  it("the Prediction estimate uses this server's measured seconds per image (item 1)", () => {
     const done = (id: number, images: number, seconds: number, status = 'completed') =>
-      normalizeTask({ id, name: 'x', status, image_count: images, processed_count: images, created_time: '2026-11-25T10:00:00Z', completed_time: new Date(Date.parse('2026-11-25T10:00:00Z') + seconds * 1000).toISOString() });
+      normalizeTask({
+        id,
+        name: 'x',
+        status,
+        image_count: images,
+        processed_count: images,
+        created_time: '2026-11-25T10:00:00Z',
+        completed_time: new Date(Date.parse('2026-11-25T10:00:00Z') + seconds * 1000).toISOString(),
+      });
     expect(measuredSecondsPerImage([])).toBeNull();
     // 349 images in 27 s and 1 in 1 s: 28 s over 350 images; the failed task does not count.
     expect(measuredSecondsPerImage([done(1, 349, 27), done(2, 1, 1), done(3, 10, 100, 'failed')])).toBeCloseTo(0.08, 5);
@@ -189,7 +261,15 @@ describe('issue 15: estimates a researcher can trust', () => {
   });
 
   it('a task with nothing scored has no confidence to show (item 5)', () => {
-    const failed = normalizeTask({ ...base, id: 4, name: 'f', status: 'failed', failed_count: 349, processed_count: 349, statistics: { healthyCount: 0, diseaseCount: 0, averageConfidence: 0, processingTime: 3, totalProcessed: 349 } });
+    const failed = normalizeTask({
+      ...base,
+      id: 4,
+      name: 'f',
+      status: 'failed',
+      failed_count: 349,
+      processed_count: 349,
+      statistics: { healthyCount: 0, diseaseCount: 0, averageConfidence: 0, processingTime: 3, totalProcessed: 349 },
+    });
     expect(scoredImages(failed)).toBe(0);
   });
 });

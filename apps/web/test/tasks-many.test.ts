@@ -10,12 +10,17 @@ describe('tasks screen with many tasks (e2e)', () => {
   let e2e: E2e;
   beforeAll(async () => {
     e2e = await startE2e();
-    const up = await e2e.server.upload('/api/images/upload-files/', [{ name: 'grey.jpg', bytes: await makeGreyJpeg() }]);
+    const up = await e2e.server.upload('/api/images/upload-files/', [
+      { name: 'grey.jpg', bytes: await makeGreyJpeg() },
+    ]);
     expect(up.status).toBe(201);
     const imageId = up.body.uploaded[0].id as number;
     // A grey picture has no specimen: each task ends failed at once, so the counts settle quickly.
     for (let i = 1; i <= TASKS; i++) {
-      const res = await e2e.server.api('/api/tasks/prediction/', { method: 'POST', body: { name: `Batch ${i}`, image_ids: [imageId] } });
+      const res = await e2e.server.api('/api/tasks/prediction/', {
+        method: 'POST',
+        body: { name: `Batch ${i}`, image_ids: [imageId] },
+      });
       expect(res.status).toBe(201);
     }
     const deadline = Date.now() + 120_000;
@@ -31,7 +36,8 @@ describe('tasks screen with many tasks (e2e)', () => {
   });
 
   const rows = () => e2e.page.locator('[data-testid="task-row"]');
-  const cardValue = (tone: string) => e2e.page.getByTestId(`task-summary-${tone}`).locator('.ant-statistic-content-value').textContent();
+  const cardValue = (tone: string) =>
+    e2e.page.getByTestId(`task-summary-${tone}`).locator('.ant-statistic-content-value').textContent();
 
   it('summary cards count every task, the list shows the newest 100 and "Show more" the rest', async () => {
     const { page } = e2e;
@@ -39,12 +45,16 @@ describe('tasks screen with many tasks (e2e)', () => {
     await expect.poll(() => cardValue('failed'), POLL).toBe(String(TASKS));
     await expect.poll(() => rows().count(), POLL).toBe(100);
     await expect.poll(() => rows().first().locator('.task-row-title h3').textContent(), POLL).toBe(`Batch ${TASKS}`);
-    await expect.poll(() => page.getByTestId('tasks-more').textContent(), POLL).toContain(`Showing the newest 100 of ${TASKS} tasks`);
+    await expect
+      .poll(() => page.getByTestId('tasks-more').textContent(), POLL)
+      .toContain(`Showing the newest 100 of ${TASKS} tasks`);
     await page.getByTestId('tasks-more').scrollIntoViewIfNeeded();
     await screenshot(page, 'tasks-many-en-1440', false);
     await e2e.setLanguage('zh');
     await page.setViewportSize(PHONE);
-    await expect.poll(() => page.getByTestId('tasks-more').textContent(), POLL).toContain(`显示最新的 100 个任务,共 ${TASKS} 个`);
+    await expect
+      .poll(() => page.getByTestId('tasks-more').textContent(), POLL)
+      .toContain(`显示最新的 100 个任务,共 ${TASKS} 个`);
     await page.getByTestId('tasks-more').scrollIntoViewIfNeeded();
     await screenshot(page, 'tasks-many-zh-390', false);
     await page.setViewportSize(DESKTOP);
@@ -70,7 +80,9 @@ describe('tasks screen with many tasks (e2e)', () => {
     await page.route(isList, (route) => route.abort('connectionrefused'));
     try {
       await page.getByTestId('tasks-refresh').click();
-      await expect.poll(() => page.locator('.ant-message-notice').filter({ hasText: 'Failed to load tasks' }).count(), POLL).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.locator('.ant-message-notice').filter({ hasText: 'Failed to load tasks' }).count(), POLL)
+        .toBeGreaterThan(0);
       await expect.poll(() => rows().count(), POLL).toBeGreaterThan(11);
       expect(await page.getByTestId('tasks-empty').count()).toBe(0);
       expect(await cardValue('total')).toBe(String(TASKS));
@@ -80,7 +92,9 @@ describe('tasks screen with many tasks (e2e)', () => {
       await e2e.goto('tasks');
       await expect.poll(() => page.getByTestId('tasks-error').textContent(), POLL).toContain('Network error');
       expect(await page.getByTestId('tasks-empty').count()).toBe(0);
-      expect(await page.getByTestId('task-summary-total').locator('.ant-statistic-content').textContent()).toContain('–');
+      expect(await page.getByTestId('task-summary-total').locator('.ant-statistic-content').textContent()).toContain(
+        '–',
+      );
       await screenshot(page, 'tasks-offline-en-1440', false);
       await e2e.setLanguage('zh');
       await page.setViewportSize(PHONE);

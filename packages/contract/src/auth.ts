@@ -48,4 +48,7 @@ export const loginBodySchema = z.object({ username: z.string().max(200), passwor
 export const createUserBodySchema = z.object({ username: usernameSchema, password, role: roleSchema });
 export const updateUserBodySchema = z
   .object({ role: roleSchema.optional(), password: password.optional() })
-  .refine((v) => v.role !== undefined || v.password !== undefined, { message: 'give role and/or password', path: ['non_field_errors'] });
+  .refine((v) => v.role !== undefined || v.password !== undefined, {
+    message: 'give role and/or password',
+    path: ['non_field_errors'],
+  });

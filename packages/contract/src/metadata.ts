@@ -48,7 +48,9 @@ export function isRealDate(text: string): boolean {
 }
 
 export function fieldNameProblem(field: string): string | null {
-  return METADATA_FIELD_PATTERN.test(field) ? null : `a field name is letters, digits and _ (at most ${METADATA_FIELD_MAX} characters)`;
+  return METADATA_FIELD_PATTERN.test(field)
+    ? null
+    : `a field name is letters, digits and _ (at most ${METADATA_FIELD_MAX} characters)`;
 }
 
 export type TypedValue = { ok: true; value: MetadataValue | null } | { ok: false; problem: string };
@@ -67,7 +69,8 @@ export function typeMetadataValue(field: string, raw: unknown): TypedValue {
   } else if (typeof raw === 'string') {
     const text = raw.normalize('NFC').trim();
     if (text === '') return { ok: true, value: null };
-    if (Array.from(text).length > METADATA_TEXT_MAX) return { ok: false, problem: `at most ${METADATA_TEXT_MAX} characters` };
+    if (Array.from(text).length > METADATA_TEXT_MAX)
+      return { ok: false, problem: `at most ${METADATA_TEXT_MAX} characters` };
     if (UNSAFE_TEXT.test(text)) return { ok: false, problem: 'control characters are not allowed' };
     if (NUMBER_TEXT.test(text) && Number.isFinite(Number(text))) value = Number(text);
     else if (DATE_TEXT.test(text) && !isRealDate(text)) return { ok: false, problem: 'not a real date YYYY-MM-DD' };
@@ -76,8 +79,10 @@ export function typeMetadataValue(field: string, raw: unknown): TypedValue {
     return { ok: false, problem: 'must be a number or text' };
   }
   const fixed = WELL_KNOWN_FIELDS.find((w) => w.field === field)?.type ?? null;
-  if (fixed === 'number' && (typeof value !== 'number' || value < 0)) return { ok: false, problem: 'must be a non-negative number' };
-  if (fixed === 'date' && (typeof value !== 'string' || !isRealDate(value))) return { ok: false, problem: 'must be a date YYYY-MM-DD' };
+  if (fixed === 'number' && (typeof value !== 'number' || value < 0))
+    return { ok: false, problem: 'must be a non-negative number' };
+  if (fixed === 'date' && (typeof value !== 'string' || !isRealDate(value)))
+    return { ok: false, problem: 'must be a date YYYY-MM-DD' };
   return { ok: true, value };
 }
 
@@ -91,7 +96,9 @@ export function metadataTypeOf(value: MetadataValue): MetadataType {
  * `{field}` placeholders of a file-name pattern; `{*}` matches a part that is not kept. Returns the regular
  * expression (each field the shortest run that lets the rest match) or what is wrong with the pattern.
  */
-export function compileNamePattern(pattern: string): { ok: true; regex: RegExp; fields: string[] } | { ok: false; problem: string } {
+export function compileNamePattern(
+  pattern: string,
+): { ok: true; regex: RegExp; fields: string[] } | { ok: false; problem: string } {
   const fields: string[] = [];
   let source = '';
   let i = 0;
@@ -105,7 +112,8 @@ export function compileNamePattern(pattern: string): { ok: true; regex: RegExp; 
     }
     const end = pattern.indexOf('}', i + 1);
     const nextOpen = pattern.indexOf('{', i + 1);
-    if (end < 0 || (nextOpen >= 0 && nextOpen < end)) return { ok: false, problem: `unbalanced "{" at position ${i + 1}` };
+    if (end < 0 || (nextOpen >= 0 && nextOpen < end))
+      return { ok: false, problem: `unbalanced "{" at position ${i + 1}` };
     const name = pattern.slice(i + 1, end);
     if (name === '*') source += '.+?';
     else {
@@ -130,9 +138,10 @@ export function nameWithoutExtension(name: string): string {
 // ---- request and response bodies ----
 
 export const metadataValueSchema = z.union([z.number(), z.string()]);
-export const imageMetadataSchema = z
-  .record(z.string(), metadataValueSchema)
-  .meta({ description: 'the sample fields: numbers, YYYY-MM-DD dates or text; {} when none', examples: [{ genotype: 'TME419', rep: 2, dah: 7, root: 'R1' }] });
+export const imageMetadataSchema = z.record(z.string(), metadataValueSchema).meta({
+  description: 'the sample fields: numbers, YYYY-MM-DD dates or text; {} when none',
+  examples: [{ genotype: 'TME419', rep: 2, dah: 7, root: 'R1' }],
+});
 
 export const metadataParseRequestSchema = z.object({
   pattern: z.string().max(500),
@@ -147,7 +156,10 @@ export const metadataParseResponseSchema = z.object({
       image_id: z.number().int(),
       name: z.string(),
       metadata: imageMetadataSchema,
-      problems: z.record(z.string(), z.string()).optional().meta({ description: 'values refused for their field (apply would be a 400)' }),
+      problems: z
+        .record(z.string(), z.string())
+        .optional()
+        .meta({ description: 'values refused for their field (apply would be a 400)' }),
     }),
   ),
   unmatched: z.array(z.object({ image_id: z.number().int(), name: z.string() })),
@@ -160,7 +172,9 @@ export type SheetRowStatus = (typeof SHEET_ROW_STATUSES)[number];
 
 export const metadataSheetResponseSchema = z.object({
   applied: z.number().int().min(0),
-  committed: z.boolean().meta({ description: 'false when a bad_value kept every row from being applied (send partial=1 to apply the rest)' }),
+  committed: z.boolean().meta({
+    description: 'false when a bad_value kept every row from being applied (send partial=1 to apply the rest)',
+  }),
   rows: z.array(
     z.object({
       row: z.number().int().meta({ description: "the sheet's row number (the header is row 1)" }),
@@ -178,7 +192,9 @@ export const imagePatchSchema = z
     metadata: z.record(z.string(), z.union([metadataValueSchema, z.null()])).optional(),
     name: z.string().optional(),
   })
-  .meta({ description: 'metadata: fields to set or replace (null removes one); name: a new name under the upload rules' });
+  .meta({
+    description: 'metadata: fields to set or replace (null removes one); name: a new name under the upload rules',
+  });
 
 export const resultGroupSchema = z.object({
   key: z.record(z.string(), z.union([metadataValueSchema, z.null()])),
@@ -186,7 +202,10 @@ export const resultGroupSchema = z.object({
   specimens: z.number().int().min(0),
   mean: z.number().nullable(),
   sd: z.number().nullable().meta({ description: 'sample standard deviation (n - 1); null with fewer than 2 images' }),
-  ci95: z.tuple([z.number(), z.number()]).nullable().meta({ description: "95 % interval of the mean (Student's t); null with fewer than 2 images" }),
+  ci95: z
+    .tuple([z.number(), z.number()])
+    .nullable()
+    .meta({ description: "95 % interval of the mean (Student's t); null with fewer than 2 images" }),
   bands: z.object({ healthy: z.number().int(), mild: z.number().int(), severe: z.number().int() }),
 });
 export type ResultGroup = z.infer<typeof resultGroupSchema>;

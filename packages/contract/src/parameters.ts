@@ -17,7 +17,12 @@ export const predictionParametersSchema = z.object({
     .max(R.morphKernel.max)
     .refine((v) => v % 2 === 1, 'must be odd')
     .default(R.morphKernel.default),
-  morph_iterations: z.number().int().min(R.morphIterations.min).max(R.morphIterations.max).default(R.morphIterations.default),
+  morph_iterations: z
+    .number()
+    .int()
+    .min(R.morphIterations.min)
+    .max(R.morphIterations.max)
+    .default(R.morphIterations.default),
   overlay_opacity: z.number().min(R.overlayOpacity.min).max(R.overlayOpacity.max).default(R.overlayOpacity.default),
   split_count: z.number().int().min(1).max(1000).default(SPLIT_COUNT),
 });

@@ -23,25 +23,39 @@ import type {
  * client that parses with a schema gets the type it already uses.
  */
 
-const time = z.string().meta({ description: 'ISO 8601 time in UTC, ending in Z', examples: ['2026-11-21T10:02:00.000Z'] });
+const time = z
+  .string()
+  .meta({ description: 'ISO 8601 time in UTC, ending in Z', examples: ['2026-11-21T10:02:00.000Z'] });
 const id = z.number().int().min(1);
 const count = z.number().int().min(0);
-const url = z.string().meta({ description: 'relative to the server (/media/...), or an absolute http(s) URL of object storage' });
+const url = z
+  .string()
+  .meta({ description: 'relative to the server (/media/...), or an absolute http(s) URL of object storage' });
 const severity = z.enum(['healthy', 'mild', 'severe']);
 
 /** An error body: `{code, detail}`, plus `fields` when it is about fields, and other extras some codes carry. */
 export const apiErrorSchema = z
   .object({
-    code: z.string().meta({ description: 'snake_case code, e.g. invalid, not_found, unknown_ids, duplicate, storage_full' }),
+    code: z
+      .string()
+      .meta({ description: 'snake_case code, e.g. invalid, not_found, unknown_ids, duplicate, storage_full' }),
     detail: z.string().meta({ description: 'human readable English' }),
-    fields: z.record(z.string(), z.string()).optional().meta({ description: 'each offending field (dotted path) and what is wrong with it' }),
+    fields: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'each offending field (dotted path) and what is wrong with it' }),
     ids: z.array(z.number().int()).optional().meta({ description: 'unknown_ids: the ids that do not exist' }),
     duplicates: z.array(z.string()).optional().meta({ description: 'duplicate: the names as they were sent' }),
-    upload_token: z.string().optional().meta({ description: 'duplicate with resumable=1: send it to POST /api/images/upload-resume/' }),
+    upload_token: z
+      .string()
+      .optional()
+      .meta({ description: 'duplicate with resumable=1: send it to POST /api/images/upload-resume/' }),
     task_id: id.optional().meta({ description: 'engine_unavailable / still_running: the one-image task' }),
   })
   .passthrough()
-  .meta({ description: 'Every 4xx/5xx answer. Some codes add more keys (e.g. status, index, matches); no stack trace ever.' });
+  .meta({
+    description: 'Every 4xx/5xx answer. Some codes add more keys (e.g. status, index, matches); no stack trace ever.',
+  });
 
 export const imageListSchema = listEnvelopeSchema(imageSchema).extend({
   facets: z.object({ all: count, uncategorized: count }).meta({ description: 'counted over the whole library' }),
@@ -56,7 +70,7 @@ export const imageGroupsSchema = z.object({
     z.object({
       key: z.string(),
       count,
-      start: count.meta({ description: '0-based position of the group\'s first image in the listing' }),
+      start: count.meta({ description: "0-based position of the group's first image in the listing" }),
     }),
   ),
 });
@@ -96,7 +110,10 @@ export const taskSchema = z.object({
   status: z.enum(['running', 'completed', 'failed', 'cancelled']).meta({ description: 'running includes queued' }),
   algorithm: z.string(),
   model_type: z.string(),
-  engine_label: z.string().nullable().meta({ description: 'label of the engine that scored the task; null until a job has run' }),
+  engine_label: z
+    .string()
+    .nullable()
+    .meta({ description: 'label of the engine that scored the task; null until a job has run' }),
   image_ids: z.array(id),
   image_count: count,
   progress: z.number().min(0).max(100),
@@ -108,11 +125,9 @@ export const taskSchema = z.object({
   parameters: taskParametersSchema,
   statistics: taskStatisticsSchema.nullable(),
   error_message: z.string().nullable(),
-  created_by: z
-    .object({ id, username: z.string().optional() })
-    .nullable()
-    .optional()
-    .meta({ description: 'who started it (sign-in on; only the id once the account is deleted); null when sign-in was off' }),
+  created_by: z.object({ id, username: z.string().optional() }).nullable().optional().meta({
+    description: 'who started it (sign-in on; only the id once the account is deleted); null when sign-in was off',
+  }),
 });
 
 export const taskListSchema = listEnvelopeSchema(taskSchema).extend({
@@ -154,7 +169,9 @@ export const resultSchema = z.object({
   confidence: z.number().nullable(),
   vis_images: z
     .record(z.string().regex(/^(cut2|pred)_[1-9]\d*$/), url)
-    .meta({ description: 'cut2_<i> and pred_<i> for every specimen i' }) as unknown as z.ZodType<PredictionResult['vis_images']>,
+    .meta({ description: 'cut2_<i> and pred_<i> for every specimen i' }) as unknown as z.ZodType<
+    PredictionResult['vis_images']
+  >,
   specimens: z.array(specimenSchema),
   needs_review: z.boolean(),
   reviewed: z.boolean(),

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { cutKey, DEFAULT_PARAMETERS, HISTOGRAM_BINS, parseVisKey, predKey, predictionParametersSchema, severityOf, VIS_KEYS, type VisKey } from '../src/index.js';
+import {
+  cutKey,
+  DEFAULT_PARAMETERS,
+  HISTOGRAM_BINS,
+  parseVisKey,
+  predKey,
+  predictionParametersSchema,
+  severityOf,
+  VIS_KEYS,
+  type VisKey,
+} from '../src/index.js';
 
 describe('severity bands', () => {
   it('puts values on the half-open bands of the spec', () => {
@@ -65,6 +75,7 @@ describe('vis_images keys', () => {
   it('parses a key into its kind and specimen index, and nothing else', () => {
     expect(parseVisKey('cut2_1')).toEqual({ kind: 'cut2', index: 1 });
     expect(parseVisKey('pred_27')).toEqual({ kind: 'pred', index: 27 });
-    for (const bad of ['cut2_0', 'cut2_', 'pred_-1', 'pred_1.5', 'cut_1', 'overview', 'cut2_01']) expect(parseVisKey(bad)).toBeNull();
+    for (const bad of ['cut2_0', 'cut2_', 'pred_-1', 'pred_1.5', 'cut_1', 'overview', 'cut2_01'])
+      expect(parseVisKey(bad)).toBeNull();
   });
 });

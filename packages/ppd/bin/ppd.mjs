@@ -11,6 +11,8 @@ if (existsSync(fileURLToPath(built))) {
 } else {
   const source = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
   const tsx = import.meta.resolve('tsx');
-  const run = spawnSync(process.execPath, ['--conditions=source', '--import', tsx, source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--conditions=source', '--import', tsx, source, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   process.exitCode = run.status ?? 1;
 }

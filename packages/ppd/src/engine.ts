@@ -37,7 +37,11 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
 
   return {
     info,
-    async analyse(input: Buffer | string, params?: Partial<AnalysisParams>, mode: AnalysisMode = 'full'): Promise<AnalysisResult> {
+    async analyse(
+      input: Buffer | string,
+      params?: Partial<AnalysisParams>,
+      mode: AnalysisMode = 'full',
+    ): Promise<AnalysisResult> {
       const started = performance.now();
       const checked = parseAnalysisParams(params);
       if (!checked.ok) return failedResult('invalid_parameters', checked.message, started);

@@ -17,7 +17,12 @@ describe('accuracy on the synthetic slice set', () => {
     const comparisons: SliceComparison[] = [];
     await Promise.all(
       Array.from({ length: 40 }, async (_, k) => {
-        const { jpeg, scene } = await renderSceneJpeg({ width: 800, height: 600, seed: 1000 + k, background: BACKGROUNDS[k % BACKGROUNDS.length] });
+        const { jpeg, scene } = await renderSceneJpeg({
+          width: 800,
+          height: 600,
+          seed: 1000 + k,
+          background: BACKGROUNDS[k % BACKGROUNDS.length],
+        });
         const result = await engine.analyse(jpeg);
         expect(result.error_code).toBeNull();
         comparisons.push(...compareWithTruth(scene, result));
@@ -34,7 +39,13 @@ describe('accuracy on the synthetic slice set', () => {
     const comparisons: SliceComparison[] = [];
     await Promise.all(
       Array.from({ length: 20 }, async (_, k) => {
-        const { jpeg, scene } = await renderSceneJpeg({ width: 800, height: 600, seed: 5000 + k, style: 'variant', background: BACKGROUNDS[k % BACKGROUNDS.length] });
+        const { jpeg, scene } = await renderSceneJpeg({
+          width: 800,
+          height: 600,
+          seed: 5000 + k,
+          style: 'variant',
+          background: BACKGROUNDS[k % BACKGROUNDS.length],
+        });
         comparisons.push(...compareWithTruth(scene, await engine.analyse(jpeg)));
       }),
     );
@@ -55,7 +66,14 @@ describe('accuracy on the synthetic slice set', () => {
     const comparisons: SliceComparison[] = [];
     await Promise.all(
       Array.from({ length: 20 }, async (_, k) => {
-        const options = { width: 800, height: 600, seed: 7000 + k, slices: 2 + (k % 2), touching: true, background: BACKGROUNDS[k % BACKGROUNDS.length] };
+        const options = {
+          width: 800,
+          height: 600,
+          seed: 7000 + k,
+          slices: 2 + (k % 2),
+          touching: true,
+          background: BACKGROUNDS[k % BACKGROUNDS.length],
+        };
         const { jpeg, scene } = await renderSceneJpeg({ ...options, style: k % 4 === 3 ? 'variant' : 'standard' });
         const result = await engine.analyse(jpeg);
         if (result.sub_ppd_values.length !== scene.slices.length) return;
@@ -75,7 +93,13 @@ describe('accuracy on the synthetic slice set', () => {
     const comparisons: SliceComparison[] = [];
     await Promise.all(
       Array.from({ length: 10 }, async (_, k) => {
-        const { jpeg, scene } = await renderSceneJpeg({ width: 2000, height: 1500, seed: 9000 + k, rimLesions: true, background: BACKGROUNDS[k % BACKGROUNDS.length] });
+        const { jpeg, scene } = await renderSceneJpeg({
+          width: 2000,
+          height: 1500,
+          seed: 9000 + k,
+          rimLesions: true,
+          background: BACKGROUNDS[k % BACKGROUNDS.length],
+        });
         comparisons.push(...compareWithTruth(scene, await engine.analyse(jpeg)));
       }),
     );
@@ -88,7 +112,14 @@ describe('accuracy on the synthetic slice set', () => {
 
   it('lighting and cultivar colour do not move the score', async () => {
     // the same slices, once plain and once with gradient, cast, noise and JPEG artefacts
-    const plain = await renderSceneJpeg({ width: 800, height: 600, seed: 2024, slices: 2, background: 'dark', realism: false });
+    const plain = await renderSceneJpeg({
+      width: 800,
+      height: 600,
+      seed: 2024,
+      slices: 2,
+      background: 'dark',
+      realism: false,
+    });
     const real = await renderSceneJpeg({ width: 800, height: 600, seed: 2024, slices: 2, background: 'dark' });
     const a = await engine.analyse(plain.jpeg);
     const b = await engine.analyse(real.jpeg);

@@ -38,8 +38,15 @@ describe('ppd score', () => {
   it('prints JSON lines for a folder, recursively, and writes visualisations', async () => {
     const r = await runPpd(['score', 'photos', '--json', '--out', 'vis', '--workers', '2']);
     expect(r.code).toBe(1); // one image could not be scored
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(rows.map((x) => path.relative('photos', x.file))).toEqual(['a.jpg', path.join('plot-2', 'a.jpg'), path.join('plot-2', 'broken.png')]);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((x) => path.relative('photos', x.file))).toEqual([
+      'a.jpg',
+      path.join('plot-2', 'a.jpg'),
+      path.join('plot-2', 'broken.png'),
+    ]);
     expect(rows[0].sub_ppd_values).toHaveLength(2);
     expect(rows[0].cuts).toHaveLength(2);
     expect(Object.keys(rows[0].cuts[0]).sort()).toEqual(['h', 'w', 'x', 'y']);
@@ -50,7 +57,16 @@ describe('ppd score', () => {
     expect(r.stderr).toContain('3/3');
     const written = (await fs.readdir(path.join(dir, 'vis'))).sort();
     expect(written).toEqual(
-      ['a_cut2_1', 'a_cut2_2', 'a_overview', 'a_pred_1', 'a_pred_2', 'plot-2__a_cut2_1', 'plot-2__a_overview', 'plot-2__a_pred_1'].map((n) => `${n}.webp`),
+      [
+        'a_cut2_1',
+        'a_cut2_2',
+        'a_overview',
+        'a_pred_1',
+        'a_pred_2',
+        'plot-2__a_cut2_1',
+        'plot-2__a_overview',
+        'plot-2__a_pred_1',
+      ].map((n) => `${n}.webp`),
     );
   });
 

@@ -23,7 +23,14 @@ describe('colour engine', () => {
   });
 
   it('scores a photo of two slices: values, boxes in original pixels, and six WebP visualisations', async () => {
-    const { jpeg, scene } = await renderSceneJpeg({ width: 1600, height: 1000, seed: 11, slices: 2, background: 'dark', ppd: [2, 6] });
+    const { jpeg, scene } = await renderSceneJpeg({
+      width: 1600,
+      height: 1000,
+      seed: 11,
+      slices: 2,
+      background: 'dark',
+      ppd: [2, 6],
+    });
     const r = await engine.analyse(jpeg);
     expect(r.error_code).toBeNull();
     expect(r.cuts).toHaveLength(2);

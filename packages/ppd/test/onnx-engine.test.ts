@@ -51,7 +51,9 @@ describe('ONNX engine', () => {
   });
 
   it('refuses to start with a missing, corrupt or mismatched model, saying why', async () => {
-    await expect(createEngine({ modelPath: path.join(dir, 'absent.onnx') })).rejects.toThrow(/sidecar .*absent\.onnx\.json is missing/);
+    await expect(createEngine({ modelPath: path.join(dir, 'absent.onnx') })).rejects.toThrow(
+      /sidecar .*absent\.onnx\.json is missing/,
+    );
     const corrupt = path.join(dir, 'corrupt.onnx');
     await fs.writeFile(corrupt, 'this is not a protobuf');
     await fs.copyFile(`${modelPath}.json`, `${corrupt}.json`);

@@ -50,7 +50,8 @@ describe('prediction parameters move the score the way their names say', () => {
 
   it('method "post" removes specks that "none" counts', async () => {
     const specks = [];
-    for (let i = 0; i < 12; i++) for (let j = 0; j < 12; j++) specks.push({ x: 190 + i * 18, y: 190 + j * 18, side: 2 });
+    for (let i = 0; i < 12; i++)
+      for (let j = 0; j < 12; j++) specks.push({ x: 190 + i * 18, y: 190 + j * 18, side: 2 });
     const png = await drawSlicePng({ size: 600, specks });
     const none = await ppd(png, { method: 'none' });
     const post = await ppd(png, { method: 'post' });
@@ -62,7 +63,8 @@ describe('prediction parameters move the score the way their names say', () => {
     // 12 x 12 specks of 4 x 4 px: 7 px apart the 3 px gaps are within the 5 px kernel, 18 px apart they are not
     const field = (pitch: number) => {
       const specks = [];
-      for (let i = 0; i < 12; i++) for (let j = 0; j < 12; j++) specks.push({ x: 220 + i * pitch, y: 220 + j * pitch, side: 4 });
+      for (let i = 0; i < 12; i++)
+        for (let j = 0; j < 12; j++) specks.push({ x: 220 + i * pitch, y: 220 + j * pitch, side: 4 });
       return drawSlicePng({ size: 600, specks });
     };
     const dense = await field(7);

@@ -31,7 +31,7 @@ describe.skipIf(!present)('real photos', () => {
     await engine?.close();
   });
 
-  it('finds each labelled slice crop whole (box IoU >= 0.8 with the person\'s outline)', () => {
+  it("finds each labelled slice crop whole (box IoU >= 0.8 with the person's outline)", () => {
     const crops = outcomes.filter((o) => /cbsd_test_\d+\.png$/.test(o.name));
     expect(crops).toHaveLength(12);
     for (const o of crops) expect(o.matched, o.name).toBe(1);
@@ -41,7 +41,7 @@ describe.skipIf(!present)('real photos', () => {
     for (const o of crops) expect(o.extra, o.name).toBe(0);
   });
 
-  it('scores the labelled crops within 0.8 PPD of the person\'s labels on average', () => {
+  it("scores the labelled crops within 0.8 PPD of the person's labels on average", () => {
     const s = summarise(outcomes.filter((o) => /cbsd_test_\d+\.png$/.test(o.name)));
     expect(s.scoredSlices).toBe(12);
     expect(s.mae).toBeLessThanOrEqual(0.8);

@@ -29,13 +29,17 @@ function expectScored(r: AnalysisResult) {
 
 describe('odd and broken images give a result or an error code, never a crash', () => {
   it('1 x 1 pixel', async () => {
-    const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#e0d0b0' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#e0d0b0' } })
+      .png()
+      .toBuffer();
     const r = await engine.analyse(png);
     expect(r.error_code).toBe('no_specimen_found');
   });
 
   it('uniform grey has no specimen', async () => {
-    const jpg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    const jpg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer();
     const r = await engine.analyse(jpg);
     expect(r.error_code).toBe('no_specimen_found');
     expect(r.ppd_value).toBeNull();
@@ -43,7 +47,9 @@ describe('odd and broken images give a result or an error code, never a crash', 
 
   it('20 000 px wide: the box comes back in original pixels', async () => {
     const slice = await drawSlicePng({ size: 800, blobs: [{ x: 400, y: 400, r: 100, soft: 2 }] });
-    const jpg = await sharp({ create: { width: 20_000, height: 1000, channels: 3, background: { r: 40, g: 80, b: 160 } } })
+    const jpg = await sharp({
+      create: { width: 20_000, height: 1000, channels: 3, background: { r: 40, g: 80, b: 160 } },
+    })
       .composite([{ input: slice, left: 10_000, top: 100 }])
       .jpeg()
       .toBuffer();
@@ -79,7 +85,9 @@ describe('odd and broken images give a result or an error code, never a crash', 
     const { img } = scenePipeline(6);
     const { data, info } = await img.clone().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     for (let i = 3; i < data.length; i += 4) data[i] = 128;
-    const png = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer();
+    const png = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+      .png()
+      .toBuffer();
     const r = await engine.analyse(png);
     expect(r.error_code === null || r.error_code === 'no_specimen_found').toBe(true);
   });
@@ -107,7 +115,12 @@ describe('odd and broken images give a result or an error code, never a crash', 
   it('truncated, garbage and empty bytes are decode_failed', async () => {
     const { img } = scenePipeline(8);
     const jpg = await img.clone().jpeg().toBuffer();
-    for (const bytes of [jpg.subarray(0, Math.floor(jpg.length / 2)), Buffer.from('GIF89a but not really'), Buffer.alloc(0), Buffer.alloc(5000, 0xff)]) {
+    for (const bytes of [
+      jpg.subarray(0, Math.floor(jpg.length / 2)),
+      Buffer.from('GIF89a but not really'),
+      Buffer.alloc(0),
+      Buffer.alloc(5000, 0xff),
+    ]) {
       const r = await engine.analyse(bytes);
       expect(r.error_code).toBe('decode_failed');
       expect(r.error_message).toBeTruthy();
@@ -150,7 +163,12 @@ describe('worker pool', () => {
   });
 
   it('gives up with engine_unavailable when workers cannot even start', async () => {
-    const pool = new WorkerPool({ size: 1, workerUrl: new URL('./helpers/unstartable.worker.ts', import.meta.url), setup: {}, jobTimeoutMs: 30_000 });
+    const pool = new WorkerPool({
+      size: 1,
+      workerUrl: new URL('./helpers/unstartable.worker.ts', import.meta.url),
+      setup: {},
+      jobTimeoutMs: 30_000,
+    });
     try {
       const r = await pool.run('x', params, 'full');
       expect(r.error_code).toBe('engine_unavailable');
@@ -189,7 +207,11 @@ describe('things beside the slices', () => {
         rgb.set(c.map(Math.round), (y * W + x) * 3);
       }
     }
-    const r = await engine.analyse(await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+    const r = await engine.analyse(
+      await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    );
     expect(r.error_code).toBeNull();
     expect(r.cuts).toHaveLength(1);
     expect(r.cuts[0]!.w).toBeGreaterThan(380);
@@ -204,7 +226,9 @@ describe('things beside the slices', () => {
       left: 720 + i * 44,
       top: 520,
     }));
-    const photo = await sharp({ create: { width: 1000, height: 700, channels: 3, background: { r: 40, g: 80, b: 160 } } })
+    const photo = await sharp({
+      create: { width: 1000, height: 700, channels: 3, background: { r: 40, g: 80, b: 160 } },
+    })
       .composite([
         { input: slice, left: 50, top: 100 },
         { input: { create: { width: 260, height: 120, channels: 3, background: '#f4f4f0' } }, left: 700, top: 490 },

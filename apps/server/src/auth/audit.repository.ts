@@ -5,10 +5,21 @@ import type { Database } from '../db/schema.js';
 export class AuditRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async record(entry: { userId: number | null; username: string | null; action: string; target: string }): Promise<void> {
+  async record(entry: {
+    userId: number | null;
+    username: string | null;
+    action: string;
+    target: string;
+  }): Promise<void> {
     await this.db
       .insertInto('audit_log')
-      .values({ user_id: entry.userId, username: entry.username, action: entry.action, target: entry.target, created_at: new Date().toISOString() })
+      .values({
+        user_id: entry.userId,
+        username: entry.username,
+        action: entry.action,
+        target: entry.target,
+        created_at: new Date().toISOString(),
+      })
       .execute();
   }
 

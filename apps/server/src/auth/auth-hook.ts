@@ -34,7 +34,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
       const user = token ? await auth.userOfToken(token) : undefined;
       if (!user) return notSignedIn(reply);
       req.user = user;
-      if (!roleAllows(user.role, access)) return forbidden(reply, `This needs the ${access} role; you are signed in as ${user.role}`);
+      if (!roleAllows(user.role, access))
+        return forbidden(reply, `This needs the ${access} role; you are signed in as ${user.role}`);
     });
   }
 

@@ -21,7 +21,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     responses: {
       200: loginResponseSchema,
       401: errorResponse('`bad_credentials`: wrong user name or password (the same for an unknown user)'),
-      429: errorResponse('`too_many_attempts`: repeated failures for this name or address; `retry_after` seconds (also the Retry-After header)'),
+      429: errorResponse(
+        '`too_many_attempts`: repeated failures for this name or address; `retry_after` seconds (also the Retry-After header)',
+      ),
     },
   });
   app.post('/auth/login/', loginDoc, async (req, reply) => {
@@ -33,19 +35,35 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       reply.header('Set-Cookie', sessionCookie(token, maxAgeSeconds, isHttps(req)));
       return { user };
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'too_many_attempts') reply.header('Retry-After', String(err.extra.retry_after));
+      if (err instanceof ApiError && err.code === 'too_many_attempts')
+        reply.header('Retry-After', String(err.extra.retry_after));
       throw err;
     }
   });
 
-  app.post('/auth/logout/', doc({ tag: 'auth', summary: 'Sign out: ends this session', responses: { 204: null } }), async (req, reply) => {
-    await auth.logout(sessionTokenOf(req.headers.cookie));
-    return reply.header('Set-Cookie', sessionCookie('', 0, isHttps(req))).status(204).send();
-  });
+  app.post(
+    '/auth/logout/',
+    doc({ tag: 'auth', summary: 'Sign out: ends this session', responses: { 204: null } }),
+    async (req, reply) => {
+      await auth.logout(sessionTokenOf(req.headers.cookie));
+      return reply
+        .header('Set-Cookie', sessionCookie('', 0, isHttps(req)))
+        .status(204)
+        .send();
+    },
+  );
 
-  app.get('/auth/me/', doc({ tag: 'auth', summary: 'The signed-in user; `{"user": null, "auth": false}` when sign-in is off', responses: { 200: meResponseSchema } }), async (req) => {
-    if (!ctx.config.auth.enabled) return { user: null, auth: false };
-    const user = req.user;
-    return { user: user && { id: user.id, username: user.username, role: user.role }, auth: true };
-  });
+  app.get(
+    '/auth/me/',
+    doc({
+      tag: 'auth',
+      summary: 'The signed-in user; `{"user": null, "auth": false}` when sign-in is off',
+      responses: { 200: meResponseSchema },
+    }),
+    async (req) => {
+      if (!ctx.config.auth.enabled) return { user: null, auth: false };
+      const user = req.user;
+      return { user: user && { id: user.id, username: user.username, role: user.role }, auth: true };
+    },
+  );
 }

@@ -27,7 +27,11 @@ export class AuthService {
    * Checks the password and opens a session. An unknown name gets exactly the answer (and the time) of a
    * wrong password. Throws 429 while the name or the address must wait (login-throttle.ts).
    */
-  async login(username: string, password: string, address: string): Promise<{ token: string; user: User; maxAgeSeconds: number }> {
+  async login(
+    username: string,
+    password: string,
+    address: string,
+  ): Promise<{ token: string; user: User; maxAgeSeconds: number }> {
     const now = new Date();
     const subjects = throttleSubjects(usernameKey(username), address);
     await this.throttle.check(subjects, now);
@@ -42,7 +46,11 @@ export class AuthService {
     await this.sessions.insert(tokenHash(token), user.id, new Date(now.getTime() + this.ctx.config.auth.sessionMs));
     // Expired sessions are of no use to anyone: each sign-in sweeps them.
     await this.sessions.deleteExpired(now);
-    return { token, user: { id: user.id, username: user.username, role: user.role as User['role'] }, maxAgeSeconds: this.ctx.config.auth.sessionMs / 1000 };
+    return {
+      token,
+      user: { id: user.id, username: user.username, role: user.role as User['role'] },
+      maxAgeSeconds: this.ctx.config.auth.sessionMs / 1000,
+    };
   }
 
   async logout(token: string | null): Promise<void> {

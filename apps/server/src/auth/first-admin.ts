@@ -22,6 +22,8 @@ export async function ensureFirstAdmin(ctx: AppContext): Promise<void> {
     return;
   }
   if (ctx.config.auth.enabled) {
-    ctx.log.warn('sign-in is on but there is no user yet: set ADMIN_USERNAME and ADMIN_PASSWORD, or run `npm run users -- add NAME --role admin`');
+    ctx.log.warn(
+      'sign-in is on but there is no user yet: set ADMIN_USERNAME and ADMIN_PASSWORD, or run `npm run users -- add NAME --role admin`',
+    );
   }
 }

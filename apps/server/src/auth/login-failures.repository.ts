@@ -17,7 +17,10 @@ export class LoginFailuresRepository {
   }
 
   async insert(subjects: string[], at: string): Promise<void> {
-    await this.db.insertInto('login_failures').values(subjects.map((subject) => ({ subject, created_at: at }))).execute();
+    await this.db
+      .insertInto('login_failures')
+      .values(subjects.map((subject) => ({ subject, created_at: at })))
+      .execute();
   }
 
   async deleteOlderThan(at: string): Promise<void> {

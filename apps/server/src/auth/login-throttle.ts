@@ -42,7 +42,9 @@ export class LoginThrottle {
     }
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new ApiError(429, 'too_many_attempts', `Too many failed sign-ins: try again in ${seconds} s`, { retry_after: seconds });
+      throw new ApiError(429, 'too_many_attempts', `Too many failed sign-ins: try again in ${seconds} s`, {
+        retry_after: seconds,
+      });
     }
   }
 

@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 /**
  * scrypt (memory-hard, in Node's own crypto) with N = 2^15, r = 8, p = 1: 32 MiB and roughly 50-100 ms per
@@ -28,7 +33,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, 'base64');
   const params = { N: Number(n), r: Number(r), p: Number(p) };
   if (!Number.isInteger(params.N) || !Number.isInteger(params.r) || !Number.isInteger(params.p)) return false;
-  const key = await scrypt(password.normalize('NFC'), Buffer.from(salt, 'base64'), expected.length, { ...params, maxmem: maxmemFor(params.N, params.r) });
+  const key = await scrypt(password.normalize('NFC'), Buffer.from(salt, 'base64'), expected.length, {
+    ...params,
+    maxmem: maxmemFor(params.N, params.r),
+  });
   return crypto.timingSafeEqual(key, expected);
 }
 

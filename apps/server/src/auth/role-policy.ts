@@ -46,7 +46,8 @@ export function accessFor(method: string, url: string | undefined, path: string)
   if (url === undefined || (apiOrMedia(path) && !apiOrMedia(url))) return apiOrMedia(path) ? 'viewer' : 'public';
   const explicit = EXPLICIT[`${method} ${url}`];
   if (explicit) return explicit;
-  if (url.startsWith('/api/users/') || url === '/api/users') return WRITES.has(method) || READS.has(method) ? 'admin' : undefined;
+  if (url.startsWith('/api/users/') || url === '/api/users')
+    return WRITES.has(method) || READS.has(method) ? 'admin' : undefined;
   if (url.startsWith('/api/')) {
     if (READS.has(method)) return 'viewer';
     if (WRITES.has(method)) return 'researcher';

@@ -31,7 +31,13 @@ export function sessionTokenOf(cookieHeader: string | undefined): string | null 
  * Secure when the page came over HTTPS; `maxAgeSeconds` 0 clears it.
  */
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`];
+  const parts = [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+  ];
   if (secure) parts.push('Secure');
   return parts.join('; ');
 }

@@ -18,7 +18,12 @@ export class SessionsRepository {
   async insert(tokenHash: string, userId: number, expiresAt: Date): Promise<void> {
     await this.db
       .insertInto('sessions')
-      .values({ token_hash: tokenHash, user_id: userId, created_at: new Date().toISOString(), expires_at: expiresAt.toISOString() })
+      .values({
+        token_hash: tokenHash,
+        user_id: userId,
+        created_at: new Date().toISOString(),
+        expires_at: expiresAt.toISOString(),
+      })
       .execute();
   }
 

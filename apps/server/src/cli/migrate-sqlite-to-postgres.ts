@@ -116,7 +116,9 @@ async function copyTable(from: Kysely<Database>, to: Kysely<Database>, table: st
   let last: unknown[] | undefined;
   // Paged by rowid (or, for a WITHOUT ROWID table, its primary key) so memory stays flat for 100 000s of rows.
   for (;;) {
-    const page = key ? await keyPage(from, table, key, last) : await rowidPage(from, table, last?.[0] as number | undefined);
+    const page = key
+      ? await keyPage(from, table, key, last)
+      : await rowidPage(from, table, last?.[0] as number | undefined);
     if (page.length === 0) return copied;
     const lastRow = page[page.length - 1]!;
     last = key ? key.map((k) => lastRow[k]) : [Number(lastRow.__rowid)];
@@ -144,10 +146,15 @@ async function keyPage(db: Kysely<Database>, table: string, key: string[], after
 
 /** The primary key columns of a WITHOUT ROWID table (undefined for an ordinary table). */
 async function withoutRowidKey(db: Kysely<Database>, table: string): Promise<string[] | undefined> {
-  const def = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${table}`.execute(db);
+  const def = await sql<{
+    sql: string;
+  }>`select sql from sqlite_master where type = 'table' and name = ${table}`.execute(db);
   if (!/without\s+rowid\s*$/i.test(def.rows[0]?.sql ?? '')) return undefined;
   const info = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table})`.execute(db);
-  return info.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+  return info.rows
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => c.name);
 }
 
 /** SQLite's AUTOINCREMENT high-water mark: ids of deleted rows are never handed out again. */
@@ -160,7 +167,9 @@ async function sqliteSequence(db: Kysely<Database>, table: string): Promise<numb
 async function moveIdentityPast(db: Kysely<Database>, table: string, highWater: number): Promise<void> {
   const hasId = await sql<{ n: number }>`
     select count(*) as n from information_schema.columns
-    where table_schema = current_schema() and table_name = ${table} and column_name = 'id' and is_identity = 'YES'`.execute(db);
+    where table_schema = current_schema() and table_name = ${table} and column_name = 'id' and is_identity = 'YES'`.execute(
+    db,
+  );
   if (Number(hasId.rows[0]?.n) === 0) return;
   await sql`select setval(pg_get_serial_sequence(${table}, 'id'),
     greatest(${highWater}, coalesce((select max(id) from ${sql.table(table)}), 0)) + 1, false)`.execute(db);

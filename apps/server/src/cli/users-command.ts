@@ -58,14 +58,22 @@ async function main(argv: string[]): Promise<number> {
   const [command, name] = argv;
   const roleIndex = argv.indexOf('--role');
   const role = roleIndex >= 0 ? argv[roleIndex + 1] : undefined;
-  if (!command || argv.includes('--help') || !['add', 'password', 'list'].includes(command) || (command !== 'list' && !name)) {
+  if (
+    !command ||
+    argv.includes('--help') ||
+    !['add', 'password', 'list'].includes(command) ||
+    (command !== 'list' && !name)
+  ) {
     process.stderr.write(`${USAGE}\n`);
     return argv.includes('--help') ? 0 : 2;
   }
   if (argv.some((a) => a === '--password' || a.startsWith('--password='))) {
-    throw new CliError('the password is never taken on the command line (it would stay in the shell history): it is asked for, or read from standard input');
+    throw new CliError(
+      'the password is never taken on the command line (it would stay in the shell history): it is asked for, or read from standard input',
+    );
   }
-  if (command === 'add' && !ROLES.includes(role as Role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}`);
+  if (command === 'add' && !ROLES.includes(role as Role))
+    throw new CliError(`--role must be one of ${ROLES.join(', ')}`);
   const db = await openDatabase(loadConfig());
   try {
     const users = new UsersService(db);
@@ -79,7 +87,8 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'password' && !existing) throw new CliError(`no user named "${name}"`);
     const password = await readPassword();
     const checked = createUserBodySchema.safeParse({ username: name, password, role: role ?? 'viewer' });
-    if (!checked.success) throw new CliError(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    if (!checked.success)
+      throw new CliError(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     if (command === 'add') {
       const user = await users.create({ username: checked.data.username, password, role: role as Role });
       process.stdout.write(`added ${user.username} (${user.role})\n`);

@@ -37,7 +37,10 @@ const envSchema = z.object({
   // that checks Host itself). Unset: the loopback names and HOST (see allowedHostsOf).
   ALLOWED_HOSTS: z
     .string()
-    .regex(/^\s*(\*|[A-Za-z0-9.:[\]_-]+)(\s*,\s*[A-Za-z0-9.:[\]_-]+)*\s*$/, 'must be a comma-separated list of host names (or *)')
+    .regex(
+      /^\s*(\*|[A-Za-z0-9.:[\]_-]+)(\s*,\s*[A-Za-z0-9.:[\]_-]+)*\s*$/,
+      'must be a comma-separated list of host names (or *)',
+    )
     .optional(),
   // An upload that sends no byte for this long is aborted and its temp files removed.
   UPLOAD_IDLE_SECONDS: z.coerce.number().positive().max(86_400).default(60),
@@ -51,7 +54,11 @@ const envSchema = z.object({
   AUTH: z.enum(['on', 'off']).optional(),
   // Trust X-Forwarded-Proto / X-Forwarded-For from the reverse proxy in front (Secure cookies, client address).
   TRUST_PROXY: boolFromEnv.default(false),
-  SESSION_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
+  SESSION_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(12),
   // The first admin, created at start when no user exists yet.
   ADMIN_USERNAME: usernameSchema.optional(),
   ADMIN_PASSWORD: z.string().min(10, 'at least 10 characters').optional(),
@@ -125,7 +132,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME, ADMIN_PASSWORD: set both or neither');
   }
   if (e.S3_ENDPOINT !== undefined || e.S3_ACCESS_KEY_ID !== undefined) {
-    if (e.S3_BUCKET === undefined) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when S3_* is set');
+    if (e.S3_BUCKET === undefined)
+      throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when S3_* is set');
   }
   return {
     port: e.PORT,
@@ -150,15 +158,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     allowedHosts: allowedHostsOf(e.ALLOWED_HOSTS, e.HOST),
     uploadIdleMs: Math.round(e.UPLOAD_IDLE_SECONDS * 1000),
-    disk: { reserveBytes: Math.round(e.DISK_RESERVE_MB * 1024 * 1024), lowBytes: Math.round(e.DISK_LOW_MB * 1024 * 1024) },
+    disk: {
+      reserveBytes: Math.round(e.DISK_RESERVE_MB * 1024 * 1024),
+      lowBytes: Math.round(e.DISK_LOW_MB * 1024 * 1024),
+    },
     orphanGraceMs: Math.round((e.ORPHAN_GRACE_MINUTES ?? (e.DATABASE_URL ? 15 : 0)) * 60_000),
     auth: {
       enabled: e.AUTH === undefined ? !isLoopbackHost(e.HOST) : e.AUTH === 'on',
       trustProxy: e.TRUST_PROXY,
       sessionMs: Math.round(e.SESSION_HOURS * 3_600_000),
-      firstAdmin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
+      firstAdmin:
+        e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
     },
-    scaleOut: { apiWorksJobs: e.API_WORKS_JOBS ?? e.WORKER_PROCESSES === 0, workerProcesses: e.WORKER_PROCESSES, jobExpireSeconds: e.JOB_EXPIRE_SECONDS },
+    scaleOut: {
+      apiWorksJobs: e.API_WORKS_JOBS ?? e.WORKER_PROCESSES === 0,
+      workerProcesses: e.WORKER_PROCESSES,
+      jobExpireSeconds: e.JOB_EXPIRE_SECONDS,
+    },
   };
 }
 
@@ -173,7 +189,10 @@ export function isLoopbackHost(host: string): boolean {
 
 /** A host name as it is compared: lower case, IPv6 without brackets. */
 export function normaliseHostName(name: string): string {
-  return name.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
 }
 
 /**

@@ -56,7 +56,8 @@ const NO_OP_STATEMENT = {
 function keepingTheFirstError(sqlite: SQLite.Database) {
   return {
     close: () => sqlite.close(),
-    prepare: (sql: string) => (/^\s*rollback\s*$/i.test(sql) && !sqlite.inTransaction ? NO_OP_STATEMENT : sqlite.prepare(sql)),
+    prepare: (sql: string) =>
+      /^\s*rollback\s*$/i.test(sql) && !sqlite.inTransaction ? NO_OP_STATEMENT : sqlite.prepare(sql),
   };
 }
 

@@ -21,11 +21,18 @@ export class FoldersRepository {
     return db
       .selectFrom('folders')
       .selectAll('folders')
-      .select(sql<number>`(select coalesce(sum(n), 0) from image_counts where image_counts.folder_key = folders.id)`.as('image_count'));
+      .select(
+        sql<number>`(select coalesce(sum(n), 0) from image_counts where image_counts.folder_key = folders.id)`.as(
+          'image_count',
+        ),
+      );
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('folders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('folders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -44,7 +51,11 @@ export class FoldersRepository {
   async missingIds(ids: number[], db: Db = this.db): Promise<number[]> {
     const found = new Set<number>();
     for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-      const rows = await db.selectFrom('folders').select('id').where('id', 'in', ids.slice(i, i + IDS_PER_QUERY)).execute();
+      const rows = await db
+        .selectFrom('folders')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+        .execute();
       for (const r of rows) found.add(r.id);
     }
     return ids.filter((id) => !found.has(id));
@@ -75,7 +86,11 @@ export class FoldersRepository {
   }
 
   async update(id: number, name: string, description: string, db: Db = this.db): Promise<void> {
-    await db.updateTable('folders').set({ name, name_key: folderNameKey(name), description }).where('id', '=', id).execute();
+    await db
+      .updateTable('folders')
+      .set({ name, name_key: folderNameKey(name), description })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: number, db: Db = this.db): Promise<void> {

@@ -13,7 +13,10 @@ import { ImagesService } from '../images/images.service.js';
 import { FoldersService, type FolderDeleteMode } from './folders.service.js';
 
 const requiredString = (what: string) =>
-  z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'This field is required' : `${what} must be a string`) });
+  z.string({
+    error: (iss) =>
+      iss.input === undefined || iss.input === null ? 'This field is required' : `${what} must be a string`,
+  });
 
 const folderBody = z.object({
   name: requiredString('name')
@@ -41,9 +44,11 @@ const deleteQuery = z.object({
 });
 
 const addImagesBody = z.object({
-  image_ids: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), {
-    error: (iss) => (iss.input === undefined ? 'This field is required' : 'must be a list of image ids'),
-  }).max(100_000, 'at most 100000 ids per request'),
+  image_ids: z
+    .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), {
+      error: (iss) => (iss.input === undefined ? 'This field is required' : 'must be a list of image ids'),
+    })
+    .max(100_000, 'at most 100000 ids per request'),
 });
 
 /** Routes of the Folders section of api.md. */
@@ -51,21 +56,37 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const service = new FoldersService(ctx);
   const images = new ImagesService(ctx);
 
-  app.get('/folders/', doc({ summary: 'List folders, ordered by name', query: pagingQuerySchema, responses: { 200: folderListSchema } }), async (req) => {
-    const paging = parsePaging(flatQuery(req.query));
-    const { count, results } = await service.list(paging);
-    return listEnvelope(req, paging, count, results);
-  });
+  app.get(
+    '/folders/',
+    doc({ summary: 'List folders, ordered by name', query: pagingQuerySchema, responses: { 200: folderListSchema } }),
+    async (req) => {
+      const paging = parsePaging(flatQuery(req.query));
+      const { count, results } = await service.list(paging);
+      return listEnvelope(req, paging, count, results);
+    },
+  );
 
   const nameTaken = errorResponse('`name_exists`: a folder of that name exists (case-insensitively)');
-  app.post('/folders/', doc({ summary: 'Create a folder', body: folderBody, responses: { 201: folderSchema, 409: nameTaken } }), async (req, reply) => {
-    const body = parseInput(folderBody, req.body, 'folder');
-    return reply.status(201).send(await service.create(body));
+  app.post(
+    '/folders/',
+    doc({ summary: 'Create a folder', body: folderBody, responses: { 201: folderSchema, 409: nameTaken } }),
+    async (req, reply) => {
+      const body = parseInput(folderBody, req.body, 'folder');
+      return reply.status(201).send(await service.create(body));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/folders/:id/',
+    doc({ summary: 'One folder', responses: { 200: folderSchema } }),
+    (req) => service.get(parsePathId(req.params.id)),
+  );
+
+  const updateDoc = doc({
+    summary: 'Rename a folder or change its description',
+    body: folderBody,
+    responses: { 200: folderSchema, 409: nameTaken },
   });
-
-  app.get<{ Params: { id: string } }>('/folders/:id/', doc({ summary: 'One folder', responses: { 200: folderSchema } }), (req) => service.get(parsePathId(req.params.id)));
-
-  const updateDoc = doc({ summary: 'Rename a folder or change its description', body: folderBody, responses: { 200: folderSchema, 409: nameTaken } });
   app.put<{ Params: { id: string } }>('/folders/:id/', updateDoc, (req) => {
     const id = parsePathId(req.params.id);
     return service.update(id, parseInput(folderBody, req.body, 'folder'));
@@ -81,7 +102,8 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const query = flatQuery(req.query);
     const present = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ''));
     const q = parseInput(deleteQuery, { images: present.images, target: present.target }, 'query');
-    const mode: FolderDeleteMode = q.images === 'delete' ? { images: 'delete' } : { images: 'move', target: q.target ?? null };
+    const mode: FolderDeleteMode =
+      q.images === 'delete' ? { images: 'delete' } : { images: 'move', target: q.target ?? null };
     await service.delete(id, mode);
     return reply.status(204).send();
   });
@@ -105,9 +127,13 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
   };
   const moveDoc = (summary: string, params?: { id: z.ZodType }) =>
     doc({ summary, params, body: addImagesBody, responses: { 200: movedSchema } });
-  const folderOrNone = z.union([z.literal('none'), z.string().regex(/^\d{1,15}$/)]).meta({ description: 'a folder id, or none' });
-  app.post<{ Params: { id: string } }>('/folders/:id/add_images/', moveDoc('Move images into a folder (none: make them uncategorised)', { id: folderOrNone }), (req) =>
-    addImages(req.params.id, req.body),
+  const folderOrNone = z
+    .union([z.literal('none'), z.string().regex(/^\d{1,15}$/)])
+    .meta({ description: 'a folder id, or none' });
+  app.post<{ Params: { id: string } }>(
+    '/folders/:id/add_images/',
+    moveDoc('Move images into a folder (none: make them uncategorised)', { id: folderOrNone }),
+    (req) => addImages(req.params.id, req.body),
   );
   app.post('/folders//add_images/', moveDoc('Make images uncategorised'), (req) => addImages(undefined, req.body));
 }

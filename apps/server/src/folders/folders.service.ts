@@ -47,7 +47,8 @@ export class FoldersService {
     const db = this.ctx.db.kysely;
     try {
       const id = await db.transaction().execute(async (trx) => {
-        if ((await this.repo.findIdByNameKey(folderNameKey(input.name), trx)) !== undefined) throw nameExists(input.name);
+        if ((await this.repo.findIdByNameKey(folderNameKey(input.name), trx)) !== undefined)
+          throw nameExists(input.name);
         return this.repo.insert(input.name, input.description ?? '', new Date().toISOString(), trx);
       });
       return this.get(id);

@@ -14,7 +14,11 @@ const CLIENT_ERRORS: Record<string, { status: number; code: string; detail: stri
   FST_PARTS_LIMIT: { status: 413, code: 'too_large', detail: 'Too many parts in the multipart body' },
   FST_FILES_LIMIT: { status: 413, code: 'too_large', detail: 'Too many files in one request' },
   FST_FIELDS_LIMIT: { status: 413, code: 'too_large', detail: 'Too many fields in the multipart body' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'unsupported_media_type', detail: 'Expected multipart/form-data' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    detail: 'Expected multipart/form-data',
+  },
   FST_ERR_INVALID_URL: { status: 400, code: 'invalid', detail: 'Invalid URL' },
 };
 
@@ -52,7 +56,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
 /** An upload stream broken by the client (connection reset, body cut off), as opposed to a fault of ours. */
 function clientWentAway(error: { code?: string; message?: string }, socketGone: boolean): boolean {
-  if (error.code === 'ECONNRESET' || error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'aborted') return true;
+  if (error.code === 'ECONNRESET' || error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'aborted')
+    return true;
   return socketGone && (error.code === 'ECONNABORTED' || error.code === 'EPIPE');
 }
 

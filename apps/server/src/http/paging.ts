@@ -24,7 +24,9 @@ const pageSize = z
 /** Exported for the OpenAPI document (list routes declare it as their query). */
 export const pagingQuerySchema = z.object({
   page: positiveInt('page').meta({ description: '1-based page number (default 1)' }).optional(),
-  page_size: pageSize.meta({ description: `items per page (default ${PAGE_SIZE_DEFAULT}; larger than ${PAGE_SIZE_MAX} is clamped)` }).optional(),
+  page_size: pageSize
+    .meta({ description: `items per page (default ${PAGE_SIZE_DEFAULT}; larger than ${PAGE_SIZE_MAX} is clamped)` })
+    .optional(),
 });
 
 export interface Paging {

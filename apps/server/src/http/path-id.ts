@@ -8,7 +8,9 @@ export function parsePathId(raw: string | undefined, what = 'id'): number {
   const value = raw ?? '';
   const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new ApiError(400, 'invalid', `${what} must be a positive integer`, { fields: { [what]: 'must be a positive integer' } });
+    throw new ApiError(400, 'invalid', `${what} must be a positive integer`, {
+      fields: { [what]: 'must be a positive integer' },
+    });
   }
   return n;
 }

@@ -13,7 +13,10 @@ const DRAIN_MAX_MS = 10_000;
  */
 export function registerUnreadBodyHandling(app: FastifyInstance): void {
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.raw.complete && remainingBytes(req.raw.headers['content-length'], req.raw.socket?.bytesRead) > DRAIN_MAX_BYTES) {
+    if (
+      !req.raw.complete &&
+      remainingBytes(req.raw.headers['content-length'], req.raw.socket?.bytesRead) > DRAIN_MAX_BYTES
+    ) {
       reply.header('Connection', 'close');
     }
     return payload;

@@ -17,7 +17,11 @@ export interface ImageGroup {
  * or day of `created_time`; the upper-cased first character of the name (`#` when it is not a letter or digit);
  * `folder:<id>` or `none`; the size bucket (`<1MB`, `1-5MB`, `>5MB`; spec section 9).
  */
-export function groupKey(orderKey: ImageOrderKey, value: string | number | null | Date, grouping: DateGrouping): string {
+export function groupKey(
+  orderKey: ImageOrderKey,
+  value: string | number | null | Date,
+  grouping: DateGrouping,
+): string {
   switch (orderKey) {
     case 'created_time': {
       const iso = value instanceof Date ? value.toISOString() : String(value ?? '');

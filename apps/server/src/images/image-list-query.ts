@@ -21,13 +21,22 @@ export const isoDay = z
 /** `folder`: an id, or `none` for uncategorised images. */
 export const folderFilter = z.union([
   z.literal('none').transform(() => null),
-  z.string().regex(/^\d{1,15}$/, 'must be a folder id or "none"').transform(Number).refine((n) => n >= 1, 'must be a folder id or "none"'),
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a folder id or "none"')
+    .transform(Number)
+    .refine((n) => n >= 1, 'must be a folder id or "none"'),
 ]);
 
 export const imageListQuerySchema = z.object({
   folder: folderFilter.meta({ description: 'a folder id, or none for uncategorised images' }).optional(),
   // NFC, as names are stored: either spelling of a name finds it.
-  search: z.string().max(500, 'must be at most 500 characters').transform(nfc).meta({ description: 'part of the name, case-insensitive' }).optional(),
+  search: z
+    .string()
+    .max(500, 'must be at most 500 characters')
+    .transform(nfc)
+    .meta({ description: 'part of the name, case-insensitive' })
+    .optional(),
   ordering: z
     .string()
     .refine((s) => (ORDERINGS as readonly string[]).includes(s.replace(/^-/, '')), {

@@ -4,7 +4,10 @@ import { nameSortKey } from './name-sort.js';
 import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
 
 export type ImageRow = Selectable<ImagesTable>;
-export type NewImageRow = Omit<ImageRow, 'id' | 'ppd_value' | 'last_prediction' | 'last_result_id' | 'folder_sort' | 'name_sort'> & {
+export type NewImageRow = Omit<
+  ImageRow,
+  'id' | 'ppd_value' | 'last_prediction' | 'last_result_id' | 'folder_sort' | 'name_sort'
+> & {
   folder_sort?: string;
 };
 
@@ -96,7 +99,11 @@ export class ImagesRepository {
     const onlySearch = Object.entries(filter).every(([k, v]) => k === 'search' || v === undefined);
     if (onlySearch && this.usesTrigramIndex(filter)) {
       // The trigram index alone knows how many names match (no row lookups).
-      const { rows } = await sql<{ n: number }>`select count(*) as n from images_name_fts where images_name_fts match ${ftsPhrase(filter.search)}`.execute(this.db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from images_name_fts where images_name_fts match ${ftsPhrase(filter.search)}`.execute(
+        this.db,
+      );
       return Number(rows[0]?.n ?? 0);
     }
     const row = await this.filtered(this.db, filter)
@@ -131,12 +138,21 @@ export class ImagesRepository {
     const walk = !!counts && counts.matching * counts.matching > (offset + limit) * counts.total;
     const ids = this.filtered(this.db, filter, walk).select('images.id');
     // ordering=folder: by folder name, case-insensitively (folder_sort); uncategorised sort first.
-    const column = { created_time: 'images.created_at', name: 'images.name_sort', size: 'images.size', folder: 'images.folder_sort' } as const;
+    const column = {
+      created_time: 'images.created_at',
+      name: 'images.name_sort',
+      size: 'images.size',
+      folder: 'images.folder_sort',
+    } as const;
     const pageIds = ids.orderBy(column[order.key], dir).orderBy('images.id', dir);
     const ordered = await pageIds.limit(limit).offset(offset).execute();
     if (ordered.length === 0) return [];
     const position = new Map(ordered.map((r, i) => [r.id, i]));
-    const rows = await this.db.selectFrom('images').selectAll().where('id', 'in', [...position.keys()]).execute();
+    const rows = await this.db
+      .selectFrom('images')
+      .selectAll()
+      .where('id', 'in', [...position.keys()])
+      .execute();
     return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   }
 
@@ -146,8 +162,18 @@ export class ImagesRepository {
    */
   async groupValuesInOrder(filter: ImageFilter, order: ImageOrder): Promise<{ v: string | number | null }[]> {
     const dir = order.desc ? 'desc' : 'asc';
-    const column = { created_time: 'images.created_at', name: 'images.name_sort', size: 'images.size', folder: 'images.folder_sort' } as const;
-    const value = { created_time: 'images.created_at', name: 'images.name', size: 'images.size', folder: 'images.folder_id' } as const;
+    const column = {
+      created_time: 'images.created_at',
+      name: 'images.name_sort',
+      size: 'images.size',
+      folder: 'images.folder_sort',
+    } as const;
+    const value = {
+      created_time: 'images.created_at',
+      name: 'images.name',
+      size: 'images.size',
+      folder: 'images.folder_id',
+    } as const;
     return this.filtered(this.db, filter)
       .select(sql<string | number | null>`${sql.ref(value[order.key])}`.as('v'))
       .orderBy(column[order.key], dir)
@@ -284,7 +310,11 @@ export class ImagesRepository {
   }
 
   async insert(row: NewImageRow, db: Db = this.db): Promise<ImageRow> {
-    return db.insertInto('images').values({ ...row, name_sort: nameSortKey(row.name) }).returningAll().executeTakeFirstOrThrow();
+    return db
+      .insertInto('images')
+      .values({ ...row, name_sort: nameSortKey(row.name) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   /**
@@ -296,12 +326,7 @@ export class ImagesRepository {
     content: Pick<ImageRow, 'size' | 'format' | 'width' | 'height' | 'sha256' | 'blob_key' | 'thumb_key'>,
     db: Db = this.db,
   ): Promise<ImageRow> {
-    return db
-      .updateTable('images')
-      .set(content)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return db.updateTable('images').set(content).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   }
 
   /** Renames an image (the search index follows by trigger; the name ordering's key is rewritten here). */
@@ -336,8 +361,17 @@ export class ImagesRepository {
     return moved;
   }
 
-  async moveFolderContents(fromFolderId: number, toFolderId: number | null, toFolderSort: string, db: Db = this.db): Promise<void> {
-    await db.updateTable('images').set({ folder_id: toFolderId, folder_sort: toFolderSort }).where('folder_id', '=', fromFolderId).execute();
+  async moveFolderContents(
+    fromFolderId: number,
+    toFolderId: number | null,
+    toFolderSort: string,
+    db: Db = this.db,
+  ): Promise<void> {
+    await db
+      .updateTable('images')
+      .set({ folder_id: toFolderId, folder_sort: toFolderSort })
+      .where('folder_id', '=', fromFolderId)
+      .execute();
   }
 
   /** After a folder rename: its images sort under the new name. */
@@ -353,7 +387,10 @@ export class ImagesRepository {
    * Of these images (just deleted or overwritten), the storage keys no remaining image refers to.
    * Keys are content-addressed, so two rows with the same bytes share them (check_duplicate='0').
    */
-  async orphanedKeys(removed: Pick<ImageRow, 'sha256' | 'blob_key' | 'thumb_key'>[], db: Db = this.db): Promise<string[]> {
+  async orphanedKeys(
+    removed: Pick<ImageRow, 'sha256' | 'blob_key' | 'thumb_key'>[],
+    db: Db = this.db,
+  ): Promise<string[]> {
     const stillUsed = await this.existingSha256([...new Set(removed.map((r) => r.sha256))], db);
     const keys = removed.filter((r) => !stillUsed.has(r.sha256)).flatMap((r) => [r.blob_key, r.thumb_key]);
     return [...new Set(keys)];

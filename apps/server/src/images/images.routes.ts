@@ -7,7 +7,14 @@ import { ApiError } from '../http/errors.js';
 import { DATE_GROUPINGS, type DateGrouping } from './image-groups.js';
 import { imageListQuerySchema, parseImageListQuery } from './image-list-query.js';
 import { ImagesService } from './images.service.js';
-import { imageGroupsSchema, imageDaySchema, imageListSchema, imagePatchSchema, imageSchema, imageTypeSchema } from '@cassavascope/contract';
+import {
+  imageGroupsSchema,
+  imageDaySchema,
+  imageListSchema,
+  imagePatchSchema,
+  imageSchema,
+  imageTypeSchema,
+} from '@cassavascope/contract';
 import { z } from 'zod';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { parseInput } from '../http/validation.js';
@@ -30,7 +37,9 @@ export async function listImages(req: FastifyRequest, service: ImagesService, fo
 function parseDateGrouping(value: string | undefined): DateGrouping {
   if (value === undefined || value.trim() === '') return 'day';
   if ((DATE_GROUPINGS as readonly string[]).includes(value)) return value as DateGrouping;
-  throw new ApiError(400, 'invalid', 'grouping must be year, month or day', { fields: { grouping: 'must be year, month or day' } });
+  throw new ApiError(400, 'invalid', 'grouping must be year, month or day', {
+    fields: { grouping: 'must be year, month or day' },
+  });
 }
 
 /** Routes of the Images section of api.md. Uploads are registered from ../uploads. */
@@ -46,7 +55,14 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     }),
     (req) => listImages(req, service),
   );
-  app.get('/images/days/', doc({ summary: 'Upload days (UTC) with their image counts, newest first', responses: { 200: z.array(imageDaySchema) } }), () => service.days());
+  app.get(
+    '/images/days/',
+    doc({
+      summary: 'Upload days (UTC) with their image counts, newest first',
+      responses: { 200: z.array(imageDaySchema) },
+    }),
+    () => service.days(),
+  );
   // An addition (docs/api.md): group keys, counts and positions of the listing, whole filtered library.
   const groupsQuery = imageListQuerySchema.extend({ grouping: z.enum(DATE_GROUPINGS).optional() });
   const groupsDoc = doc({
@@ -59,14 +75,24 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const { filter, order } = parseImageListQuery(query);
     return service.groups(filter, order, parseDateGrouping(query.grouping));
   });
-  app.get('/images/types/', doc({ summary: 'Image formats with their counts', responses: { 200: z.array(imageTypeSchema) } }), () => service.types());
-  app.get<{ Params: { id: string } }>('/images/:id/', doc({ summary: 'One image', responses: { 200: imageSchema } }), (req) =>
-    service.get(parsePathId(req.params.id)),
+  app.get(
+    '/images/types/',
+    doc({ summary: 'Image formats with their counts', responses: { 200: z.array(imageTypeSchema) } }),
+    () => service.types(),
+  );
+  app.get<{ Params: { id: string } }>(
+    '/images/:id/',
+    doc({ summary: 'One image', responses: { 200: imageSchema } }),
+    (req) => service.get(parsePathId(req.params.id)),
   );
   const patchDoc = doc({
     summary: 'Rename an image and/or set its sample fields (a null value removes a field)',
     body: imagePatchSchema,
-    responses: { 200: imageSchema, 400: errorResponse('`invalid` (with `fields`: name, metadata.FIELD)'), 409: errorResponse('`duplicate`: the folder has an image of that name') },
+    responses: {
+      200: imageSchema,
+      400: errorResponse('`invalid` (with `fields`: name, metadata.FIELD)'),
+      409: errorResponse('`duplicate`: the folder has an image of that name'),
+    },
   });
   app.patch<{ Params: { id: string } }>('/images/:id/', patchDoc, async (req) => {
     const id = parsePathId(req.params.id);

@@ -30,7 +30,10 @@ export class ImagesService {
 
   async list(filter: ImageFilter, order: ImageOrder, paging: Paging): Promise<Omit<ImageList, 'next' | 'previous'>> {
     const [count, facets] = await Promise.all([this.repo.count(filter), this.repo.facets()]);
-    const rows = await this.repo.listPage(filter, order, paging.pageSize, paging.offset, { matching: count, total: facets.all });
+    const rows = await this.repo.listPage(filter, order, paging.pageSize, paging.offset, {
+      matching: count,
+      total: facets.all,
+    });
     return { count, results: await this.withMetadata(rows), facets };
   }
 
@@ -59,7 +62,12 @@ export class ImagesService {
       else if (!isPlainName(name)) problems.name = NAME_PROBLEM;
     }
     if (Object.keys(problems).length > 0) {
-      throw badRequest(`Invalid image change: ${Object.entries(problems).map(([k, m]) => `${k}: ${m}`).join('; ')}`, problems);
+      throw badRequest(
+        `Invalid image change: ${Object.entries(problems)
+          .map(([k, m]) => `${k}: ${m}`)
+          .join('; ')}`,
+        problems,
+      );
     }
     await this.ctx.db.kysely.transaction().execute(async (trx) => {
       const repo = new ImagesRepository(trx, this.ctx.db.dialect);
@@ -67,7 +75,10 @@ export class ImagesService {
       if (!row) throw notFound(`Image ${id}`);
       if (name !== undefined && name !== row.name) {
         const taken = (await repo.findByNamesInFolder([name], row.folder_id)).filter((r) => r.id !== id);
-        if (taken.length > 0) throw new ApiError(409, 'duplicate', `An image named "${name}" is already in this folder`, { duplicates: [name] });
+        if (taken.length > 0)
+          throw new ApiError(409, 'duplicate', `An image named "${name}" is already in this folder`, {
+            duplicates: [name],
+          });
         await repo.rename(id, name);
       }
       const fields = new MetadataRepository(trx);
@@ -75,7 +86,9 @@ export class ImagesService {
       for (const f of change.remove) after.delete(f);
       for (const f of Object.keys(change.set)) after.add(f);
       if (after.size > METADATA_FIELDS_PER_IMAGE) {
-        throw badRequest(`An image has at most ${METADATA_FIELDS_PER_IMAGE} fields`, { metadata: `at most ${METADATA_FIELDS_PER_IMAGE} fields` });
+        throw badRequest(`An image has at most ${METADATA_FIELDS_PER_IMAGE} fields`, {
+          metadata: `at most ${METADATA_FIELDS_PER_IMAGE} fields`,
+        });
       }
       await fields.apply([{ imageId: id, ...change }]);
     });
@@ -110,10 +123,18 @@ export class ImagesService {
    * with their counts and starting positions, so the screen's headers and quick-jump index need not load every
    * page first.
    */
-  async groups(filter: ImageFilter, order: ImageOrder, grouping: DateGrouping): Promise<{ count: number; groups: ImageGroup[] }> {
+  async groups(
+    filter: ImageFilter,
+    order: ImageOrder,
+    grouping: DateGrouping,
+  ): Promise<{ count: number; groups: ImageGroup[] }> {
     if (order.key === 'created_time') {
       // Date prefixes follow the date order: counted by the database in one grouped pass.
-      const counts = await this.repo.countsByDatePrefix(filter, grouping === 'year' ? 4 : grouping === 'month' ? 7 : 10, order.desc);
+      const counts = await this.repo.countsByDatePrefix(
+        filter,
+        grouping === 'year' ? 4 : grouping === 'month' ? 7 : 10,
+        order.desc,
+      );
       let start = 0;
       const groups = counts.map(({ k, n }) => {
         const group = { key: /^\d{4}/.test(k) ? k : '--', count: n, start };

@@ -44,7 +44,8 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const binary = { type: 'string', format: 'binary' };
   const mediaDoc = doc({
     summary: 'A stored file (original, thumbnail or result image) by the key in its URL',
-    description: 'Immutable (content-addressed or versioned keys): long-lived cache headers, an ETag, and single byte ranges where the storage supports them.',
+    description:
+      'Immutable (content-addressed or versioned keys): long-lived cache headers, an ETag, and single byte ranges where the storage supports them.',
     params: { path: z.string().meta({ description: 'the stored key, e.g. originals/ab/abcd....jpg' }) },
     responses: {
       200: { content: '*/*', description: 'The file, with its Content-Type', schema: binary },
@@ -56,18 +57,26 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
       416: errorResponse('`range_not_satisfiable`'),
     },
   });
-  const presigning = ctx.config.auth.enabled && ctx.config.ossBaseUrl !== undefined && ctx.storage.presignedUrl !== undefined;
+  const presigning =
+    ctx.config.auth.enabled && ctx.config.ossBaseUrl !== undefined && ctx.storage.presignedUrl !== undefined;
   app.get<{ Params: { '*': string } }>('/*', mediaDoc, async (req, reply) => {
     const key = req.params['*'];
     if (presigning && isValidKey(key)) {
       // The session was checked before this handler (auth/role-policy.ts); the bucket serves the bytes.
       const location = await ctx.storage.presignedUrl!(key, PRESIGNED_SECONDS);
-      return reply.status(302).header('Location', location).header('Cache-Control', `private, max-age=${PRESIGNED_SECONDS / 2}`).send();
+      return reply
+        .status(302)
+        .header('Location', location)
+        .header('Cache-Control', `private, max-age=${PRESIGNED_SECONDS / 2}`)
+        .send();
     }
     const blob = isValidKey(key) ? await ctx.storage.get(key) : null;
     if (!blob) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;
-    reply.header('Cache-Control', ctx.config.auth.enabled ? IMMUTABLE_PRIVATE : IMMUTABLE).header('ETag', etag).type(blob.contentType);
+    reply
+      .header('Cache-Control', ctx.config.auth.enabled ? IMMUTABLE_PRIVATE : IMMUTABLE)
+      .header('ETag', etag)
+      .type(blob.contentType);
     if (ctx.storage.getRange) reply.header('Accept-Ranges', 'bytes');
     if (req.headers['if-none-match'] === etag) {
       blob.stream.destroy();

@@ -25,7 +25,9 @@ export function parseMetaQuery(query: Record<string, string>): MetaCondition[] |
     else if (typed.value !== null) conditions.push({ field, value: typed.value });
   }
   if (Object.keys(fields).length > 0) {
-    const summary = Object.entries(fields).map(([k, m]) => `${k}: ${m}`).join('; ');
+    const summary = Object.entries(fields)
+      .map(([k, m]) => `${k}: ${m}`)
+      .join('; ');
     throw new ApiError(400, 'invalid', `Invalid query: ${summary}`, { fields });
   }
   return conditions.length > 0 ? conditions : undefined;

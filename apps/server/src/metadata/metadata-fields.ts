@@ -10,7 +10,10 @@ export interface MetadataChange {
  * Checks `{field: value | null}` (PATCH /images/{id}/): every name and value by api.md's rules. Returns the
  * change, or the problems keyed `metadata.FIELD` (the 400's `fields`).
  */
-export function validateMetadataChange(input: Record<string, unknown>): { change: MetadataChange; problems: Record<string, string> } {
+export function validateMetadataChange(input: Record<string, unknown>): {
+  change: MetadataChange;
+  problems: Record<string, string>;
+} {
   const change: MetadataChange = { set: {}, remove: [] };
   const problems: Record<string, string> = {};
   for (const [field, raw] of Object.entries(input)) {

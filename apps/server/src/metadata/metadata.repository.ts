@@ -71,7 +71,9 @@ export class MetadataRepository {
       .select(['field', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('field')
       .execute();
-    return rows.map((r) => ({ field: r.field, count: Number(r.n) })).sort((a, b) => b.count - a.count || a.field.localeCompare(b.field));
+    return rows
+      .map((r) => ({ field: r.field, count: Number(r.n) }))
+      .sort((a, b) => b.count - a.count || a.field.localeCompare(b.field));
   }
 
   /** The distinct values of one field with their image counts (for filter menus), at most `limit`. */
@@ -85,12 +87,17 @@ export class MetadataRepository {
       .orderBy('text_value')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ value: r.num_value !== null ? Number(r.num_value) : (r.text_value ?? ''), count: Number(r.n) }));
+    return rows.map((r) => ({
+      value: r.num_value !== null ? Number(r.num_value) : (r.text_value ?? ''),
+      count: Number(r.n),
+    }));
   }
 
   /** Applies every change (inside the caller's transaction): upserts the set fields, deletes the removed ones. */
   async apply(changes: FieldChange[]): Promise<void> {
-    const rows = changes.flatMap((c) => Object.entries(c.set).map(([field, value]) => ({ image_id: c.imageId, field, ...columnsOf(value) })));
+    const rows = changes.flatMap((c) =>
+      Object.entries(c.set).map(([field, value]) => ({ image_id: c.imageId, field, ...columnsOf(value) })),
+    );
     for (let i = 0; i < rows.length; i += CHUNK) {
       await this.db
         .insertInto('image_fields')
@@ -105,7 +112,11 @@ export class MetadataRepository {
     }
     for (const c of changes) {
       if (c.remove.length === 0) continue;
-      await this.db.deleteFrom('image_fields').where('image_id', '=', c.imageId).where('field', 'in', c.remove).execute();
+      await this.db
+        .deleteFrom('image_fields')
+        .where('image_id', '=', c.imageId)
+        .where('field', 'in', c.remove)
+        .execute();
     }
   }
 
@@ -113,7 +124,11 @@ export class MetadataRepository {
   async fieldNamesOf(imageIds: number[]): Promise<Map<number, Set<string>>> {
     const out = new Map<number, Set<string>>(imageIds.map((id) => [id, new Set()]));
     for (let i = 0; i < imageIds.length; i += 500) {
-      const rows = await this.db.selectFrom('image_fields').select(['image_id', 'field']).where('image_id', 'in', imageIds.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom('image_fields')
+        .select(['image_id', 'field'])
+        .where('image_id', 'in', imageIds.slice(i, i + 500))
+        .execute();
       for (const r of rows) out.get(r.image_id)?.add(r.field);
     }
     return out;

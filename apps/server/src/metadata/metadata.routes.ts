@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { METADATA_FIELD_PATTERN, metadataParseRequestSchema, metadataParseResponseSchema, metadataSheetResponseSchema } from '@cassavascope/contract';
+import {
+  METADATA_FIELD_PATTERN,
+  metadataParseRequestSchema,
+  metadataParseResponseSchema,
+  metadataSheetResponseSchema,
+} from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { flatQuery } from '../http/paging.js';
@@ -18,7 +23,10 @@ const parseBody = metadataParseRequestSchema.refine((b) => b.image_ids !== undef
 });
 
 const sheetFields = z.object({
-  folder_id: z.string().regex(/^\d{1,15}$/, 'must be a folder id').optional(),
+  folder_id: z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a folder id')
+    .optional(),
   partial: z.enum(['0', '1', 'true', 'false']).optional(),
 });
 
@@ -40,7 +48,8 @@ async function receiveSheet(req: FastifyRequest): Promise<{ bytes: Buffer; field
       if (part.fieldname === 'file') bytes = data;
     } else fields[part.fieldname] = String(part.value);
   }
-  if (!bytes || bytes.length === 0) throw badRequest('No sheet was sent (multipart field "file")', { file: 'This field is required' });
+  if (!bytes || bytes.length === 0)
+    throw badRequest('No sheet was sent (multipart field "file")', { file: 'This field is required' });
   return { bytes, fields };
 }
 
@@ -49,9 +58,15 @@ export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Pro
   const service = new MetadataService(ctx);
 
   const parseDoc = doc({
-    summary: 'Read sample fields from image names with a pattern such as {genotype}_{rep}_{dah}d_{root} (apply: store them)',
+    summary:
+      'Read sample fields from image names with a pattern such as {genotype}_{rep}_{dah}d_{root} (apply: store them)',
     body: parseBody,
-    responses: { 200: metadataParseResponseSchema, 400: errorResponse('`invalid` (fields.pattern: a bad pattern, or with apply a value that does not fit its field) or `unknown_ids`') },
+    responses: {
+      200: metadataParseResponseSchema,
+      400: errorResponse(
+        '`invalid` (fields.pattern: a bad pattern, or with apply a value that does not fit its field) or `unknown_ids`',
+      ),
+    },
   });
   app.post('/images/metadata/parse/', parseDoc, async (req) => {
     const body = parseInput(parseBody, req.body, 'pattern request');
@@ -59,7 +74,8 @@ export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   const sheetDoc = doc({
-    summary: 'Set sample fields from a CSV or XLSX sheet (a name column, then one column per field), with a report per row',
+    summary:
+      'Set sample fields from a CSV or XLSX sheet (a name column, then one column per field), with a report per row',
     multipart: { fields: sheetFields, files: { file: { many: false, description: 'the sheet: CSV (UTF-8) or XLSX' } } },
     responses: {
       200: metadataSheetResponseSchema,
@@ -70,7 +86,11 @@ export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
   app.post('/images/metadata/sheet/', sheetDoc, async (req) => {
     const { bytes, fields } = await receiveSheet(req);
-    const f = parseInput(sheetFields, { folder_id: fields.folder_id || undefined, partial: fields.partial || undefined }, 'sheet request');
+    const f = parseInput(
+      sheetFields,
+      { folder_id: fields.folder_id || undefined, partial: fields.partial || undefined },
+      'sheet request',
+    );
     const sheet = await readSheet(bytes);
     const partial = f.partial === '1' || f.partial === 'true';
     return service.importSheet(sheet, f.folder_id === undefined ? undefined : Number(f.folder_id), partial);

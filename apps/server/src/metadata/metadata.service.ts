@@ -1,4 +1,11 @@
-import { compileNamePattern, nameWithoutExtension, typeMetadataValue, type ImageMetadata, type MetadataParseResponse, type MetadataSheetResponse } from '@cassavascope/contract';
+import {
+  compileNamePattern,
+  nameWithoutExtension,
+  typeMetadataValue,
+  type ImageMetadata,
+  type MetadataParseResponse,
+  type MetadataSheetResponse,
+} from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import { ApiError, unknownIds } from '../http/errors.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
@@ -32,7 +39,11 @@ export class MetadataService {
       const rows = await this.images.getByIds(ids);
       return rows.map((r) => ({ id: r.id, name: r.name })).sort((a, b) => a.id - b.id);
     }
-    if (scope.folderId !== undefined && scope.folderId !== null && !(await new FoldersRepository(this.ctx.db.kysely).exists(scope.folderId))) {
+    if (
+      scope.folderId !== undefined &&
+      scope.folderId !== null &&
+      !(await new FoldersRepository(this.ctx.db.kysely).exists(scope.folderId))
+    ) {
       throw unknownIds([scope.folderId]);
     }
     return this.images.namesIn(scope.folderId);
@@ -44,7 +55,10 @@ export class MetadataService {
    */
   async parse(pattern: string, scope: ImageScope, apply: boolean): Promise<MetadataParseResponse> {
     const compiled = compileNamePattern(pattern);
-    if (!compiled.ok) throw new ApiError(400, 'invalid', `Invalid pattern: ${compiled.problem}`, { fields: { pattern: compiled.problem } });
+    if (!compiled.ok)
+      throw new ApiError(400, 'invalid', `Invalid pattern: ${compiled.problem}`, {
+        fields: { pattern: compiled.problem },
+      });
     const images = await this.imagesOf(scope);
     const out: MetadataParseResponse = { matched: [], unmatched: [] };
     const changes: FieldChange[] = [];
@@ -65,9 +79,19 @@ export class MetadataService {
           metadata[field] = text;
         } else if (typed.value !== null) metadata[field] = typed.value;
       });
-      const entry = { image_id: image.id, name: image.name, metadata, ...(Object.keys(problems).length > 0 ? { problems } : {}) };
+      const entry = {
+        image_id: image.id,
+        name: image.name,
+        metadata,
+        ...(Object.keys(problems).length > 0 ? { problems } : {}),
+      };
       out.matched.push(entry);
-      if (entry.problems) refused.push(`${image.name}: ${Object.entries(problems).map(([f, p]) => `${f} ${p}`).join(', ')}`);
+      if (entry.problems)
+        refused.push(
+          `${image.name}: ${Object.entries(problems)
+            .map(([f, p]) => `${f} ${p}`)
+            .join(', ')}`,
+        );
       changes.push({ imageId: image.id, set: metadata, remove: [] });
     }
     if (!apply) return out;

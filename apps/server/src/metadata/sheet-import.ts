@@ -29,7 +29,9 @@ export interface SheetPlan {
 function columnsOf(header: string[]): { nameColumn: number; fields: (string | null)[] } {
   const nameColumn = header.findIndex((h) => NAME_COLUMNS.includes(h.toLowerCase()));
   if (nameColumn < 0) {
-    throw new ApiError(400, 'invalid', 'The sheet needs a "name" (or "file_name") column', { fields: { file: 'no name or file_name column' } });
+    throw new ApiError(400, 'invalid', 'The sheet needs a "name" (or "file_name") column', {
+      fields: { file: 'no name or file_name column' },
+    });
   }
   const problems: string[] = [];
   const fields = header.map((h, i) => {
@@ -76,11 +78,23 @@ export function planSheet(sheet: SheetRows, images: { id: number; name: string }
     const name = nfc(cellText(cells[nameColumn]).trim());
     const ids = byName.get(name) ?? byStem.get(name) ?? [];
     if (ids.length === 0) {
-      plan.rows.push({ row, name, status: 'unknown_file', detail: name ? `No image is named "${name}"` : 'The name cell is empty', image_id: null });
+      plan.rows.push({
+        row,
+        name,
+        status: 'unknown_file',
+        detail: name ? `No image is named "${name}"` : 'The name cell is empty',
+        image_id: null,
+      });
       continue;
     }
     if (ids.length > 1) {
-      plan.rows.push({ row, name, status: 'ambiguous', detail: `${ids.length} images have this name (in different folders): choose a folder`, image_id: null });
+      plan.rows.push({
+        row,
+        name,
+        status: 'ambiguous',
+        detail: `${ids.length} images have this name (in different folders): choose a folder`,
+        image_id: null,
+      });
       continue;
     }
     const set: ImageMetadata = {};

@@ -26,9 +26,12 @@ export async function readSheet(bytes: Buffer): Promise<SheetRows> {
   const all = bytes.subarray(0, 4).equals(ZIP_MAGIC) ? await readXlsx(bytes) : readCsv(bytes);
   const nonEmpty = all.filter((r) => r.cells.some((c) => c !== null && c !== ''));
   const [first, ...rows] = nonEmpty;
-  if (!first) throw new ApiError(400, 'invalid', 'The sheet is empty', { fields: { file: 'the sheet has no header row' } });
+  if (!first)
+    throw new ApiError(400, 'invalid', 'The sheet is empty', { fields: { file: 'the sheet has no header row' } });
   if (rows.length > SHEET_ROWS_MAX) {
-    throw new ApiError(400, 'invalid', `The sheet has more than ${SHEET_ROWS_MAX} rows`, { fields: { file: `at most ${SHEET_ROWS_MAX} rows` } });
+    throw new ApiError(400, 'invalid', `The sheet has more than ${SHEET_ROWS_MAX} rows`, {
+      fields: { file: `at most ${SHEET_ROWS_MAX} rows` },
+    });
   }
   return { header: first.cells.map((c) => (c === null ? '' : String(c).trim())), rows };
 }
@@ -75,7 +78,13 @@ function readCsv(bytes: Buffer): SheetRows['rows'] {
   text = text.replace(/^\uFEFF/, '');
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   // Excel in many locales saves "CSV" with semicolons; a tab-separated export is also common.
-  const separator = firstLine.includes(',') ? ',' : firstLine.includes(';') ? ';' : firstLine.includes('\t') ? '\t' : ',';
+  const separator = firstLine.includes(',')
+    ? ','
+    : firstLine.includes(';')
+      ? ';'
+      : firstLine.includes('\t')
+        ? '\t'
+        : ',';
   return parseCsv(text, separator).map((cells, i) => ({ row: i + 1, cells }));
 }
 

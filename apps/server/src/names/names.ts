@@ -14,7 +14,8 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const NAME_PROBLEM = 'must not contain control characters, bidirectional-override characters or broken characters';
+export const NAME_PROBLEM =
+  'must not contain control characters, bidirectional-override characters or broken characters';
 
 /** True when a name holds no control, bidirectional-override or broken (lone surrogate) character. */
 export function isPlainName(name: string): boolean {

@@ -49,7 +49,12 @@ function operationId(method: string, url: string): string {
     .replace(/^\/api\//, '/')
     .split('/')
     .filter(Boolean)
-    .map((s) => s.replace(/^:/, '').replace(/\*/, 'path').replace(/[^A-Za-z0-9]+/g, '_'));
+    .map((s) =>
+      s
+        .replace(/^:/, '')
+        .replace(/\*/, 'path')
+        .replace(/[^A-Za-z0-9]+/g, '_'),
+    );
   return [method.toLowerCase(), ...words].join('_');
 }
 
@@ -147,7 +152,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], version
         'The HTTP API of CassavaScope: images and folders, prediction tasks, results with their review, CSV export ' +
         'and the server status. JSON in and out except uploads (multipart/form-data) and exports (CSV). Every path ' +
         'ends with `/` (the same path without it answers the same). Errors are `{"code", "detail", ...}`. This ' +
-        'document is generated from the zod schemas the server validates requests with and the contract\'s response ' +
+        "document is generated from the zod schemas the server validates requests with and the contract's response " +
         'schemas; docs/api.md explains the rules behind each call.',
     },
     servers: [{ url: '/' }],
@@ -167,7 +172,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], version
 
 function describe(method: string, url: string, d: RouteDoc, inputs: SchemaSet, outputs: SchemaSet): Pending {
   const opId = operationId(method, url);
-  const tag = d.tag ?? (url.startsWith('/media/') ? 'media' : url.split('/')[2] ?? 'api');
+  const tag = d.tag ?? (url.startsWith('/media/') ? 'media' : (url.split('/')[2] ?? 'api'));
   const operation: Json = { operationId: opId, tags: [tag], summary: d.summary };
   if (d.description) operation.description = d.description;
 
@@ -186,7 +191,13 @@ function describe(method: string, url: string, d: RouteDoc, inputs: SchemaSet, o
     const q = standalone(d.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(q.properties ?? {})) {
       const { description, ...rest } = schema;
-      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
+      parameters.push({
+        name,
+        in: 'query',
+        required: q.required?.includes(name) ?? false,
+        schema: rest,
+        ...(description ? { description } : {}),
+      });
     }
   }
   if (parameters.length > 0) operation.parameters = parameters;
@@ -228,13 +239,19 @@ function describe(method: string, url: string, d: RouteDoc, inputs: SchemaSet, o
       const required: string[] = [];
       for (const [name, f] of Object.entries(d.multipart.files)) {
         const file = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' };
-        properties[name] = f.many ? { type: 'array', items: file, description: f.description } : { ...file, description: f.description };
+        properties[name] = f.many
+          ? { type: 'array', items: file, description: f.description }
+          : { ...file, description: f.description };
         required.push(name);
       }
       Object.assign(properties, fields.properties ?? {});
       operation.requestBody = {
         required: true,
-        content: { 'multipart/form-data': { schema: { type: 'object', properties, required: [...required, ...(fields.required ?? [])] } } },
+        content: {
+          'multipart/form-data': {
+            schema: { type: 'object', properties, required: [...required, ...(fields.required ?? [])] },
+          },
+        },
       };
     }
     const out: Record<string, Json> = {};
@@ -246,10 +263,15 @@ function describe(method: string, url: string, d: RouteDoc, inputs: SchemaSet, o
         return { 'application/json': { schema: name ? ref(name) : outputs.get(outputIds.get(status)!) } };
       };
       if (r === null) out[status] = { description: text };
-      else if (r === 'error') out[status] = { description: text, content: { 'application/json': { schema: ref('Error') } } };
+      else if (r === 'error')
+        out[status] = { description: text, content: { 'application/json': { schema: ref('Error') } } };
       else if (isZod(r)) out[status] = { description: text, content: jsonOf(r) };
       else if ('json' in r) out[status] = { description: r.description, content: jsonOf(r.json) };
-      else out[status] = { description: r.description, content: { [r.content]: { schema: r.schema ?? { type: 'string' } } } };
+      else
+        out[status] = {
+          description: r.description,
+          content: { [r.content]: { schema: r.schema ?? { type: 'string' } } },
+        };
     }
     operation.responses = out;
   };

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { doc, type ApiDocRegistry } from './route-doc.js';
 
-const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Swagger UI's files, served from node_modules (nothing comes from a CDN). */
 const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -69,7 +71,9 @@ export async function openapiRoutes(app: FastifyInstance, registry: ApiDocRegist
     doc({
       tag: 'reference',
       summary: 'This OpenAPI 3.1 document',
-      responses: { 200: { content: 'application/json', description: 'The OpenAPI document', schema: { type: 'object' } } },
+      responses: {
+        200: { content: 'application/json', description: 'The OpenAPI document', schema: { type: 'object' } },
+      },
     }),
     async (_req, reply) => {
       // Built once, on first request: by then every route is registered.
@@ -86,7 +90,11 @@ export async function openapiRoutes(app: FastifyInstance, registry: ApiDocRegist
       responses: { 200: { content: 'text/html', description: 'The page' } },
     }),
     async (_req, reply) =>
-      reply.header('Content-Security-Policy', CSP).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(PAGE),
+      reply
+        .header('Content-Security-Policy', CSP)
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(PAGE),
   );
 
   app.get<{ Params: { '*': string } }>(
@@ -95,11 +103,15 @@ export async function openapiRoutes(app: FastifyInstance, registry: ApiDocRegist
       tag: 'reference',
       summary: "The reference page's scripts, styles and icon",
       params: { path: z.enum(['init.js', ...Object.keys(ASSETS)]) },
-      responses: { 200: { content: '*/*', description: 'The file', schema: { type: 'string', format: 'binary' } }, 404: 'error' },
+      responses: {
+        200: { content: '*/*', description: 'The file', schema: { type: 'string', format: 'binary' } },
+        404: 'error',
+      },
     }),
     async (req, reply) => {
       const name = req.params['*'];
-      if (name === 'init.js') return reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(INIT_JS);
+      if (name === 'init.js')
+        return reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(INIT_JS);
       const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (!type) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
       return reply

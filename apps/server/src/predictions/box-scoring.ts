@@ -21,7 +21,10 @@ export async function cropBox(original: Buffer, box: [number, number, number, nu
 
 /** The crop as a small WebP: the cut image of a specimen a reviewer scored. */
 export async function cutImage(crop: Buffer): Promise<Buffer> {
-  return sharp(crop).resize({ width: 512, height: 512, fit: 'inside', withoutEnlargement: true }).webp({ quality: 85 }).toBuffer();
+  return sharp(crop)
+    .resize({ width: 512, height: 512, fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 85 })
+    .toBuffer();
 }
 
 /**
@@ -40,10 +43,15 @@ export async function scoreBox(engine: Engine, crop: Buffer, params: PredictionP
   }
   const found = a.error_code === null ? a.specimens.map((s, i) => ({ s, i })).filter(({ s }) => s.ppd !== null) : [];
   if (found.length === 0) {
-    throw new ApiError(422, 'box_not_scored', `The engine found no specimen to score inside the box${a.error_message ? `: ${a.error_message}` : ''}. Draw the box round one specimen, or give its PPD.`, {
-      engine_error_code: a.error_code,
-      fields: { box: 'no specimen found inside the box' },
-    });
+    throw new ApiError(
+      422,
+      'box_not_scored',
+      `The engine found no specimen to score inside the box${a.error_message ? `: ${a.error_message}` : ''}. Draw the box round one specimen, or give its PPD.`,
+      {
+        engine_error_code: a.error_code,
+        fields: { box: 'no specimen found inside the box' },
+      },
+    );
   }
   const best = found.reduce((m, c) => (c.s.box.w * c.s.box.h > m.s.box.w * m.s.box.h ? c : m));
   return {

@@ -58,7 +58,10 @@ const exportQuerySchema = listQuerySchema
 const groupBy = z
   .string()
   .transform((s) => s.split(',').map((f) => f.trim()))
-  .refine((f) => f.length >= 1 && f.length <= 2 && f.every((x) => METADATA_FIELD_PATTERN.test(x)), 'one or two field names, comma-separated')
+  .refine(
+    (f) => f.length >= 1 && f.length <= 2 && f.every((x) => METADATA_FIELD_PATTERN.test(x)),
+    'one or two field names, comma-separated',
+  )
   .refine((f) => new Set(f).size === f.length, 'a field may be named once');
 /** The groups take the listing's filters (and meta.FIELD=VALUE). */
 const groupsQuerySchema = listQuerySchema
@@ -71,12 +74,20 @@ const ppd = z.number().finite().min(PPD_MIN, `PPD is on the 0-10 scale`).max(PPD
 /** `PATCH /predictions/{id}/specimens/{index}/`: excluded and/or ppd (null = the engine's value), optional note. */
 const specimenPatchSchema = z
   .object({ excluded: z.boolean().optional(), ppd: ppd.nullable().optional(), note })
-  .refine((v) => v.excluded !== undefined || v.ppd !== undefined, { message: 'give excluded and/or ppd', path: ['non_field_errors'] });
+  .refine((v) => v.excluded !== undefined || v.ppd !== undefined, {
+    message: 'give excluded and/or ppd',
+    path: ['non_field_errors'],
+  });
 
 const boxSide = z.number().int('whole pixels').min(SPECIMEN_BOX_MIN, `at least ${SPECIMEN_BOX_MIN} pixels`);
 /** `POST /predictions/{id}/specimens/`: a box [x, y, w, h] in original-image pixels, optional kind, ppd, note. */
 const addSpecimenSchema = z.object({
-  box: z.tuple([z.number().int('whole pixels').min(0, 'inside the image'), z.number().int('whole pixels').min(0, 'inside the image'), boxSide, boxSide]),
+  box: z.tuple([
+    z.number().int('whole pixels').min(0, 'inside the image'),
+    z.number().int('whole pixels').min(0, 'inside the image'),
+    boxSide,
+    boxSide,
+  ]),
   kind: z.enum(SPECIMEN_KINDS as unknown as ['root_slice', 'leaf']).optional(),
   ppd: ppd.optional(),
   note,
@@ -93,7 +104,11 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   const predictions = new PredictionsService(ctx, tasks);
   const review = new ReviewService(ctx);
 
-  const listDoc = doc({ summary: 'List results (filters, ordering, paging)', query: pagingQuerySchema.extend(listQuerySchema.shape), responses: { 200: resultListSchema } });
+  const listDoc = doc({
+    summary: 'List results (filters, ordering, paging)',
+    query: pagingQuerySchema.extend(listQuerySchema.shape),
+    responses: { 200: resultListSchema },
+  });
   app.get('/predictions/', listDoc, async (req) => {
     const query = flatQuery(req.query);
     const paging = parsePaging(query);
@@ -114,7 +129,15 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     const key = q.ordering.replace(/^-/, '') as 'ppd_value' | 'imageName' | 'created_time';
     const meta = parseMetaQuery(query);
     const { count, results } = await predictions.list(
-      { taskId: q.task_id, imageId: q.image_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed, meta },
+      {
+        taskId: q.task_id,
+        imageId: q.image_id,
+        search: q.search,
+        severity: q.severity,
+        needsReview: q.needs_review,
+        reviewed: q.reviewed,
+        meta,
+      },
       { key, desc },
       paging.pageSize,
       paging.offset,
@@ -136,7 +159,12 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   const exportDoc = doc({
     summary: 'Export results as CSV (UTF-8 with BOM, one row per result, or per specimen with format=specimens)',
     query: exportQuerySchema,
-    responses: { 200: { content: 'text/csv', description: 'An attachment named prediction_results_{task_id or all}_{YYYY-MM-DD}.csv' } },
+    responses: {
+      200: {
+        content: 'text/csv',
+        description: 'An attachment named prediction_results_{task_id or all}_{YYYY-MM-DD}.csv',
+      },
+    },
   });
   app.get('/predictions/export/', exportDoc, async (req, reply) => {
     const query = flatQuery(req.query);
@@ -153,7 +181,14 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
       'query',
     );
     const meta = parseMetaQuery(query);
-    const filter = { taskId: q.task_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed, meta };
+    const filter = {
+      taskId: q.task_id,
+      search: q.search,
+      severity: q.severity,
+      needsReview: q.needs_review,
+      reviewed: q.reviewed,
+      meta,
+    };
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName(q.task_id)}"`)
@@ -177,11 +212,20 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
       },
       'query',
     );
-    const filter = { taskId: q.task_id, imageId: q.image_id, search: q.search, severity: q.severity, needsReview: q.needs_review, reviewed: q.reviewed, meta: parseMetaQuery(query) };
+    const filter = {
+      taskId: q.task_id,
+      imageId: q.image_id,
+      search: q.search,
+      severity: q.severity,
+      needsReview: q.needs_review,
+      reviewed: q.reviewed,
+      meta: parseMetaQuery(query),
+    };
     return { fields: q.by, filter, taskId: q.task_id };
   };
   const groupsDoc = doc({
-    summary: 'Mean PPD per group of one or two sample fields (n, SD, 95 % interval, bands) over scored results, sorted by key; meta.FIELD=VALUE filters',
+    summary:
+      'Mean PPD per group of one or two sample fields (n, SD, 95 % interval, bands) over scored results, sorted by key; meta.FIELD=VALUE filters',
     query: groupsQuerySchema,
     responses: { 200: z.array(resultGroupSchema) },
   });
@@ -191,24 +235,37 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   });
   // An addition (docs/api.md): the same table as a CSV file, columns named for a breeding database.
   const groupsExportDoc = doc({
-    summary: 'The group table as CSV (UTF-8 with BOM): key fields under their ontology names, n, mean PPD under the trait id, SD, interval, bands',
+    summary:
+      'The group table as CSV (UTF-8 with BOM): key fields under their ontology names, n, mean PPD under the trait id, SD, interval, bands',
     query: groupsQuerySchema,
-    responses: { 200: { content: 'text/csv', description: 'An attachment named prediction_groups_{task_id or all}_{YYYY-MM-DD}.csv' } },
+    responses: {
+      200: {
+        content: 'text/csv',
+        description: 'An attachment named prediction_groups_{task_id or all}_{YYYY-MM-DD}.csv',
+      },
+    },
   });
   app.get('/predictions/groups/export/', groupsExportDoc, async (req, reply) => {
     const { fields, filter, taskId } = groupsRequest(req.query);
     const groups = await predictions.groups(filter, fields);
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${exportFileName(taskId).replace('prediction_results_', 'prediction_groups_')}"`)
+      .header(
+        'Content-Disposition',
+        `attachment; filename="${exportFileName(taskId).replace('prediction_results_', 'prediction_groups_')}"`,
+      )
       .header('Cache-Control', 'no-store')
       .send(predictions.groupsCsv(fields, groups));
   });
 
-  app.get<{ Params: { id: string } }>('/predictions/:id/', doc({ summary: 'One result', responses: { 200: resultSchema } }), async (req) => predictions.get(parsePathId(req.params.id)));
+  app.get<{ Params: { id: string } }>(
+    '/predictions/:id/',
+    doc({ summary: 'One result', responses: { 200: resultSchema } }),
+    async (req) => predictions.get(parsePathId(req.params.id)),
+  );
 
   const patchDoc = doc({
-    summary: 'Review one specimen: exclude or include it, or give its PPD (null: back to the engine\'s value)',
+    summary: "Review one specimen: exclude or include it, or give its PPD (null: back to the engine's value)",
     body: specimenPatchSchema,
     responses: {
       200: resultSchema,
@@ -239,8 +296,13 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     return reply.status(201).send(await review.addSpecimen(id, input, reviewerOf(req)));
   });
 
-  const historyDoc = doc({ summary: 'Every review change of a result, oldest first', responses: { 200: z.array(reviewHistoryEntrySchema) } });
-  app.get<{ Params: { id: string } }>('/predictions/:id/history/', historyDoc, async (req) => review.history(parsePathId(req.params.id)));
+  const historyDoc = doc({
+    summary: 'Every review change of a result, oldest first',
+    responses: { 200: z.array(reviewHistoryEntrySchema) },
+  });
+  app.get<{ Params: { id: string } }>('/predictions/:id/history/', historyDoc, async (req) =>
+    review.history(parsePathId(req.params.id)),
+  );
 
   const singleDoc = doc({
     summary: 'Score one image now (a one-image task) and answer with its result',
@@ -260,12 +322,20 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   const batchDoc = doc({
     summary: 'Start a prediction task (as POST /api/tasks/prediction/, the name optional)',
     body: batchCreateSchema,
-    responses: { 201: taskSchema, 400: errorResponse('`invalid` (with `fields`), `unknown_ids` (with `ids`) or `no_images`') },
+    responses: {
+      201: taskSchema,
+      400: errorResponse('`invalid` (with `fields`), `unknown_ids` (with `ids`) or `no_images`'),
+    },
   });
   app.post('/predictions/predict_batch/', batchDoc, async (req, reply) => {
     const input = parseInput(batchCreateSchema, req.body, 'task');
     const name = input.name ?? `Prediction ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
-    const task = await tasks.create({ ...input, name, type: input.type ?? 'prediction', createdBy: req.user?.id ?? null });
+    const task = await tasks.create({
+      ...input,
+      name,
+      type: input.type ?? 'prediction',
+      createdBy: req.user?.id ?? null,
+    });
     return reply.status(201).send(task);
   });
 }

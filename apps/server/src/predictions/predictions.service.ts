@@ -23,7 +23,10 @@ export class PredictionsService {
   }
 
   async list(filter: ResultFilter, order: ResultOrder, limit: number, offset: number) {
-    const [count, rows] = await Promise.all([this.repo.count(filter), this.repo.listPage(filter, order, limit, offset)]);
+    const [count, rows] = await Promise.all([
+      this.repo.count(filter),
+      this.repo.listPage(filter, order, limit, offset),
+    ]);
     return { count, results: rows.map((r) => toResult(r, this.ctx.storage)) };
   }
 
@@ -38,7 +41,9 @@ export class PredictionsService {
     const s = await this.repo.summary(taskId);
     const count = s.count;
     // Keep the key order of the shared bin list (highest band first, as the results screen draws them).
-    const histogram = Object.fromEntries(HISTOGRAM_BINS.map((b) => [b.key, s.bins[b.key]])) as PredictionSummary['histogram'];
+    const histogram = Object.fromEntries(
+      HISTOGRAM_BINS.map((b) => [b.key, s.bins[b.key]]),
+    ) as PredictionSummary['histogram'];
     const bands = { healthy: 0, mild: 0, severe: 0 };
     // Every bin lies inside one band (the bins split the bands further): a bin's band is its lower limit's.
     for (const b of HISTOGRAM_BINS) bands[severityOf(Number.isFinite(b.from) ? b.from : 0)] += s.bins[b.key];
@@ -69,7 +74,9 @@ export class PredictionsService {
    * Scores one image now: a one-image task whose job goes through the queue like any other (tasks take
    * turns, so it starts at the next free slot), then waits for its result row.
    */
-  async predictSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<PredictionResult> {
+  async predictSingle(
+    input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined },
+  ): Promise<PredictionResult> {
     const task = await this.tasks.createForSingle(input);
     const deadline = Date.now() + SINGLE_WAIT_MS;
     for (let wait = 20; ; wait = Math.min(250, wait * 1.5)) {
@@ -77,10 +84,17 @@ export class PredictionsService {
       if (row) return toResult(row, this.ctx.storage);
       const after = await this.tasks.get(task.id);
       if (after.status !== 'running') {
-        throw new ApiError(503, 'engine_unavailable', after.error_message ?? 'The image could not be scored', { task_id: task.id });
+        throw new ApiError(503, 'engine_unavailable', after.error_message ?? 'The image could not be scored', {
+          task_id: task.id,
+        });
       }
       if (Date.now() > deadline) {
-        throw new ApiError(504, 'still_running', 'The image is still being scored: its result will appear under the task', { task_id: task.id });
+        throw new ApiError(
+          504,
+          'still_running',
+          'The image is still being scored: its result will appear under the task',
+          { task_id: task.id },
+        );
       }
       await new Promise((r) => setTimeout(r, wait));
     }

@@ -78,7 +78,10 @@ export function exportCsvStream(db: Db, filter: ExportFilter, format: ExportForm
     yield `\uFEFF${[...header, ...trait, ...fields.map(exportColumnOf)].map(csvText).join(',')}\r\n`;
     const pages = db.dialect === 'sqlite' ? sqlitePages(db, filter, format) : keysetPages(db, filter, format);
     for await (const rows of pages) {
-      const metadata = fields.length > 0 ? await fieldsRepo.metadataOf([...new Set(rows.map((r) => Number(r[IMAGE_ID_AT[format]])))]) : new Map();
+      const metadata =
+        fields.length > 0
+          ? await fieldsRepo.metadataOf([...new Set(rows.map((r) => Number(r[IMAGE_ID_AT[format]])))])
+          : new Map();
       yield rows.map((r) => line(r, sampleCells(fields, metadata.get(Number(r[IMAGE_ID_AT[format]]))))).join('');
     }
   }
@@ -140,7 +143,12 @@ const SQLITE_PAGE = 500;
 
 /** The sample-field cells of one row (empty where the image lacks a field), each led by a comma. */
 function sampleCells(fields: string[], metadata: ImageMetadata | undefined): string {
-  return fields.map((f) => `,${metadata?.[f] === undefined ? '' : typeof metadata[f] === 'number' ? String(metadata[f]) : csvText(String(metadata[f]))}`).join('');
+  return fields
+    .map(
+      (f) =>
+        `,${metadata?.[f] === undefined ? '' : typeof metadata[f] === 'number' ? String(metadata[f]) : csvText(String(metadata[f]))}`,
+    )
+    .join('');
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? '' : String(Number(v)));

@@ -102,7 +102,8 @@ export class ResultsRepository {
     let q = this.db.selectFrom('results');
     if (filter.taskId !== undefined) q = q.where('results.task_id', '=', filter.taskId);
     if (filter.imageId !== undefined) q = q.where('results.image_id', '=', filter.imageId);
-    if (filter.search) q = q.where(sql<boolean>`results.image_name_lower like ${likeContains(filter.search)} escape '\\'`);
+    if (filter.search)
+      q = q.where(sql<boolean>`results.image_name_lower like ${likeContains(filter.search)} escape '\\'`);
     if (filter.severity) {
       const [from, to] = SEVERITY_RANGES[filter.severity];
       // A failed row has no PPD, so it never matches a severity.
@@ -126,11 +127,15 @@ export class ResultsRepository {
     // order, so the lookups of the fields walk their primary key in order too.
     const scored = this.filtered(filter)
       .where('results.ppd_value', 'is not', null)
-      .leftJoin('image_fields as f0', (join) => join.onRef('f0.image_id', '=', 'results.image_id').on('f0.field', '=', fields[0] ?? ''));
+      .leftJoin('image_fields as f0', (join) =>
+        join.onRef('f0.image_id', '=', 'results.image_id').on('f0.field', '=', fields[0] ?? ''),
+      );
     // The second field's join only when there is one: each join is a lookup per result.
     const q =
       fields.length > 1
-        ? scored.leftJoin('image_fields as f1', (join) => join.onRef('f1.image_id', '=', 'results.image_id').on('f1.field', '=', fields[1]!))
+        ? scored.leftJoin('image_fields as f1', (join) =>
+            join.onRef('f1.image_id', '=', 'results.image_id').on('f1.field', '=', fields[1]!),
+          )
         : scored;
     // One key per field. SQLite: coalesce(number, text) keeps each value's type (a number and a text never compare
     // equal, and a text never looks like a number: see typeMetadataValue), and sorting one column instead of two
@@ -236,8 +241,17 @@ export class ResultsRepository {
       .where('ppd_value', 'is not', null);
     if (taskId !== undefined) q = q.where('task_id', '=', taskId);
     const row = (await q.executeTakeFirstOrThrow()) as Record<string, unknown>;
-    const bins = Object.fromEntries(HISTOGRAM_BINS.map((b, i) => [b.key, Number(row[`bin${i}`] ?? 0)])) as Record<HistogramKey, number>;
-    return { count: Number(row.count), average: row.average as number | null, max: row.max as number | null, min: row.min as number | null, bins };
+    const bins = Object.fromEntries(HISTOGRAM_BINS.map((b, i) => [b.key, Number(row[`bin${i}`] ?? 0)])) as Record<
+      HistogramKey,
+      number
+    >;
+    return {
+      count: Number(row.count),
+      average: row.average as number | null,
+      max: row.max as number | null,
+      min: row.min as number | null,
+      bins,
+    };
   }
 
   /**
@@ -378,10 +392,18 @@ export class ResultsRepository {
     const keys: string[] = [];
     for (let i = 0; i < imageIds.length; i += CHUNK) {
       const ids = imageIds.slice(i, i + CHUNK);
-      const rows = await this.db.selectFrom('results').select(['oss_key', 'vis_keys', 'specimens']).where('image_id', 'in', ids).execute();
+      const rows = await this.db
+        .selectFrom('results')
+        .select(['oss_key', 'vis_keys', 'specimens'])
+        .where('image_id', 'in', ids)
+        .execute();
       for (const row of rows) keys.push(...resultFileKeys(row));
       await this.db.deleteFrom('results').where('image_id', 'in', ids).execute();
-      await this.db.updateTable('images').set({ ppd_value: null, last_prediction: null, last_result_id: null }).where('id', 'in', ids).execute();
+      await this.db
+        .updateTable('images')
+        .set({ ppd_value: null, last_prediction: null, last_result_id: null })
+        .where('id', 'in', ids)
+        .execute();
     }
     return keys;
   }
@@ -391,7 +413,11 @@ export class ResultsRepository {
    * them fall back to their newest scored result of another task (or none). Returns the stored file keys.
    */
   async removeForTask(taskId: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('results').select(['oss_key', 'vis_keys', 'specimens']).where('task_id', '=', taskId).execute();
+    const rows = await this.db
+      .selectFrom('results')
+      .select(['oss_key', 'vis_keys', 'specimens'])
+      .where('task_id', '=', taskId)
+      .execute();
     await this.db
       .updateTable('images')
       .set((eb) => {
@@ -408,7 +434,11 @@ export class ResultsRepository {
           last_result_id: newest.select('r.id'),
         };
       })
-      .where('images.last_result_id', 'in', this.db.selectFrom('results').select('results.id').where('results.task_id', '=', taskId))
+      .where(
+        'images.last_result_id',
+        'in',
+        this.db.selectFrom('results').select('results.id').where('results.task_id', '=', taskId),
+      )
       .execute();
     await this.db.deleteFrom('results').where('task_id', '=', taskId).execute();
     return rows.flatMap(resultFileKeys);
@@ -426,7 +456,11 @@ export class ResultsRepository {
     if (postgres) q = q.forUpdate();
     const row = await q.executeTakeFirst();
     if (!row) return undefined;
-    const image = await this.db.selectFrom('images').select(['id', 'width', 'height', 'blob_key']).where('id', '=', row.image_id).executeTakeFirst();
+    const image = await this.db
+      .selectFrom('images')
+      .select(['id', 'width', 'height', 'blob_key'])
+      .where('id', '=', row.image_id)
+      .executeTakeFirst();
     return { row, image };
   }
 

@@ -20,11 +20,20 @@ export interface SpecimenPatch {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A result that has no score (a failed image, or cuts only) cannot be reviewed. */
-export function assertScored(row: { error_code: string | null; engine_ppd_value: number | null; ppd_value: number | null }): void {
+export function assertScored(row: {
+  error_code: string | null;
+  engine_ppd_value: number | null;
+  ppd_value: number | null;
+}): void {
   if (row.error_code !== null || (row.engine_ppd_value === null && row.ppd_value === null)) {
-    throw new ApiError(409, 'not_scored', 'This result has no score to review (the image failed or only its cuts were made)', {
-      error_code: row.error_code,
-    });
+    throw new ApiError(
+      409,
+      'not_scored',
+      'This result has no score to review (the image failed or only its cuts were made)',
+      {
+        error_code: row.error_code,
+      },
+    );
   }
 }
 
@@ -33,7 +42,11 @@ export function assertScored(row: { error_code: string | null; engine_ppd_value:
  * excluded/included then ppd/reset). Every refusal is thrown before anything is built, so a refused
  * request changes nothing. A specimen a reviewer touched no longer needs review.
  */
-export function patchSpecimen(specimens: StoredSpecimen[], index: number, patch: SpecimenPatch): { specimens: StoredSpecimen[]; changes: ChangeMade[] } {
+export function patchSpecimen(
+  specimens: StoredSpecimen[],
+  index: number,
+  patch: SpecimenPatch,
+): { specimens: StoredSpecimen[]; changes: ChangeMade[] } {
   const at = specimens.findIndex((s) => s.index === index);
   if (at < 0) {
     throw new ApiError(404, 'unknown_specimen', `This result has no specimen ${index} (it has ${specimens.length})`, {
@@ -48,15 +61,30 @@ export function patchSpecimen(specimens: StoredSpecimen[], index: number, patch:
     if (patch.excluded) {
       const othersIncluded = specimens.filter((s) => s.index !== index && !s.excluded).length;
       if (othersIncluded === 0) {
-        throw new ApiError(409, 'last_specimen', 'The last specimen still counted cannot be excluded: a result needs at least one', { index });
+        throw new ApiError(
+          409,
+          'last_specimen',
+          'The last specimen still counted cannot be excluded: a result needs at least one',
+          { index },
+        );
       }
     }
     next.excluded = patch.excluded;
-    changes.push({ index, change: patch.excluded ? 'excluded' : 'included', from: before.excluded, to: patch.excluded });
+    changes.push({
+      index,
+      change: patch.excluded ? 'excluded' : 'included',
+      from: before.excluded,
+      to: patch.excluded,
+    });
   }
   if (patch.ppd === null) {
     if (before.engine_ppd === null) {
-      throw new ApiError(409, 'no_engine_value', `Specimen ${index} has no engine value to return to (a reviewer scored it)`, { index });
+      throw new ApiError(
+        409,
+        'no_engine_value',
+        `Specimen ${index} has no engine value to return to (a reviewer scored it)`,
+        { index },
+      );
     }
     next.ppd = before.engine_ppd;
     next.corrected = false;

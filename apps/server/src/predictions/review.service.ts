@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { PredictionParameters, PredictionResult, ReviewHistoryEntry, ReviewChange, SpecimenKind } from '@cassavascope/contract';
+import type {
+  PredictionParameters,
+  PredictionResult,
+  ReviewHistoryEntry,
+  ReviewChange,
+  SpecimenKind,
+} from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { resultKeyPrefix } from '../scoring/run-job.js';
@@ -41,7 +47,12 @@ export class ReviewService {
     return this.ctx.db.dialect !== 'sqlite';
   }
 
-  async patchSpecimen(resultId: number, index: number, patch: SpecimenPatch & { note?: string | undefined }, who: Reviewer): Promise<PredictionResult> {
+  async patchSpecimen(
+    resultId: number,
+    index: number,
+    patch: SpecimenPatch & { note?: string | undefined },
+    who: Reviewer,
+  ): Promise<PredictionResult> {
     await this.ctx.db.kysely.transaction().execute(async (trx) => {
       const owner = new ResultsRepository(trx);
       const found = await owner.getForReview(resultId, this.postgres);
@@ -66,18 +77,31 @@ export class ReviewService {
     if (!snapshot) throw notFound('Result');
     assertScored(snapshot.row);
     const image = snapshot.image;
-    if (!image) throw new ApiError(409, 'image_deleted', 'The original image of this result was deleted: nothing to draw a box on');
+    if (!image)
+      throw new ApiError(
+        409,
+        'image_deleted',
+        'The original image of this result was deleted: nothing to draw a box on',
+      );
     const [x, y, w, h] = input.box;
     if (x + w > image.width || y + h > image.height) {
-      throw new ApiError(400, 'invalid', `The box must lie inside the image (${image.width} x ${image.height} pixels)`, {
-        fields: { box: `outside the image (${image.width} x ${image.height})` },
-      });
+      throw new ApiError(
+        400,
+        'invalid',
+        `The box must lie inside the image (${image.width} x ${image.height} pixels)`,
+        {
+          fields: { box: `outside the image (${image.width} x ${image.height})` },
+        },
+      );
     }
     const original = await this.ctx.storage.getBuffer(image.blob_key);
     if (!original) throw new ApiError(409, 'image_unreadable', 'The stored original could not be read');
     const crop = await cropBox(original, input.box);
     const task = await new TasksRepository(this.ctx.db.kysely).get(snapshot.row.task_id);
-    const scored = input.ppd === undefined ? await scoreBox(this.ctx.engine, crop, JSON.parse(task?.parameters ?? '{}') as PredictionParameters) : null;
+    const scored =
+      input.ppd === undefined
+        ? await scoreBox(this.ctx.engine, crop, JSON.parse(task?.parameters ?? '{}') as PredictionParameters)
+        : null;
     const cut = scored ? scored.cut : await cutImage(crop);
     const pred = scored ? scored.pred : cut;
 
@@ -116,7 +140,11 @@ export class ReviewService {
         await TaskState.moveBand(trx, found.row.task_id, found.row.ppd_value, values.ppdValue);
       });
     } catch (err) {
-      await this.ctx.storage.delete(keys).catch((e: unknown) => this.ctx.log.warn({ err: e, keys }, 'could not remove the images of a refused specimen'));
+      await this.ctx.storage
+        .delete(keys)
+        .catch((e: unknown) =>
+          this.ctx.log.warn({ err: e, keys }, 'could not remove the images of a refused specimen'),
+        );
       throw err;
     }
     return this.get(resultId);
@@ -125,7 +153,9 @@ export class ReviewService {
   async history(resultId: number): Promise<ReviewHistoryEntry[]> {
     if (!(await this.results.exists(resultId))) throw notFound('Result');
     const rows = await this.results.history(resultId);
-    const names = await new UsersRepository(this.ctx.db.kysely).namesOf([...new Set(rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])))]);
+    const names = await new UsersRepository(this.ctx.db.kysely).namesOf([
+      ...new Set(rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id]))),
+    ]);
     return rows.map((r) => ({
       time: r.created_at,
       index: r.specimen_index,
@@ -134,7 +164,10 @@ export class ReviewService {
       to: JSON.parse(r.to_value) as number | boolean | null,
       note: r.note,
       // A user removed since keeps their id (the name is gone with the account).
-      user: r.user_id === null ? null : { id: r.user_id, ...(names.has(r.user_id) ? { username: names.get(r.user_id)! } : {}) },
+      user:
+        r.user_id === null
+          ? null
+          : { id: r.user_id, ...(names.has(r.user_id) ? { username: names.get(r.user_id)! } : {}) },
     }));
   }
 
@@ -145,7 +178,12 @@ export class ReviewService {
   }
 }
 
-function historyRows(resultId: ResultRow['id'], changes: ChangeMade[], note: string | undefined, who: Reviewer): NewReviewRow[] {
+function historyRows(
+  resultId: ResultRow['id'],
+  changes: ChangeMade[],
+  note: string | undefined,
+  who: Reviewer,
+): NewReviewRow[] {
   const now = new Date().toISOString();
   const text = note?.trim() ? note.trim() : null;
   return changes.map((c) => ({

@@ -1,4 +1,11 @@
-import { cutKey, predKey, type Specimen, type SpecimenKind, type SpecimenSource, type VisKey } from '@cassavascope/contract';
+import {
+  cutKey,
+  predKey,
+  type Specimen,
+  type SpecimenKind,
+  type SpecimenSource,
+  type VisKey,
+} from '@cassavascope/contract';
 import type { AnalysisResult } from '@cassavascope/ppd';
 import type { BlobStorage } from '../storage/blob-storage.js';
 

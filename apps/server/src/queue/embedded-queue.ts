@@ -114,10 +114,10 @@ export class EmbeddedQueue implements TaskQueue {
     const controller = new AbortController();
     const done = this.deps.runner
       .run(job.id, {
-      signal: controller.signal,
-      limit: this.limit,
-      concurrency: this.options.imagesInFlight,
-    })
+        signal: controller.signal,
+        limit: this.limit,
+        concurrency: this.options.imagesInFlight,
+      })
       .then(async (outcome) => {
         if (outcome === 'interrupted') await this.repo.setJobStatus(job.id, 'queued');
       })
@@ -127,7 +127,11 @@ export class EmbeddedQueue implements TaskQueue {
           // and is queued again after a pause, however often; it never uses up the task's attempts.
           this.deps.log.warn({ err, jobId: job.id, taskId: job.task_id }, 'queue: storage full, the job waits');
           const retry = setTimeout(() => {
-            if (!this.stopped) void this.repo.setJobStatus(job.id, 'queued').then(() => this.wake(), () => undefined);
+            if (!this.stopped)
+              void this.repo.setJobStatus(job.id, 'queued').then(
+                () => this.wake(),
+                () => undefined,
+              );
           }, STORAGE_FULL_PAUSE_MS);
           retry.unref();
           return;
@@ -135,7 +139,11 @@ export class EmbeddedQueue implements TaskQueue {
         this.deps.log.error({ err, jobId: job.id, taskId: job.task_id, attempt: job.attempts }, 'queue: job failed');
         try {
           if (job.attempts < MAX_ATTEMPTS) await this.repo.setJobStatus(job.id, 'queued');
-          else await this.deps.runner.giveUp(job.task_id, `A job of this task failed ${MAX_ATTEMPTS} times: ${String(err)}`);
+          else
+            await this.deps.runner.giveUp(
+              job.task_id,
+              `A job of this task failed ${MAX_ATTEMPTS} times: ${String(err)}`,
+            );
         } catch (inner) {
           this.deps.log.error({ err: inner }, 'queue: could not record a failed job');
         }

@@ -20,9 +20,18 @@ export class JobsRepository {
   async insertJobs(taskId: number, imageIds: number[], size: number, now: string): Promise<void> {
     const jobs = [];
     for (let i = 0; i < imageIds.length; i += size) {
-      jobs.push({ task_id: taskId, image_ids: JSON.stringify(imageIds.slice(i, i + size)), status: 'queued', updated_at: now });
+      jobs.push({
+        task_id: taskId,
+        image_ids: JSON.stringify(imageIds.slice(i, i + size)),
+        status: 'queued',
+        updated_at: now,
+      });
     }
-    for (let i = 0; i < jobs.length; i += INSERT_CHUNK) await this.db.insertInto('task_jobs').values(jobs.slice(i, i + INSERT_CHUNK)).execute();
+    for (let i = 0; i < jobs.length; i += INSERT_CHUNK)
+      await this.db
+        .insertInto('task_jobs')
+        .values(jobs.slice(i, i + INSERT_CHUNK))
+        .execute();
   }
 
   /**
@@ -62,7 +71,11 @@ export class JobsRepository {
   }
 
   async setJobStatus(id: number, status: 'queued' | 'running' | 'done'): Promise<void> {
-    await this.db.updateTable('task_jobs').set({ status, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('task_jobs')
+      .set({ status, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Queued jobs of running tasks (or of one task), oldest first: what the pg-boss transport sends. */
@@ -103,7 +116,10 @@ export class JobsRepository {
       const missing = ids.filter((imageId) => !done.has(imageId));
       const now = new Date().toISOString();
       if (missing.length > 0) {
-        await trx.insertInto('task_jobs').values({ task_id: job.task_id, image_ids: JSON.stringify(missing), status: 'queued', updated_at: now }).execute();
+        await trx
+          .insertInto('task_jobs')
+          .values({ task_id: job.task_id, image_ids: JSON.stringify(missing), status: 'queued', updated_at: now })
+          .execute();
       }
       await trx.updateTable('task_jobs').set({ status: 'done', updated_at: now }).where('id', '=', id).execute();
       return missing.length > 0;

@@ -71,7 +71,9 @@ export class PgBossQueue implements TaskQueue {
   ) {
     this.repo = new JobsRepository(deps.db.kysely);
     this.limit = createLimit(options.imagesInFlight);
-    this.localWorkers = options.api?.workerProcesses ? new LocalWorkerProcesses(options.api.config, options.api.workerProcesses, deps.log) : null;
+    this.localWorkers = options.api?.workerProcesses
+      ? new LocalWorkerProcesses(options.api.config, options.api.workerProcesses, deps.log)
+      : null;
   }
 
   async start(): Promise<void> {
@@ -86,7 +88,12 @@ export class PgBossQueue implements TaskQueue {
     });
     boss.on('error', (err) => this.deps.log.error({ err }, 'pg-boss error'));
     await boss.start();
-    await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: RETRY_LIMIT, retryDelay: 1, expireInSeconds: HANDLER_MAX_SECONDS });
+    await boss.createQueue(QUEUE, {
+      name: QUEUE,
+      retryLimit: RETRY_LIMIT,
+      retryDelay: 1,
+      expireInSeconds: HANDLER_MAX_SECONDS,
+    });
     this.boss = boss;
     this.staleSweep = setInterval(() => void this.expireStaleJobs(), Math.max(1000, (expire * 1000) / 2));
     this.staleSweep.unref();
@@ -100,8 +107,10 @@ export class PgBossQueue implements TaskQueue {
     if (sent > 0) this.deps.log.info({ sent }, 'queued jobs handed to pg-boss');
     if (this.options.works) {
       for (let i = 0; i < this.options.jobs; i++) {
-        await boss.work<TaskJobData>(QUEUE, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS, includeMetadata: true }, (jobs) =>
-          this.handle(jobs),
+        await boss.work<TaskJobData>(
+          QUEUE,
+          { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS, includeMetadata: true },
+          (jobs) => this.handle(jobs),
         );
       }
     }
@@ -227,7 +236,10 @@ export class PgBossQueue implements TaskQueue {
       if (!boss) return;
       boss
         .getDb()
-        .executeSql(`UPDATE pgboss.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active'`, [QUEUE, jobId])
+        .executeSql(`UPDATE pgboss.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active'`, [
+          QUEUE,
+          jobId,
+        ])
         .catch((err: unknown) => this.deps.log.warn({ err, jobId }, 'pg-boss heartbeat failed'));
     }, every);
     timer.unref();

@@ -54,7 +54,8 @@ export class LocalWorkerProcesses {
         stdio: ['ignore', 'inherit', 'inherit'],
       });
       child.once('exit', (code, signal) => {
-        if (this.children.includes(child)) this.log.warn({ pid: child.pid, code, signal }, 'a local worker process exited');
+        if (this.children.includes(child))
+          this.log.warn({ pid: child.pid, code, signal }, 'a local worker process exited');
       });
       this.children.push(child);
     }

@@ -5,7 +5,8 @@ import { ResultsRepository, type ResultRecord } from '../predictions/results.rep
 import { TaskState } from '../tasks/task-state.js';
 
 /** `stored`: row written and counted; `duplicate`: the image already had a row; `discarded`: task not running. */
-export type RecordOutcome = { kind: 'stored'; id: number; imageDeleted: boolean } | { kind: 'duplicate' } | { kind: 'discarded' };
+export type RecordOutcome =
+  { kind: 'stored'; id: number; imageDeleted: boolean } | { kind: 'duplicate' } | { kind: 'discarded' };
 
 class DuplicateRow extends Error {}
 
@@ -42,7 +43,13 @@ export async function recordOutcome(db: Kysely<Database>, rec: ResultRecord): Pr
       const counted = await TaskState.countOutcome(
         trx,
         r.taskId,
-        { failed, scored: !failed && r.ppdValue !== null, ppd: r.ppdValue, confidence: r.confidence, processingTime: r.processingTime },
+        {
+          failed,
+          scored: !failed && r.ppdValue !== null,
+          ppd: r.ppdValue,
+          confidence: r.confidence,
+          processingTime: r.processingTime,
+        },
         now,
       );
       if (!counted) return { kind: 'discarded' } as const;

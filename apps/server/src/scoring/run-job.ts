@@ -163,12 +163,30 @@ async function scoreImage(
   const bytes = image ? await deps.storage.getBuffer(image.blob_key) : null;
   const name = image?.name ?? `image ${imageId}`;
   if (!image) {
-    await recordFailure(deps, repo, taskId, imageId, name, 'image_deleted', 'The image was deleted before it was scored', started);
+    await recordFailure(
+      deps,
+      repo,
+      taskId,
+      imageId,
+      name,
+      'image_deleted',
+      'The image was deleted before it was scored',
+      started,
+    );
     return;
   }
   if (!bytes) {
     // Row present, bytes not: deleted a moment ago (then recorded as image_deleted), or storage lost them.
-    await recordFailure(deps, repo, taskId, imageId, name, 'image_unreadable', 'The stored original could not be read', started);
+    await recordFailure(
+      deps,
+      repo,
+      taskId,
+      imageId,
+      name,
+      'image_unreadable',
+      'The stored original could not be read',
+      started,
+    );
     return;
   }
   const { split_count: _split, ...analysisParams } = params;
@@ -185,7 +203,18 @@ async function scoreImage(
     // A refused photo may still come with the overview of what the engine saw: stored as the row's overview.
     const message = analysis.error_message ?? analysis.error_code;
     const seconds = analysis.processing_time;
-    await recordFailure(deps, repo, taskId, imageId, name, analysis.error_code, message, started, seconds, analysis.images?.overview ?? null);
+    await recordFailure(
+      deps,
+      repo,
+      taskId,
+      imageId,
+      name,
+      analysis.error_code,
+      message,
+      started,
+      seconds,
+      analysis.images?.overview ?? null,
+    );
     return;
   }
 

@@ -10,7 +10,8 @@ export function hostNameOf(hostHeader: string | undefined): string | null {
   try {
     const url = new URL(`http://${hostHeader}`);
     // Anything beyond host[:port] (a path, credentials) makes it no Host at all.
-    if (url.host.toLowerCase() !== hostHeader.toLowerCase() && `${url.host}:80` !== hostHeader.toLowerCase()) return null;
+    if (url.host.toLowerCase() !== hostHeader.toLowerCase() && `${url.host}:80` !== hostHeader.toLowerCase())
+      return null;
     return normaliseHostName(url.hostname);
   } catch {
     return null;
@@ -58,7 +59,9 @@ export function registerRequestGuard(app: FastifyInstance, config: Pick<AppConfi
       }
     }
     if (STATE_CHANGING.has(req.method) && isCrossSite(req, allowedHosts)) {
-      return reply.status(403).send({ code: 'cross_origin', detail: 'A request from another site may not change anything here' });
+      return reply
+        .status(403)
+        .send({ code: 'cross_origin', detail: 'A request from another site may not change anything here' });
     }
   });
 }

@@ -8,7 +8,10 @@ import { serverStatus } from './status.service.js';
 export async function statusRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get(
     '/status/',
-    doc({ summary: 'Server status: version, counts, engine, backends, disk and a live check of each endpoint', responses: { 200: serverStatusSchema } }),
+    doc({
+      summary: 'Server status: version, counts, engine, backends, disk and a live check of each endpoint',
+      responses: { 200: serverStatusSchema },
+    }),
     async (req) => serverStatus(app, ctx, req.headers.cookie),
   );
 }

@@ -7,7 +7,13 @@ import { ImagesRepository } from '../images/images.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 
 /** The endpoint prefixes the connection screen lists, each checked with a real request. */
-export const CHECKED_ENDPOINTS = ['/api/images/', '/api/folders/', '/api/predictions/', '/api/tasks/', '/api/status/'] as const;
+export const CHECKED_ENDPOINTS = [
+  '/api/images/',
+  '/api/folders/',
+  '/api/predictions/',
+  '/api/tasks/',
+  '/api/status/',
+] as const;
 
 const VERSION = (
   JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -46,13 +52,21 @@ export async function serverStatus(app: FastifyInstance, ctx: AppContext, cookie
  * sign-in on, the check carries the caller's session; without one, 401 `not_signed_in` also counts as
  * answering (the endpoint is up and asks for a session).
  */
-async function checkEndpoints(app: FastifyInstance, cookie: string | undefined): Promise<{ path: string; ok: boolean }[]> {
+async function checkEndpoints(
+  app: FastifyInstance,
+  cookie: string | undefined,
+): Promise<{ path: string; ok: boolean }[]> {
   return Promise.all(
     CHECKED_ENDPOINTS.map(async (path) => {
       if (path === '/api/status/') return { path, ok: true };
       try {
         const res = await app.inject({ method: 'GET', url: `${path}?page_size=1`, headers: cookie ? { cookie } : {} });
-        return { path, ok: res.statusCode === 200 || (res.statusCode === 401 && res.json<{ code?: string }>().code === 'not_signed_in') };
+        return {
+          path,
+          ok:
+            res.statusCode === 200 ||
+            (res.statusCode === 401 && res.json<{ code?: string }>().code === 'not_signed_in'),
+        };
       } catch {
         return { path, ok: false };
       }

@@ -66,7 +66,8 @@ export class DiskSpace {
       // no statfs here: nothing to decide
     }
     if (free >= START_RESERVE_BYTES) return;
-    if (!this.releaseReserve('starting on a full disk', this.startReservePath)) this.releaseReserve('starting on a full disk');
+    if (!this.releaseReserve('starting on a full disk', this.startReservePath))
+      this.releaseReserve('starting on a full disk');
   }
 
   /** Writes the reserves again once the disk has twice their size free (in the background, one at a time). */

@@ -53,7 +53,11 @@ async function unreferenced(db: Db, keys: string[]): Promise<string[]> {
  * held for deletion. Files newer than `graceMs` are left alone: with PostgreSQL another API process may be
  * between putting a file and committing its row.
  */
-export async function sweepOrphanBlobs(deps: { db: Db; storage: BlobStorage; log: Logger }, graceMs: number, now = Date.now()): Promise<OrphanSweepReport> {
+export async function sweepOrphanBlobs(
+  deps: { db: Db; storage: BlobStorage; log: Logger },
+  graceMs: number,
+  now = Date.now(),
+): Promise<OrphanSweepReport> {
   const { db, storage } = deps;
   const guard = guardOf(storage);
   const report: OrphanSweepReport = { checked: 0, removed: 0 };
@@ -78,7 +82,8 @@ export async function sweepOrphanBlobs(deps: { db: Db; storage: BlobStorage; log
     }
   }
   if (batch.length > 0) await flush(batch);
-  if (report.removed > 0) deps.log.info(report, 'removed stored files no row refers to (left by an interrupted delete or upload)');
+  if (report.removed > 0)
+    deps.log.info(report, 'removed stored files no row refers to (left by an interrupted delete or upload)');
   return report;
 }
 

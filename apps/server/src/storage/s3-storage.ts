@@ -94,7 +94,13 @@ export class S3Storage implements BlobStorage {
   async putBuffer(key: string, bytes: Buffer, contentType: string): Promise<void> {
     this.check(key);
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: bytes,
+        ContentType: contentType,
+        ContentLength: bytes.length,
+      }),
     );
   }
 
@@ -106,7 +112,8 @@ export class S3Storage implements BlobStorage {
       return {
         stream: out.Body,
         size: out.ContentLength ?? 0,
-        contentType: out.ContentType && out.ContentType !== 'binary/octet-stream' ? out.ContentType : contentTypeForKey(key),
+        contentType:
+          out.ContentType && out.ContentType !== 'binary/octet-stream' ? out.ContentType : contentTypeForKey(key),
       };
     } catch (err) {
       if (isNotFound(err)) return null;
@@ -138,10 +145,14 @@ export class S3Storage implements BlobStorage {
     for (let i = 0; i < valid.length; i += DELETE_BATCH) {
       const batch = valid.slice(i, i + DELETE_BATCH);
       const out = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
       );
       const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length) throw new Error(`S3 delete failed for ${failed.map((e) => `${e.Key} (${e.Code})`).join(', ')}`);
+      if (failed.length)
+        throw new Error(`S3 delete failed for ${failed.map((e) => `${e.Key} (${e.Code})`).join(', ')}`);
     }
   }
 
@@ -154,7 +165,9 @@ export class S3Storage implements BlobStorage {
     // s3rver's ListObjectsV2 continuation tokens use DES, which Node 20's OpenSSL 3 no longer provides.
     let marker: string | undefined;
     for (;;) {
-      const out = await this.client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }));
+      const out = await this.client.send(
+        new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }),
+      );
       const objects = (out.Contents ?? []).filter((o) => o.Key !== undefined);
       for (const o of objects) yield { key: o.Key as string, modified: o.LastModified?.getTime() };
       if (!out.IsTruncated || objects.length === 0) return;

@@ -78,7 +78,9 @@ export const TaskState = {
       .updateTable('tasks')
       .set({
         status: sql<string>`case when failed_count >= image_count then 'failed' else 'completed' end`,
-        error_message: sql<string | null>`case when failed_count >= image_count then 'Every image failed; each result gives its error_code' else null end`,
+        error_message: sql<
+          string | null
+        >`case when failed_count >= image_count then 'Every image failed; each result gives its error_code' else null end`,
         completed_at: now,
         updated_at: now,
       })
@@ -112,7 +114,12 @@ export const TaskState = {
 
   /** Records which engine scores the task; the first job to run writes it. */
   async noteEngineLabel(db: Db, taskId: number, label: string): Promise<void> {
-    await db.updateTable('tasks').set({ engine_label: label }).where('id', '=', taskId).where('engine_label', 'is', null).execute();
+    await db
+      .updateTable('tasks')
+      .set({ engine_label: label })
+      .where('id', '=', taskId)
+      .where('engine_label', 'is', null)
+      .execute();
   },
 
   async status(db: Db, taskId: number): Promise<string | undefined> {

@@ -24,7 +24,10 @@ export function toTask(row: TaskRow, creators: ReadonlyMap<number, string> = new
     processed_count: processed,
     failed_count: row.failed_count,
     created_time: row.created_at,
-    created_by: row.created_by === null ? null : { id: row.created_by, ...(creators.has(row.created_by) ? { username: creators.get(row.created_by)! } : {}) },
+    created_by:
+      row.created_by === null
+        ? null
+        : { id: row.created_by, ...(creators.has(row.created_by) ? { username: creators.get(row.created_by)! } : {}) },
     updated_time: row.updated_at,
     completed_time: row.completed_at,
     parameters: {

@@ -96,7 +96,12 @@ export class TasksRepository {
   /** Which of these tasks are running. */
   async runningAmong(ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('tasks').select('id').where('id', 'in', ids).where('status', '=', 'running').execute();
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('status', '=', 'running')
+      .execute();
     return new Set(rows.map((r) => r.id));
   }
 

@@ -1,4 +1,12 @@
-import { MODEL_TYPE, predictionParametersSchema, TASK_NAME_MAX, TASK_STATUSES, type PredictionParameters, type Task, type TaskStatus } from '@cassavascope/contract';
+import {
+  MODEL_TYPE,
+  predictionParametersSchema,
+  TASK_NAME_MAX,
+  TASK_STATUSES,
+  type PredictionParameters,
+  type Task,
+  type TaskStatus,
+} from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
 import { ImagesRepository } from '../images/images.repository.js';
@@ -55,7 +63,9 @@ export class TasksService {
    * predict_single's task: one image, queued like any task's job (tasks take turns, so it starts at the next
    * free slot). Unknown image: 400 unknown_ids.
    */
-  async createForSingle(input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined }): Promise<TaskRow> {
+  async createForSingle(
+    input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined },
+  ): Promise<TaskRow> {
     const imageName = (await this.images.getById(input.image_id))?.name;
     if (imageName === undefined) {
       throw new ApiError(400, 'unknown_ids', `Unknown ids: ${input.image_id}`, {
@@ -113,8 +123,15 @@ export class TasksService {
     limit: number,
     offset: number,
   ): Promise<{ count: number; results: Task[]; statusCounts: Record<TaskStatus, number> }> {
-    const [count, rows, byStatus] = await Promise.all([this.repo.count(filter), this.repo.listPage(filter, limit, offset), this.repo.countByStatus()]);
-    const statusCounts = Object.fromEntries(TASK_STATUSES.map((s) => [s, byStatus[s] ?? 0])) as Record<TaskStatus, number>;
+    const [count, rows, byStatus] = await Promise.all([
+      this.repo.count(filter),
+      this.repo.listPage(filter, limit, offset),
+      this.repo.countByStatus(),
+    ]);
+    const statusCounts = Object.fromEntries(TASK_STATUSES.map((s) => [s, byStatus[s] ?? 0])) as Record<
+      TaskStatus,
+      number
+    >;
     const creators = await this.creatorsOf(rows);
     return { count, results: rows.map((r) => toTask(r, creators)), statusCounts };
   }
@@ -156,11 +173,13 @@ export class TasksService {
       const all = new Set(keys);
       for await (const key of this.ctx.storage.list(`results/${id}/`)) all.add(key);
       const list = [...all];
-      for (let i = 0; i < list.length; i += FILE_DELETE_BATCH) await this.ctx.storage.delete(list.slice(i, i + FILE_DELETE_BATCH));
+      for (let i = 0; i < list.length; i += FILE_DELETE_BATCH)
+        await this.ctx.storage.delete(list.slice(i, i + FILE_DELETE_BATCH));
     };
     // A very large task's files are removed after the answer, so the client's 10 s timeout holds.
     if (keys.length <= SYNC_FILE_DELETE_LIMIT) await removeFiles();
-    else void removeFiles().catch((err: unknown) => this.ctx.log.error({ err, taskId: id }, 'removing task files failed'));
+    else
+      void removeFiles().catch((err: unknown) => this.ctx.log.error({ err, taskId: id }, 'removing task files failed'));
   }
 }
 

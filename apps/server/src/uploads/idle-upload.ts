@@ -12,7 +12,10 @@ export function abortWhenIdle(req: FastifyRequest, idleMs: number): () => void {
   const onIdle = () => {
     req.log.warn({ idleMs }, 'upload aborted: the client sent nothing for too long');
     const socket = raw.socket;
-    const body = JSON.stringify({ code: 'timeout', detail: `The upload sent nothing for ${Math.round(idleMs / 1000)} s and was aborted` });
+    const body = JSON.stringify({
+      code: 'timeout',
+      detail: `The upload sent nothing for ${Math.round(idleMs / 1000)} s and was aborted`,
+    });
     const abort = () => raw.destroy(Object.assign(new Error('upload idle timeout'), { code: 'ECONNRESET' }));
     if (!socket || socket.destroyed || !socket.writable) return abort();
     // The answer goes out first; a client that reads nothing either loses the connection a second later.

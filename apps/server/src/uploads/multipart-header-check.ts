@@ -44,7 +44,8 @@ export class MultipartHeaderCheck {
     if (this.carry.length > 0) {
       // Inside a part body (gigabytes of a ZIP) the carry is only the last bytes of the previous chunk: the
       // chunk is copied only when a delimiter spans the seam, never on the way through.
-      const seam = this.state === 'body' ? Buffer.concat([this.carry, chunk.subarray(0, this.delimiter.length - 1)]) : undefined;
+      const seam =
+        this.state === 'body' ? Buffer.concat([this.carry, chunk.subarray(0, this.delimiter.length - 1)]) : undefined;
       if (!seam || seam.indexOf(this.delimiter) !== -1) buf = Buffer.concat([this.carry, chunk]);
       else behind = this.carry;
     }
@@ -54,7 +55,8 @@ export class MultipartHeaderCheck {
         if (at === -1) {
           // Keep what could be the start of a delimiter that the next chunk completes.
           const keep = this.delimiter.length - 1;
-          const tail = buf.length >= keep ? buf.subarray(buf.length - keep) : Buffer.concat([behind, buf]).subarray(-keep);
+          const tail =
+            buf.length >= keep ? buf.subarray(buf.length - keep) : Buffer.concat([behind, buf]).subarray(-keep);
           this.carry = Buffer.from(tail);
           return;
         }
@@ -73,7 +75,8 @@ export class MultipartHeaderCheck {
           break;
         }
         // Only transport padding (spaces, tabs) may follow a delimiter.
-        if (!/^[ \t]*$/.test(buf.subarray(0, eol).toString('latin1'))) return this.fail('files', 'A multipart boundary line is malformed');
+        if (!/^[ \t]*$/.test(buf.subarray(0, eol).toString('latin1')))
+          return this.fail('files', 'A multipart boundary line is malformed');
         buf = buf.subarray(eol + 2);
         this.state = 'headers';
       } else {
@@ -103,8 +106,10 @@ export class MultipartHeaderCheck {
     const disposition = lines.find((l) => /^content-disposition:/i.test(l));
     const field = (disposition && /[;\s]name="([^"\r\n]*)"/i.exec(disposition)?.[1]) || 'files';
     for (const line of lines) {
-      if (/[\r\n]/.test(line)) return this.fail(field, 'A part header holds a line break (a CR or LF inside a file name?)');
-      if (!TOKEN_LINE.test(line)) return this.fail(field, 'A part header line is malformed (a CR or LF inside a file name?)');
+      if (/[\r\n]/.test(line))
+        return this.fail(field, 'A part header holds a line break (a CR or LF inside a file name?)');
+      if (!TOKEN_LINE.test(line))
+        return this.fail(field, 'A part header line is malformed (a CR or LF inside a file name?)');
     }
     if (disposition && !quotesBalanced(disposition)) {
       return this.fail(field, 'A quoted value of Content-Disposition is not closed (a CR or LF inside a file name?)');

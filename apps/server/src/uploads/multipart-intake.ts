@@ -44,7 +44,9 @@ export async function receiveMultipart(
   const malformed = () => {
     const problem = check?.problem;
     return problem
-      ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${problem.detail}`, { fields: { [problem.field]: problem.detail } })
+      ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${problem.detail}`, {
+          fields: { [problem.field]: problem.detail },
+        })
       : undefined;
   };
   // The file part being staged now: stopped (its temp file removed) as soon as the body proves malformed.
@@ -74,7 +76,9 @@ export async function receiveMultipart(
         // A name that would show as something else (control or bidirectional-override characters) is
         // refused before a byte of the file is stored.
         if (!isPlainName(baseName(part.filename ?? ''))) {
-          throw new ApiError(400, 'invalid_name', `The file name ${NAME_PROBLEM}`, { fields: { [part.fieldname]: `file name ${NAME_PROBLEM}` } });
+          throw new ApiError(400, 'invalid_name', `The file name ${NAME_PROBLEM}`, {
+            fields: { [part.fieldname]: `file name ${NAME_PROBLEM}` },
+          });
         }
         current = part.file as Readable;
         const staged = await stageStream(current, tempDir, Number.POSITIVE_INFINITY, options);
@@ -96,7 +100,12 @@ export async function receiveMultipart(
     if (bad) throw bad;
   } catch (err) {
     await discard(files.map((f) => f.staged));
-    throw malformed() ?? (isMalformedBody(err) ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${(err as Error).message}`) : err);
+    throw (
+      malformed() ??
+      (isMalformedBody(err)
+        ? new ApiError(400, 'invalid_multipart', `The multipart body is malformed: ${(err as Error).message}`)
+        : err)
+    );
   } finally {
     req.raw.off('data', watch);
   }

@@ -16,7 +16,12 @@ export class PendingUploadsRepository {
 
   /** Removes and returns the upload of `token` when it has not expired at `now` (ISO). */
   async take(token: string, now: string): Promise<PendingUploadRow | undefined> {
-    return this.db.deleteFrom('pending_uploads').where('token', '=', token).where('expires_at', '>', now).returningAll().executeTakeFirst();
+    return this.db
+      .deleteFrom('pending_uploads')
+      .where('token', '=', token)
+      .where('expires_at', '>', now)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** Removes one upload whatever its age (its files could not be kept). */
@@ -26,13 +31,22 @@ export class PendingUploadsRepository {
 
   /** Removes the uploads expired at `now` (ISO); returns their tokens. */
   async takeExpired(now: string): Promise<string[]> {
-    const rows = await this.db.deleteFrom('pending_uploads').where('expires_at', '<=', now).returning('token').execute();
+    const rows = await this.db
+      .deleteFrom('pending_uploads')
+      .where('expires_at', '<=', now)
+      .returning('token')
+      .execute();
     return rows.map((r) => r.token);
   }
 
   /** Removes every upload but the newest `keep`; returns their tokens. */
   async takeAllButNewest(keep: number): Promise<string[]> {
-    const all = await this.db.selectFrom('pending_uploads').select('token').orderBy('created_at', 'desc').orderBy('token').execute();
+    const all = await this.db
+      .selectFrom('pending_uploads')
+      .select('token')
+      .orderBy('created_at', 'desc')
+      .orderBy('token')
+      .execute();
     const old = all.slice(keep).map((r) => r.token);
     if (old.length === 0) return [];
     const rows = await this.db.deleteFrom('pending_uploads').where('token', 'in', old).returning('token').execute();

@@ -72,7 +72,10 @@ export class PendingUploads {
     batch.candidates.forEach((c, i) => {
       const o = outcomes[i];
       if (!o?.ok || !c.staged) {
-        files.push({ name: c.name, error: o && !o.ok ? { code: o.code, detail: o.detail } : { code: 'not_an_image', detail: 'Not an image' } });
+        files.push({
+          name: c.name,
+          error: o && !o.ok ? { code: o.code, detail: o.detail } : { code: 'not_an_image', detail: 'Not an image' },
+        });
         return;
       }
       const { format, width, height, thumbnailPath } = o.image;
@@ -143,14 +146,24 @@ export class PendingUploads {
       // The row is gone: this upload cannot be finished any more (the client sends the files again).
       const done = await Promise.allSettled(fetched.values());
       await discard(done.map((d) => (d.status === 'fulfilled' ? d.value : undefined)));
-      await Promise.all(done.map((d) => (d.status === 'fulfilled' ? fs.promises.rm(thumbnailPathOf(d.value.path), { force: true }) : undefined)));
+      await Promise.all(
+        done.map((d) =>
+          d.status === 'fulfilled' ? fs.promises.rm(thumbnailPathOf(d.value.path), { force: true }) : undefined,
+        ),
+      );
       await this.deleteFiles([token]);
       throw err;
     }
     files.forEach((f, i) => {
       const s = staged[i];
       if ('error' in f) batch.addError(f.name, f.error.code, f.error.detail);
-      else if (s) batch.addProbed(f.name, s, { format: f.format, width: f.width, height: f.height, thumbnailPath: thumbnailPathOf(s.path) });
+      else if (s)
+        batch.addProbed(f.name, s, {
+          format: f.format,
+          width: f.width,
+          height: f.height,
+          thumbnailPath: thumbnailPathOf(s.path),
+        });
     });
     return { token, batch, folderId: row.folder_id };
   }
@@ -195,7 +208,9 @@ export class PendingUploads {
   }
 
   private sweepInBackground(): void {
-    this.sweeping = this.sweeping.then(() => this.sweep()).catch((err) => this.log.warn({ err }, 'pending upload sweep failed'));
+    this.sweeping = this.sweeping
+      .then(() => this.sweep())
+      .catch((err) => this.log.warn({ err }, 'pending upload sweep failed'));
   }
 
   /**

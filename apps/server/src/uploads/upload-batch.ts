@@ -61,7 +61,11 @@ export class UploadBatch {
         // A thumbnail that could not be written is a full disk, not a bad image.
         isStorageFull(err)
           ? { ok: false, code: 'storage_full', detail: STORAGE_FULL_DETAIL }
-          : { ok: false, code: 'not_an_image', detail: err instanceof NotAnImageError ? err.message : 'The image could not be decoded' },
+          : {
+              ok: false,
+              code: 'not_an_image',
+              detail: err instanceof NotAnImageError ? err.message : 'The image could not be decoded',
+            },
     );
     this.probes.set(staged.sha256, outcome);
     return outcome;

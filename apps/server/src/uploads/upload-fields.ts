@@ -7,7 +7,11 @@ export const uploadFieldsSchema = z.object({
   folder_id: z
     .union([
       z.enum(['', 'none', 'null']).transform(() => null),
-      z.string().regex(/^\d{1,15}$/, 'must be a folder id').transform(Number).refine((n) => n >= 1, 'must be a folder id'),
+      z
+        .string()
+        .regex(/^\d{1,15}$/, 'must be a folder id')
+        .transform(Number)
+        .refine((n) => n >= 1, 'must be a folder id'),
     ])
     .optional(),
   check_duplicate: z.enum(['1', '0', 'true', 'false'], { message: "must be '1' or '0'" }).optional(),
@@ -19,7 +23,12 @@ export const uploadFieldsSchema = z.object({
 export function parseUploadFields(fields: Record<string, string>): UploadOptions & { name: string | undefined } {
   const f = parseInput(
     uploadFieldsSchema,
-    { folder_id: fields.folder_id, check_duplicate: fields.check_duplicate, duplicate_action: fields.duplicate_action, name: fields.name },
+    {
+      folder_id: fields.folder_id,
+      check_duplicate: fields.check_duplicate,
+      duplicate_action: fields.duplicate_action,
+      name: fields.name,
+    },
     'upload',
   );
   return {

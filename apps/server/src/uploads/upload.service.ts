@@ -104,16 +104,25 @@ export class UploadService {
     };
   }
 
-  private async plan(batch: UploadBatch, options: UploadOptions, db: Kysely<Database> = this.ctx.db.kysely): Promise<Plan[]> {
+  private async plan(
+    batch: UploadBatch,
+    options: UploadOptions,
+    db: Kysely<Database> = this.ctx.db.kysely,
+  ): Promise<Plan[]> {
     const outcomes = await Promise.all(batch.candidates.map((c) => c.outcome));
     // A file that could not be staged for lack of space fails the whole request: nothing half-stored.
-    if (outcomes.some((o) => !o.ok && o.code === 'storage_full')) throw new ApiError(507, 'storage_full', STORAGE_FULL_DETAIL);
+    if (outcomes.some((o) => !o.ok && o.code === 'storage_full'))
+      throw new ApiError(507, 'storage_full', STORAGE_FULL_DETAIL);
     const good = batch.candidates.flatMap((c, i) => {
       const o = outcomes[i];
       return o?.ok && c.staged ? [{ name: c.name, staged: c.staged, image: o.image }] : [];
     });
     const byName = new Map<string, ImageRow>();
-    for (const row of await this.images.findByNamesInFolder([...new Set(good.map((g) => g.name))], options.folderId, db)) {
+    for (const row of await this.images.findByNamesInFolder(
+      [...new Set(good.map((g) => g.name))],
+      options.folderId,
+      db,
+    )) {
       const seen = byName.get(row.name);
       if (!seen || row.id < seen.id) byName.set(row.name, row);
     }
@@ -151,7 +160,15 @@ export class UploadService {
       const inRequest = inRequestName || (seenHashes.has(sha) && holders.length === 0 && !nameMatch);
       matches.push({
         name: c.name,
-        by: nameMatch ? (holders.includes(nameMatch.id) ? 'name_and_content' : 'name') : holders.length > 0 ? 'content' : inRequest ? 'request' : 'content',
+        by: nameMatch
+          ? holders.includes(nameMatch.id)
+            ? 'name_and_content'
+            : 'name'
+          : holders.length > 0
+            ? 'content'
+            : inRequest
+              ? 'request'
+              : 'content',
         sha256: sha,
         existing: nameMatch,
       });
@@ -163,10 +180,15 @@ export class UploadService {
       }
     });
     if (duplicates.length > 0 && options.checkDuplicate && options.action === undefined) {
-      throw new ApiError(409, 'duplicate', `${duplicates.length} file(s) already exist: ${duplicates.slice(0, 20).join(', ')}`, {
-        duplicates,
-        matches: await this.describeMatches(matches, db),
-      });
+      throw new ApiError(
+        409,
+        'duplicate',
+        `${duplicates.length} file(s) already exist: ${duplicates.slice(0, 20).join(', ')}`,
+        {
+          duplicates,
+          matches: await this.describeMatches(matches, db),
+        },
+      );
     }
     return plans;
   }
@@ -179,7 +201,11 @@ export class UploadService {
     const out: DuplicateMatch[] = [];
     for (const m of matches) {
       const existing = m.existing ?? (m.by === 'request' ? undefined : await this.images.getBySha256(m.sha256, db));
-      out.push({ name: m.name, by: m.by, existing: existing ? { id: existing.id, name: existing.name, folder_id: existing.folder_id } : null });
+      out.push({
+        name: m.name,
+        by: m.by,
+        existing: existing ? { id: existing.id, name: existing.name, folder_id: existing.folder_id } : null,
+      });
     }
     return out;
   }
@@ -189,7 +215,12 @@ export class UploadService {
    * (SQLite has one writer; PostgreSQL takes an advisory lock), after the check is made again inside that
    * transaction: a file another request stored meanwhile is a 409, or skipped with duplicate_action.
    */
-  private async recheck(trx: Kysely<Database>, batch: UploadBatch, options: UploadOptions, plans: Plan[]): Promise<Plan[]> {
+  private async recheck(
+    trx: Kysely<Database>,
+    batch: UploadBatch,
+    options: UploadOptions,
+    plans: Plan[],
+  ): Promise<Plan[]> {
     if (!options.checkDuplicate) return plans;
     await this.images.lockUploadRows(trx);
     const fresh = await this.plan(batch, options, trx);
@@ -206,7 +237,9 @@ export class UploadService {
     const keys = await this.images.orphanedKeys(
       plans.map((p) => ({ sha256: p.staged.sha256, blob_key: keysOf(p).blob, thumb_key: keysOf(p).thumb })),
     );
-    await this.ctx.storage.delete(keys.filter((k) => mine.has(k))).catch((err) => this.ctx.log.warn({ err }, 'could not delete unused files'));
+    await this.ctx.storage
+      .delete(keys.filter((k) => mine.has(k)))
+      .catch((err) => this.ctx.log.warn({ err }, 'could not delete unused files'));
   }
 
   /** The target folder's sort key ('' for none); 400 unknown_ids when it does not exist (or no longer does). */
@@ -294,7 +327,20 @@ export class UploadService {
             replaced.push(p.overwrite);
             rows.set(p, await this.images.replaceContent(p.overwrite.id, content, trx));
           } else {
-            rows.set(p, await this.images.insert({ ...content, name: p.name, name_lower: p.name.toLowerCase(), folder_id: folderId, folder_sort: folderSort, created_at: now }, trx));
+            rows.set(
+              p,
+              await this.images.insert(
+                {
+                  ...content,
+                  name: p.name,
+                  name_lower: p.name.toLowerCase(),
+                  folder_id: folderId,
+                  folder_sort: folderSort,
+                  created_at: now,
+                },
+                trx,
+              ),
+            );
           }
         }
         return { plans, rows, replaced, resultKeys };
@@ -314,11 +360,19 @@ export class UploadService {
     }
     // An overwritten image keeps its sample fields (same id); a new one has none yet.
     const overwrittenIds = plans.flatMap((p) => (p.kind === 'store' && p.overwrite ? [p.overwrite.id] : []));
-    const fields = overwrittenIds.length > 0 ? await new MetadataRepository(this.ctx.db.kysely).metadataOf(overwrittenIds) : new Map<number, ImageMetadata>();
+    const fields =
+      overwrittenIds.length > 0
+        ? await new MetadataRepository(this.ctx.db.kysely).metadataOf(overwrittenIds)
+        : new Map<number, ImageMetadata>();
     return plans.map((p): FileResult => {
       if (p.kind === 'store') {
         const row = rows.get(p) as ImageRow;
-        return { kind: 'stored', name: p.name, image: toImage(row, storage, fields.get(row.id)), overwritten: p.overwrite !== undefined };
+        return {
+          kind: 'stored',
+          name: p.name,
+          image: toImage(row, storage, fields.get(row.id)),
+          overwritten: p.overwrite !== undefined,
+        };
       }
       return p;
     });

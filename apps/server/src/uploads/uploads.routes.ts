@@ -34,7 +34,9 @@ const duplicate = errorResponse(
   '`duplicate` (with `duplicates`, `matches` and, with resumable=1, `upload_token`): nothing was stored; send again with duplicate_action',
 );
 const tooLarge = errorResponse('`too_large`: a file over MAX_UPLOAD_MB, or too many files or entries');
-const notAnImage = errorResponse('`not_an_image` (the only file is not a complete JPEG, PNG, WebP, TIFF or GIF), `invalid_zip` or `unsupported_media_type`');
+const notAnImage = errorResponse(
+  '`not_an_image` (the only file is not a complete JPEG, PNG, WebP, TIFF or GIF), `invalid_zip` or `unsupported_media_type`',
+);
 
 /** A request whose only file failed answers with that file's error (415 not_an_image, 413 too_large). */
 function onlyFileError(result: FileResult | undefined): ApiError | undefined {
@@ -47,7 +49,11 @@ function onlyFileError(result: FileResult | undefined): ApiError | undefined {
 export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new UploadService(ctx);
   const tempDir = ctx.storage.tempDir;
-  const zipLimits = { maxEntryBytes: ctx.config.maxUploadBytes, maxEntries: UPLOAD_LIMITS.maxZipEntries, maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes };
+  const zipLimits = {
+    maxEntryBytes: ctx.config.maxUploadBytes,
+    maxEntries: UPLOAD_LIMITS.maxZipEntries,
+    maxTotalBytes: UPLOAD_LIMITS.maxZipTotalBytes,
+  };
   const pending = new PendingUploads({ db: ctx.db.kysely, storage: ctx.storage, log: ctx.log });
   app.addHook('onClose', () => pending.close());
 
@@ -55,13 +61,23 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
    * Ingests a batch; with `resumable=1`, a 409 duplicate keeps the batch's files under a token (returned in the
    * 409 as `upload_token`) so the choice that follows does not send the bytes again.
    */
-  async function ingestOrKeep(batch: UploadBatch, options: ReturnType<typeof parseUploadFields>, fields: Record<string, string>): Promise<FileResult[]> {
+  async function ingestOrKeep(
+    batch: UploadBatch,
+    options: ReturnType<typeof parseUploadFields>,
+    fields: Record<string, string>,
+  ): Promise<FileResult[]> {
     try {
       return await service.ingest(batch, options);
     } catch (err) {
       // Opt-in (`resumable=1`): other clients keep the plain 409 that leaves nothing behind.
       const resumable = fields.resumable === '1' || fields.resumable === 'true';
-      if (resumable && err instanceof ApiError && err.statusCode === 409 && err.code === 'duplicate' && options.action === undefined) {
+      if (
+        resumable &&
+        err instanceof ApiError &&
+        err.statusCode === 409 &&
+        err.code === 'duplicate' &&
+        options.action === undefined
+      ) {
         const token = await pending.keep(batch, options.folderId);
         if (token !== undefined) throw new ApiError(409, err.code, err.detail, { ...err.extra, upload_token: token });
       }
@@ -77,7 +93,12 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   async function withBatch<T>(
     req: FastifyRequest,
     maxFiles: number,
-    work: (batch: UploadBatch, files: ReceivedFile[], fields: Record<string, string>, early?: ZipEarlyEntries) => Promise<T>,
+    work: (
+      batch: UploadBatch,
+      files: ReceivedFile[],
+      fields: Record<string, string>,
+      early?: ZipEarlyEntries,
+    ) => Promise<T>,
     zip = false,
   ): Promise<T> {
     // Refused before a byte is read when the disk is already (nearly) full.
@@ -93,7 +114,10 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const early = new ZipEarlyEntries(tempDir, zipLimits, (staged) => batch.prefetch(staged));
       let files: ReceivedFile[] = [];
       try {
-        const received = await receiveMultipart(req, tempDir, maxFiles, undefined, { hash: false, through: () => early.scanner() });
+        const received = await receiveMultipart(req, tempDir, maxFiles, undefined, {
+          hash: false,
+          through: () => early.scanner(),
+        });
         files = received.files;
         return await work(batch, files, received.fields, early);
       } finally {
@@ -116,7 +140,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.post('/images/upload-files/', filesDoc, (req, reply) =>
     withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields) => {
       const options = parseUploadFields(fields);
-      if (files.length === 0) throw badRequest('No file was sent (multipart field "files")', { files: 'This field is required' });
+      if (files.length === 0)
+        throw badRequest('No file was sent (multipart field "files")', { files: 'This field is required' });
       const results = await ingestOrKeep(batch, options, fields);
       const only = results.length === 1 ? onlyFileError(results[0]) : undefined;
       if (only) throw only;
@@ -130,7 +155,11 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     summary: 'Upload one image file',
     multipart: { fields: uploadFieldsSchema, files: { file: { many: false, description: 'the image' } } },
     responses: {
-      200: { json: imageSchema, description: 'Skipped as a duplicate (duplicate_action=skip): the image that already holds this name or these bytes' },
+      200: {
+        json: imageSchema,
+        description:
+          'Skipped as a duplicate (duplicate_action=skip): the image that already holds this name or these bytes',
+      },
       201: imageSchema,
       409: duplicate,
       413: tooLarge,
@@ -140,7 +169,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.post('/images/', oneDoc, (req, reply) =>
     withBatch(req, 1, async (batch, files, fields) => {
       const options = parseUploadFields(fields);
-      if (files.length === 0) throw badRequest('No file was sent (multipart field "file")', { file: 'This field is required' });
+      if (files.length === 0)
+        throw badRequest('No file was sent (multipart field "file")', { file: 'This field is required' });
       const renamed = options.name === undefined ? undefined : baseName(options.name);
       if (renamed !== undefined) {
         if (!renamed) throw badRequest('name may not be blank', { name: 'This field may not be blank' });
@@ -157,8 +187,10 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       }
       // Skipped (duplicate_action=skip): the image that already holds this name or these bytes.
       const sha = batch.candidates[0]?.staged?.sha256;
-      const existing = (result?.kind === 'skipped' && result.existing) || (sha ? await service.imageWithBytes(sha) : undefined);
-      if (!existing) throw new ApiError(409, 'duplicate', 'The file is a duplicate', { duplicates: [result?.name ?? ''] });
+      const existing =
+        (result?.kind === 'skipped' && result.existing) || (sha ? await service.imageWithBytes(sha) : undefined);
+      if (!existing)
+        throw new ApiError(409, 'duplicate', 'The file is a duplicate', { duplicates: [result?.name ?? ''] });
       return service.imageView(existing);
     }),
   );
@@ -185,7 +217,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         if (!zip) throw badRequest('No ZIP file was sent (multipart field "file")', { file: 'This field is required' });
         const head = zip.staged.head;
         // Not a ZIP at all is a wrong file type (415); a ZIP that breaks half way is a 400 (readZip).
-        if (!(head[0] === 0x50 && head[1] === 0x4b)) throw new ApiError(415, 'invalid_zip', 'The file is not a ZIP archive');
+        if (!(head[0] === 0x50 && head[1] === 0x4b))
+          throw new ApiError(415, 'invalid_zip', 'The file is not a ZIP archive');
         const extractStart = performance.now();
         await readZip(
           zip.staged.path,
@@ -202,7 +235,12 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         const storeStart = performance.now();
         const results = await ingestOrKeep(batch, options, fields);
         req.log.info(
-          { entries: batch.candidates.length, receivedMs: Math.round(extractStart - requestStart), extractedMs: Math.round(storeStart - extractStart), storedMs: Math.round(performance.now() - storeStart) },
+          {
+            entries: batch.candidates.length,
+            receivedMs: Math.round(extractStart - requestStart),
+            extractedMs: Math.round(storeStart - extractStart),
+            storedMs: Math.round(performance.now() - storeStart),
+          },
           'ZIP ingested',
         );
         // Returned, not sent: Fastify answers after withBatch's cleanup, so no temp file outlives the response.
@@ -222,7 +260,10 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const resumeDoc = doc({
     summary: 'Store a refused upload (409 with upload_token) with a duplicate_action, without sending the files again',
     body: resumeBody,
-    responses: { 201: uploadResponseSchema, 410: errorResponse('`upload_expired`: the upload is no longer kept; send the files again') },
+    responses: {
+      201: uploadResponseSchema,
+      410: errorResponse('`upload_expired`: the upload is no longer kept; send the files again'),
+    },
   });
   app.post('/images/upload-resume/', resumeDoc, async (req, reply) => {
     const { upload_token: token, duplicate_action: action } = parseInput(resumeBody, req.body, 'upload resume');

@@ -151,7 +151,10 @@ export class ZipEarlyEntries {
       },
       // The upload broke off (client gone, a limit hit): the entry being staged is removed too.
       destroy(err, done) {
-        close().then(() => done(err), () => done(err));
+        close().then(
+          () => done(err),
+          () => done(err),
+        );
       },
     });
   }
@@ -207,7 +210,11 @@ export class ZipEarlyEntries {
     return { input, staged };
   }
 
-  private async closeSink(offset: number, header: Omit<EarlyEntry, 'staged'>, sink: EntrySink | undefined): Promise<void> {
+  private async closeSink(
+    offset: number,
+    header: Omit<EarlyEntry, 'staged'>,
+    sink: EntrySink | undefined,
+  ): Promise<void> {
     if (!sink) return;
     sink.input.end();
     let staged: StagedFile;

@@ -35,10 +35,16 @@ async function openZip(file: string): Promise<yauzl.ZipFile> {
 /** yauzl finds where an entry's data starts (after its local header); the typings lack this call. */
 function dataStart(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<number> {
   const withHeader = zip as unknown as {
-    readLocalFileHeader(e: yauzl.Entry, o: { minimal: true }, cb: (err: Error | null, h?: { fileDataStart: number }) => void): void;
+    readLocalFileHeader(
+      e: yauzl.Entry,
+      o: { minimal: true },
+      cb: (err: Error | null, h?: { fileDataStart: number }) => void,
+    ): void;
   };
   return new Promise((resolve, reject) => {
-    withHeader.readLocalFileHeader(entry, { minimal: true }, (err, header) => (err || !header ? reject(err ?? new Error('no header')) : resolve(header.fileDataStart)));
+    withHeader.readLocalFileHeader(entry, { minimal: true }, (err, header) =>
+      err || !header ? reject(err ?? new Error('no header')) : resolve(header.fileDataStart),
+    );
   });
 }
 
@@ -83,7 +89,11 @@ export async function readZip(
   const staged = () => items.flatMap((i) => ('staged' in i ? [i.staged] : []));
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
-    throw new ApiError(413, 'too_large', `The ZIP has ${zip.entryCount} entries; at most ${limits.maxEntries} are accepted`);
+    throw new ApiError(
+      413,
+      'too_large',
+      `The ZIP has ${zip.entryCount} entries; at most ${limits.maxEntries} are accepted`,
+    );
   }
   let total = 0;
   try {
@@ -125,8 +135,14 @@ export async function readZip(
     if (total > limits.maxTotalBytes) {
       throw new ApiError(413, 'too_large', `The ZIP holds more than ${limits.maxTotalBytes} bytes uncompressed`);
     }
-    if (size >= UPLOAD_LIMITS.compressionRatioMinBytes && size > entry.compressedSize * UPLOAD_LIMITS.maxCompressionRatio) {
-      return fail('suspicious_compression', `The entry expands more than ${UPLOAD_LIMITS.maxCompressionRatio}:1 (a zip bomb?)`);
+    if (
+      size >= UPLOAD_LIMITS.compressionRatioMinBytes &&
+      size > entry.compressedSize * UPLOAD_LIMITS.maxCompressionRatio
+    ) {
+      return fail(
+        'suspicious_compression',
+        `The entry expands more than ${UPLOAD_LIMITS.maxCompressionRatio}:1 (a zip bomb?)`,
+      );
     }
     if (entry.generalPurposeBitFlag & 0x1) return fail('not_an_image', 'The entry is encrypted');
     if (size === 0) return fail('not_an_image', 'The file is empty');
@@ -139,8 +155,12 @@ export async function readZip(
     } catch (err) {
       // No room for the entry is no fault of the archive: the whole request is a 507 and nothing is kept.
       if (isStorageFull(err)) throw err;
-      if (err instanceof TooLargeError) return fail('corrupt_entry', 'The entry holds more bytes than its header declares');
-      return fail('corrupt_entry', `The entry could not be extracted: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof TooLargeError)
+        return fail('corrupt_entry', 'The entry holds more bytes than its header declares');
+      return fail(
+        'corrupt_entry',
+        `The entry could not be extracted: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     if (extracted.size !== size) {
       await discard([extracted]);

@@ -15,12 +15,22 @@ export class UsersRepository {
   constructor(private readonly db: Db) {}
 
   async count(db: Db = this.db): Promise<number> {
-    const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async listPage(limit: number, offset: number): Promise<UserRecord[]> {
-    return this.db.selectFrom('users').selectAll().orderBy('username_key').orderBy('id').limit(limit).offset(offset).execute();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .orderBy('username_key')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
   }
 
   async getById(id: number, db: Db = this.db): Promise<UserRecord | undefined> {
@@ -52,7 +62,13 @@ export class UsersRepository {
     const name = username.normalize('NFC').trim();
     const row = await db
       .insertInto('users')
-      .values({ username: name, username_key: usernameKey(name), role, password_hash: passwordHash, created_at: new Date().toISOString() })
+      .values({
+        username: name,
+        username_key: usernameKey(name),
+        role,
+        password_hash: passwordHash,
+        created_at: new Date().toISOString(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;

@@ -12,11 +12,15 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const users = new UsersService(ctx.db);
   const lastAdmin = errorResponse('`last_admin`: the last admin cannot be removed or demoted');
 
-  app.get('/users/', doc({ summary: 'List users, by name', query: pagingQuerySchema, responses: { 200: userListSchema } }), async (req) => {
-    const paging = parsePaging(flatQuery(req.query));
-    const { count, results } = await users.list(paging);
-    return listEnvelope(req, paging, count, results);
-  });
+  app.get(
+    '/users/',
+    doc({ summary: 'List users, by name', query: pagingQuerySchema, responses: { 200: userListSchema } }),
+    async (req) => {
+      const paging = parsePaging(flatQuery(req.query));
+      const { count, results } = await users.list(paging);
+      return listEnvelope(req, paging, count, results);
+    },
+  );
 
   const createDoc = doc({
     summary: 'Create a user (password of at least 10 characters)',
@@ -28,15 +32,23 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return reply.status(201).send(await users.create(body));
   });
 
-  const updateDoc = doc({ summary: "Change a user's role and/or password", body: updateUserBodySchema, responses: { 200: userRowSchema, 409: lastAdmin } });
+  const updateDoc = doc({
+    summary: "Change a user's role and/or password",
+    body: updateUserBodySchema,
+    responses: { 200: userRowSchema, 409: lastAdmin },
+  });
   app.patch<{ Params: { id: string } }>('/users/:id/', updateDoc, async (req) => {
     const id = parsePathId(req.params.id);
     const body = parseInput(updateUserBodySchema, req.body, 'user');
     return users.update(id, body, req.user?.id ?? null);
   });
 
-  app.delete<{ Params: { id: string } }>('/users/:id/', doc({ summary: 'Delete a user (and end their sessions)', responses: { 204: null, 409: lastAdmin } }), async (req, reply) => {
-    await users.delete(parsePathId(req.params.id));
-    return reply.status(204).send();
-  });
+  app.delete<{ Params: { id: string } }>(
+    '/users/:id/',
+    doc({ summary: 'Delete a user (and end their sessions)', responses: { 204: null, 409: lastAdmin } }),
+    async (req, reply) => {
+      await users.delete(parsePathId(req.params.id));
+      return reply.status(204).send();
+    },
+  );
 }

@@ -7,8 +7,12 @@ import { hashPassword } from '../auth/password.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
-const lastAdmin = () => new ApiError(409, 'last_admin', 'The last admin cannot be removed or demoted: make another user admin first');
-const nameTaken = (name: string) => new ApiError(409, 'username_exists', `A user named "${name}" already exists`, { fields: { username: 'already exists' } });
+const lastAdmin = () =>
+  new ApiError(409, 'last_admin', 'The last admin cannot be removed or demoted: make another user admin first');
+const nameTaken = (name: string) =>
+  new ApiError(409, 'username_exists', `A user named "${name}" already exists`, {
+    fields: { username: 'already exists' },
+  });
 
 export function toUserRow(u: UserRecord): UserRow {
   return { id: u.id, username: u.username, role: u.role as Role, created_time: u.created_at };
@@ -45,13 +49,22 @@ export class UsersService {
    * A new role and/or password. A new password ends the user's sessions (someone who knew the old one is
    * out), except the one making the change when users change their own.
    */
-  async update(id: number, changes: { role?: Role | undefined; password?: string | undefined }, actingUserId: number | null): Promise<UserRow> {
+  async update(
+    id: number,
+    changes: { role?: Role | undefined; password?: string | undefined },
+    actingUserId: number | null,
+  ): Promise<UserRow> {
     const hash = changes.password === undefined ? undefined : await hashPassword(changes.password);
     await this.db.kysely.transaction().execute(async (trx) => {
       const user = await this.users.getById(id, trx);
       if (!user) throw notFound('User');
-      if (user.role === 'admin' && changes.role !== undefined && changes.role !== 'admin') await this.keepAnAdmin(trx, id);
-      await this.users.update(id, { ...(changes.role ? { role: changes.role } : {}), ...(hash ? { password_hash: hash } : {}) }, trx);
+      if (user.role === 'admin' && changes.role !== undefined && changes.role !== 'admin')
+        await this.keepAnAdmin(trx, id);
+      await this.users.update(
+        id,
+        { ...(changes.role ? { role: changes.role } : {}), ...(hash ? { password_hash: hash } : {}) },
+        trx,
+      );
       if (hash && actingUserId !== id) await this.sessions.deleteOfUser(id, trx);
     });
     return toUserRow((await this.users.getById(id))!);

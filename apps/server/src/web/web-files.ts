@@ -69,7 +69,12 @@ export class WebFiles {
       return new Set(
         entries
           .filter((e) => e.isFile())
-          .map((e) => path.relative(this.root, path.join(e.parentPath ?? e.path, e.name)).split(path.sep).join('/'))
+          .map((e) =>
+            path
+              .relative(this.root, path.join(e.parentPath ?? e.path, e.name))
+              .split(path.sep)
+              .join('/'),
+          )
           // Hidden files are never served (as the static plugin did).
           .filter((rel) => !rel.split('/').some((segment) => segment.startsWith('.'))),
       );

@@ -34,14 +34,24 @@ function picture({ width = 64, height = 48, seed = 1, noise = 0 }: ImageOptions)
   ];
   if (noise > 0) {
     layers.push({
-      input: { create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 0, sigma: noise } } },
+      input: {
+        create: {
+          width,
+          height,
+          channels: 3,
+          background: { r: 0, g: 0, b: 0 },
+          noise: { type: 'gaussian', mean: 0, sigma: noise },
+        },
+      },
       blend: 'add',
     });
   }
   return base.composite(layers);
 }
 
-export async function makeJpeg(options: ImageOptions & { quality?: number; orientation?: number } = {}): Promise<Buffer> {
+export async function makeJpeg(
+  options: ImageOptions & { quality?: number; orientation?: number } = {},
+): Promise<Buffer> {
   let img = sharp(await picture(options).png({ compressionLevel: 1 }).toBuffer());
   if (options.orientation) img = img.withMetadata({ orientation: options.orientation });
   return img.jpeg({ quality: options.quality ?? 85 }).toBuffer();
@@ -87,7 +97,11 @@ export async function makeZip(entries: ZipEntry[]): Promise<Buffer> {
       name = placeholder;
     }
     if (name.endsWith('/')) zip.addEmptyDirectory(name, { mtime: new Date('2026-01-01T00:00:00Z') });
-    else if (e.streamed) zip.addReadStream(Readable.from([e.data]), name, { compress: e.compress ?? true, mtime: new Date('2026-01-01T00:00:00Z') });
+    else if (e.streamed)
+      zip.addReadStream(Readable.from([e.data]), name, {
+        compress: e.compress ?? true,
+        mtime: new Date('2026-01-01T00:00:00Z'),
+      });
     else zip.addBuffer(e.data, name, { compress: e.compress ?? true, mtime: new Date('2026-01-01T00:00:00Z') });
   });
   zip.end();
@@ -120,11 +134,18 @@ export async function makeBombZip(megabytes = 64): Promise<Buffer> {
 }
 
 /** A multipart body builder over the platform FormData (names and bytes exactly as given). */
-export function formWith(files: { field?: string; name: string; data: Buffer; type?: string }[], fields: Record<string, string> = {}): FormData {
+export function formWith(
+  files: { field?: string; name: string; data: Buffer; type?: string }[],
+  fields: Record<string, string> = {},
+): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const f of files) {
-    form.append(f.field ?? 'files', new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);
+    form.append(
+      f.field ?? 'files',
+      new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }),
+      f.name,
+    );
   }
   return form;
 }

@@ -69,8 +69,18 @@ export class RawConnection {
   }
 
   /** Sends one request (headers + body) and reads its response; undefined when none came in time. */
-  async request(method: string, pathname: string, headers: Record<string, string>, body: Buffer = Buffer.alloc(0), timeoutMs = 10_000) {
-    const lines = [`${method} ${pathname} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  async request(
+    method: string,
+    pathname: string,
+    headers: Record<string, string>,
+    body: Buffer = Buffer.alloc(0),
+    timeoutMs = 10_000,
+  ) {
+    const lines = [
+      `${method} ${pathname} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (body.length > 0 || method !== 'GET') lines.push(`Content-Length: ${body.length}`);
     this.write(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]));
     return this.response(timeoutMs);

@@ -15,8 +15,18 @@ export async function signIn(server: TestServer, username: string, password: str
 }
 
 /** Creates a user as the given admin session; returns its id. */
-export async function addUser(server: TestServer, adminCookie: string, username: string, role: string, password = `${username}-password-1`): Promise<number> {
-  const res = await server.json('/api/users/', { method: 'POST', headers: { cookie: adminCookie }, body: { username, password, role } });
+export async function addUser(
+  server: TestServer,
+  adminCookie: string,
+  username: string,
+  role: string,
+  password = `${username}-password-1`,
+): Promise<number> {
+  const res = await server.json('/api/users/', {
+    method: 'POST',
+    headers: { cookie: adminCookie },
+    body: { username, password, role },
+  });
   if (res.status !== 201) throw new Error(`creating ${username} answered ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
 }

@@ -36,9 +36,7 @@ export async function makeSpecimenJpeg(options: SpecimenOptions = {}): Promise<B
         `<path d="M ${cx} ${cy} L ${x1.toFixed(1)} ${y1.toFixed(1)} A ${inner} ${inner} 0 ${large} 1 ${x2.toFixed(1)} ${y2.toFixed(1)} Z" fill="#3a2a22"/>`,
       );
     }
-    parts.push(
-      `<circle cx="${cx - r * 0.4}" cy="${cy - r * 0.3}" r="${Math.max(2, (seed % 5) + 2)}" fill="#4a3428"/>`,
-    );
+    parts.push(`<circle cx="${cx - r * 0.4}" cy="${cy - r * 0.3}" r="${Math.max(2, (seed % 5) + 2)}" fill="#4a3428"/>`);
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <rect width="100%" height="100%" fill="#1f2a36"/>${parts.join('')}</svg>`;
@@ -58,7 +56,10 @@ export interface SpecimenFile {
 }
 
 /** `count` specimen photos named `slice_<n>.jpg`, each with its own bytes and lesion share. */
-export async function specimenFiles(count: number, options: SpecimenOptions & { prefix?: string } = {}): Promise<SpecimenFile[]> {
+export async function specimenFiles(
+  count: number,
+  options: SpecimenOptions & { prefix?: string } = {},
+): Promise<SpecimenFile[]> {
   const out: SpecimenFile[] = [];
   for (let i = 1; i <= count; i++) {
     const seed = (options.seed ?? 0) + i;
@@ -76,7 +77,8 @@ export async function uploadFiles(
   const uploaded: { id: number; name: string }[] = [];
   for (let i = 0; i < files.length; i += 50) {
     const form = new FormData();
-    for (const f of files.slice(i, i + 50)) form.append('files', new Blob([new Uint8Array(f.bytes)], { type: 'image/jpeg' }), f.name);
+    for (const f of files.slice(i, i + 50))
+      form.append('files', new Blob([new Uint8Array(f.bytes)], { type: 'image/jpeg' }), f.name);
     if (folderId !== undefined) form.append('folder_id', String(folderId));
     form.append('check_duplicate', '0');
     const res = await fetch(`${baseUrl}/api/images/upload-files/`, { method: 'POST', body: form });
@@ -101,7 +103,8 @@ export async function waitForTask(
     if (res.status !== 200) throw new Error(`task ${taskId}: ${res.status} ${JSON.stringify(task)}`);
     progress.push(task.progress);
     if (task.status !== 'running') return { task, progress };
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still running after ${timeoutMs} ms: ${JSON.stringify(task)}`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${taskId} still running after ${timeoutMs} ms: ${JSON.stringify(task)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

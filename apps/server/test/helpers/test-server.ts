@@ -16,7 +16,10 @@ export interface TestServer {
   /** fetch against the server; `path` starts with /api/... */
   request(pathname: string, init?: RequestInit): Promise<Response>;
   /** JSON helper: returns status and parsed body (null for an empty body). */
-  json<T = any>(pathname: string, init?: RequestInit & { body?: any }): Promise<{ status: number; body: T; headers: Headers }>;
+  json<T = any>(
+    pathname: string,
+    init?: RequestInit & { body?: any },
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   close(): Promise<void>;
 }
 

@@ -39,7 +39,9 @@ function AppFooter() {
   const { t } = useTranslation();
   return (
     <footer className="app-footer">
-      <span>© {new Date().getFullYear()} {t('institute')}</span>
+      <span>
+        © {new Date().getFullYear()} {t('institute')}
+      </span>
       <span>{t('footer_note')}</span>
     </footer>
   );

@@ -23,9 +23,10 @@ const LOADERS: Record<Section, () => Promise<PageModule>> = {
   connection: () => import('../features/connection/connection-page'),
 };
 
-export const SECTION_PAGES = Object.fromEntries(
-  SECTIONS.map((s) => [s, lazy(LOADERS[s])]),
-) as Record<Section, LazyExoticComponent<ComponentType>>;
+export const SECTION_PAGES = Object.fromEntries(SECTIONS.map((s) => [s, lazy(LOADERS[s])])) as Record<
+  Section,
+  LazyExoticComponent<ComponentType>
+>;
 
 /**
  * Once the first screen is up and the browser is idle, fetch the other sections' chunks (and let a page warm its

@@ -8,7 +8,6 @@ import { SESSION_QUERY_KEY, signOut, useCan, useSession } from '../lib/auth';
 // Admins only, and only when opened: not part of the first download.
 const UsersPanel = lazy(() => import('../features/users/users-panel').then((m) => ({ default: m.UsersPanel })));
 
-
 /** Who is signed in, with sign-out and (for admins) the users page. Nothing when sign-in is off. */
 export function UserMenu() {
   const { t } = useTranslation('auth');
@@ -33,10 +32,26 @@ export function UserMenu() {
         trigger={['click']}
         menu={{
           items: [
-            { key: 'who', label: `${t('signed_in_as', { name: user.username })} · ${t(`roles.${user.role}`)}`, disabled: true },
+            {
+              key: 'who',
+              label: `${t('signed_in_as', { name: user.username })} · ${t(`roles.${user.role}`)}`,
+              disabled: true,
+            },
             { type: 'divider' },
-            ...(can('manage_users') ? [{ key: 'users', icon: <TeamOutlined />, label: <span data-testid="menu-users">{t('manage_users')}</span> }] : []),
-            { key: 'sign-out', icon: <LogoutOutlined />, label: <span data-testid="menu-sign-out">{t('sign_out')}</span> },
+            ...(can('manage_users')
+              ? [
+                  {
+                    key: 'users',
+                    icon: <TeamOutlined />,
+                    label: <span data-testid="menu-users">{t('manage_users')}</span>,
+                  },
+                ]
+              : []),
+            {
+              key: 'sign-out',
+              icon: <LogoutOutlined />,
+              label: <span data-testid="menu-sign-out">{t('sign_out')}</span>,
+            },
           ],
           onClick: ({ key }) => {
             if (key === 'users') setUsersOpen(true);
@@ -44,11 +59,22 @@ export function UserMenu() {
           },
         }}
       >
-        <Button type="text" icon={<UserOutlined />} data-testid="user-menu" aria-label={t('signed_in_as', { name: user.username })}>
+        <Button
+          type="text"
+          icon={<UserOutlined />}
+          data-testid="user-menu"
+          aria-label={t('signed_in_as', { name: user.username })}
+        >
           {screens.md ? user.username : null}
         </Button>
       </Dropdown>
-      <Drawer open={usersOpen} onClose={() => setUsersOpen(false)} title={t('users.title')} size={screens.md ? 760 : '100%'} destroyOnHidden>
+      <Drawer
+        open={usersOpen}
+        onClose={() => setUsersOpen(false)}
+        title={t('users.title')}
+        size={screens.md ? 760 : '100%'}
+        destroyOnHidden
+      >
         {usersOpen ? (
           <Suspense fallback={null}>
             <UsersPanel />

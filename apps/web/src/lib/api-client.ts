@@ -36,13 +36,25 @@ export type ResponseSchema = z.ZodType;
  * the screens translate: a changed answer shows as an error, never as a silent `undefined` further on.
  * The body is returned as it came (the schema's output would drop fields it does not name).
  */
-export function checkResponse(schema: ResponseSchema | undefined, body: unknown, fromContractServer: boolean, call: string, status = 200): unknown {
+export function checkResponse(
+  schema: ResponseSchema | undefined,
+  body: unknown,
+  fromContractServer: boolean,
+  call: string,
+  status = 200,
+): unknown {
   if (!schema || !fromContractServer) return body;
   const result = schema.safeParse(body);
   if (result.success) return body;
   const issues = result.error.issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`);
   console.error(`[api] ${call} answered a body that does not match the contract:\n  ${issues.join('\n  ')}`, body);
-  throw new ApiError(status, 'response_mismatch', `${call}: the answer does not match the contract (${issues[0]})`, {}, { issues });
+  throw new ApiError(
+    status,
+    'response_mismatch',
+    `${call}: the answer does not match the contract (${issues[0]})`,
+    {},
+    { issues },
+  );
 }
 
 /** Whether an answer came from CassavaScope's server (its bodies follow the contract). */
@@ -89,7 +101,8 @@ export function errorFromResponse(status: number, text: string, fromContractServ
     const { code, detail, fields = {} } = parsed.data;
     return new ApiError(status, code, detail, fields, json as Record<string, unknown>);
   }
-  if (fromContractServer) console.error(`[api] an error answer (${status}) does not match the contract's {code, detail}:`, text);
+  if (fromContractServer)
+    console.error(`[api] an error answer (${status}) does not match the contract's {code, detail}:`, text);
   // Another backend's error: its code and detail where it has them.
   const body = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
   const code = typeof body.code === 'string' ? body.code : `http_${status}`;
@@ -98,7 +111,8 @@ export function errorFromResponse(status: number, text: string, fromContractServ
 }
 
 /** A 401 `not_signed_in`: the session ended (or never began) while sign-in is on. */
-export const isNotSignedIn = (err: unknown) => err instanceof ApiError && err.status === 401 && err.code === 'not_signed_in';
+export const isNotSignedIn = (err: unknown) =>
+  err instanceof ApiError && err.status === 401 && err.code === 'not_signed_in';
 
 /**
  * Repeats a call after the user has signed in again when its session had ended: the shell shows the sign-in form
@@ -144,7 +158,8 @@ async function requestOnce<T>(path: string, options: RequestOptions): Promise<T>
         signal: controller.signal,
       });
     } catch (err) {
-      if (timedOut) throw new ApiError(0, 'timeout', `Request timed out after ${(options.timeoutMs ?? API_TIMEOUT_MS) / 1000} s`);
+      if (timedOut)
+        throw new ApiError(0, 'timeout', `Request timed out after ${(options.timeoutMs ?? API_TIMEOUT_MS) / 1000} s`);
       if (options.signal?.aborted) throw err;
       throw new ApiError(0, 'network_error', err instanceof Error ? err.message : 'Network error');
     }
@@ -174,8 +189,10 @@ function parseBody(text: string, status: number, call: string): unknown {
 export const api = {
   get: <T = unknown>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal, schema?: ResponseSchema) =>
     apiRequest<T>(path, { query, signal, schema }),
-  post: <T = unknown>(path: string, body?: unknown, schema?: ResponseSchema) => apiRequest<T>(path, { method: 'POST', body, schema }),
-  put: <T = unknown>(path: string, body?: unknown, schema?: ResponseSchema) => apiRequest<T>(path, { method: 'PUT', body, schema }),
+  post: <T = unknown>(path: string, body?: unknown, schema?: ResponseSchema) =>
+    apiRequest<T>(path, { method: 'POST', body, schema }),
+  put: <T = unknown>(path: string, body?: unknown, schema?: ResponseSchema) =>
+    apiRequest<T>(path, { method: 'PUT', body, schema }),
   delete: <T = null>(path: string, query?: Record<string, QueryValue>) =>
     apiRequest<T>(path, { method: 'DELETE', query }),
 };
@@ -195,7 +212,13 @@ export function uploadWithProgress<T>(
   return afterSignIn(() => uploadOnce<T>(path, form, onProgress, signal, schema));
 }
 
-function uploadOnce<T>(path: string, form: FormData, onProgress: (percent: number) => void, signal?: AbortSignal, schema?: ResponseSchema): Promise<T> {
+function uploadOnce<T>(
+  path: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+  schema?: ResponseSchema,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', apiUrl(path));

@@ -28,7 +28,10 @@ export const SESSION_QUERY_KEY = ['auth', 'session'] as const;
 /** GET /auth/me/: a 401 means sign-in is on and nobody is signed in (this call does not wait for a sign-in). */
 export async function fetchSession(): Promise<Session> {
   try {
-    const me = await apiRequest<{ user: User | null; auth?: boolean }>('/auth/me/', { schema: meResponseSchema, waitForSignIn: false });
+    const me = await apiRequest<{ user: User | null; auth?: boolean }>('/auth/me/', {
+      schema: meResponseSchema,
+      waitForSignIn: false,
+    });
     return { auth: me.auth !== false, user: me.user };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { auth: true, user: null };

@@ -32,21 +32,35 @@ export interface FolderInput {
 }
 
 export async function createFolder(input: FolderInput): Promise<FolderItem> {
-  return normalizeFolder(await api.post('/folders/', { name: input.name.trim(), description: input.description ?? '' }, folderSchema));
+  return normalizeFolder(
+    await api.post('/folders/', { name: input.name.trim(), description: input.description ?? '' }, folderSchema),
+  );
 }
 
 export async function updateFolder(id: number, input: FolderInput): Promise<FolderItem> {
-  return normalizeFolder(await api.put(`/folders/${id}/`, { name: input.name.trim(), description: input.description ?? '' }, folderSchema));
+  return normalizeFolder(
+    await api.put(`/folders/${id}/`, { name: input.name.trim(), description: input.description ?? '' }, folderSchema),
+  );
 }
 
 /** Deletes a folder; its images move to `target` (or to no folder), or are deleted with it. One atomic call. */
-export async function deleteFolder(id: number, images: { action: 'move'; target: number | null } | { action: 'delete' }): Promise<void> {
-  await api.delete(`/folders/${id}/`, images.action === 'move' ? { images: 'move', target: images.target } : { images: 'delete' });
+export async function deleteFolder(
+  id: number,
+  images: { action: 'move'; target: number | null } | { action: 'delete' },
+): Promise<void> {
+  await api.delete(
+    `/folders/${id}/`,
+    images.action === 'move' ? { images: 'move', target: images.target } : { images: 'delete' },
+  );
 }
 
 /** Moves images into a folder, or to no folder when `folderId` is null. Returns how many moved. */
 export async function moveImages(folderId: number | null, imageIds: number[]): Promise<number> {
-  const res = await api.post<{ moved?: number }>(`/folders/${folderId ?? 'none'}/add_images/`, { image_ids: imageIds }, movedSchema);
+  const res = await api.post<{ moved?: number }>(
+    `/folders/${folderId ?? 'none'}/add_images/`,
+    { image_ids: imageIds },
+    movedSchema,
+  );
   return typeof res?.moved === 'number' ? res.moved : imageIds.length;
 }
 

@@ -24,7 +24,14 @@ export async function fetchImageRefs(filter: ImageRefFilter, signal?: AbortSigna
   for (let page = 1; ; page++) {
     const data = await api.get(
       '/images/',
-      { folder: filter.folder, search: filter.search?.trim() || undefined, ...filter.meta, ordering: '-created_time', page, page_size: PAGE_SIZE_MAX },
+      {
+        folder: filter.folder,
+        search: filter.search?.trim() || undefined,
+        ...filter.meta,
+        ordering: '-created_time',
+        page,
+        page_size: PAGE_SIZE_MAX,
+      },
       signal,
       imageListSchema,
     );

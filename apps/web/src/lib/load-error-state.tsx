@@ -30,7 +30,13 @@ export function LoadErrorState({ error, onRetry, retrying = false, className, te
         </>
       }
     >
-      <Button type="primary" icon={<ReloadOutlined spin={retrying} />} disabled={retrying} onClick={onRetry} data-testid={`${testId}-retry`}>
+      <Button
+        type="primary"
+        icon={<ReloadOutlined spin={retrying} />}
+        disabled={retrying}
+        onClick={onRetry}
+        data-testid={`${testId}-retry`}
+      >
         {t('load_error.retry')}
       </Button>
     </Empty>

@@ -13,11 +13,18 @@ const valuesSchema = z.array(z.object({ value: z.union([z.number(), z.string()])
  * A field and one of its values, for the Images and Results filters ("genotype = TME419"). Shows nothing while
  * no image has sample fields, so libraries without them keep their toolbar as it was.
  */
-export function MetadataFilter({ value, onChange }: { value: MetadataFilterValue; onChange: (next: MetadataFilterValue) => void }) {
+export function MetadataFilter({
+  value,
+  onChange,
+}: {
+  value: MetadataFilterValue;
+  onChange: (next: MetadataFilterValue) => void;
+}) {
   const { t } = useTranslation();
   const fields = useQuery({
     queryKey: ['samples', 'fields'],
-    queryFn: ({ signal }) => api.get<z.infer<typeof fieldsSchema>>('/images/metadata/fields/', undefined, signal, fieldsSchema),
+    queryFn: ({ signal }) =>
+      api.get<z.infer<typeof fieldsSchema>>('/images/metadata/fields/', undefined, signal, fieldsSchema),
     staleTime: 30_000,
   });
   const pending = value?.field ?? null;
@@ -26,7 +33,8 @@ export function MetadataFilter({ value, onChange }: { value: MetadataFilterValue
   const values = useQuery({
     queryKey: ['samples', 'values', pending],
     enabled: pending !== null,
-    queryFn: ({ signal }) => api.get<z.infer<typeof valuesSchema>>('/images/metadata/values/', { field: pending }, signal, valuesSchema),
+    queryFn: ({ signal }) =>
+      api.get<z.infer<typeof valuesSchema>>('/images/metadata/values/', { field: pending }, signal, valuesSchema),
     staleTime: 30_000,
   });
   if (!fields.data || fields.data.length === 0) return null;

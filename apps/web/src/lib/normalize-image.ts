@@ -48,5 +48,9 @@ export function normalizeImage(value: unknown): ImageItem {
 /** The `metadata` object's number and text values; anything else (another backend's shape) is left out. */
 function sampleFields(value: unknown): Record<string, string | number> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number'));
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number',
+    ),
+  );
 }

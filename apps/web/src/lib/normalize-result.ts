@@ -1,4 +1,11 @@
-import { cutKey, parseVisKey, predKey, type SpecimenKind, type SpecimenSource, type VisKey } from '@cassavascope/contract';
+import {
+  cutKey,
+  parseVisKey,
+  predKey,
+  type SpecimenKind,
+  type SpecimenSource,
+  type VisKey,
+} from '@cassavascope/contract';
 import { listCount, listResults } from './api-client';
 import { pickBoolean, pickNumber, pickString } from './normalize-fields';
 
@@ -70,7 +77,8 @@ export const OBJECT_STORAGE_BASE = '/media/';
  */
 export function resolveMediaUrl(value: string | null): string | null {
   if (value === null || value === '') return null;
-  if (/^https?:\/\//i.test(value) || value.startsWith('/') || value.startsWith('data:') || value.startsWith('blob:')) return value;
+  if (/^https?:\/\//i.test(value) || value.startsWith('/') || value.startsWith('data:') || value.startsWith('blob:'))
+    return value;
   return OBJECT_STORAGE_BASE + value.replace(/^\/+/, '');
 }
 
@@ -135,7 +143,9 @@ export function normalizeResult(input: unknown): ResultView {
   }
   const subPpdValues = numbers(raw.sub_ppd_values ?? raw.subPpdValues);
   const rawSpecimens = Array.isArray(raw.specimens) ? raw.specimens.filter(isObject) : null;
-  const specimens = rawSpecimens ? rawSpecimens.map((s, i) => normalizeSpecimen(s, i, vis)) : specimensFromVis(subPpdValues, vis);
+  const specimens = rawSpecimens
+    ? rawSpecimens.map((s, i) => normalizeSpecimen(s, i, vis))
+    : specimensFromVis(subPpdValues, vis);
   const ppdValue = pickNumber(raw, 'ppd_value', 'ppdValue');
   const needsReview = pickBoolean(raw, 'needs_review', 'needsReview');
   return {

@@ -65,7 +65,8 @@ function normalizeParameters(task: Raw): TaskParametersView {
   const p: Raw = { ...task, ...(isObject(task.parameters) ? task.parameters : {}) };
   const method = pickString(p, 'method');
   return {
-    usePostProcessing: pickBoolean(p, 'usePostProcessing', 'use_post_processing') ?? (method === null ? false : method === 'post'),
+    usePostProcessing:
+      pickBoolean(p, 'usePostProcessing', 'use_post_processing') ?? (method === null ? false : method === 'post'),
     useTTA: pickBoolean(p, 'useTTA', 'use_tta') ?? false,
     confidenceThreshold: pickNumber(p, 'confidenceThreshold', 'threshold'),
     minArea: pickNumber(p, 'minArea', 'min_size'),
@@ -88,7 +89,8 @@ function normalizeStatistics(raw: unknown): TaskStatisticsView | null {
 
 /** An image id: a number, or a numeric string from another backend ("12"). */
 function toId(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
@@ -111,7 +113,9 @@ export function normalizeTask(input: unknown): TaskView {
     image_ids: imageIds,
     progress,
     processedCount:
-      pickNumber(raw, 'processed_count', 'processedCount') ?? statistics?.totalProcessed ?? Math.floor((progress / 100) * imageCount),
+      pickNumber(raw, 'processed_count', 'processedCount') ??
+      statistics?.totalProcessed ??
+      Math.floor((progress / 100) * imageCount),
     failedCount: pickNumber(raw, 'failed_count', 'failedCount') ?? 0,
     parameters: normalizeParameters(raw),
     statistics,
@@ -130,7 +134,9 @@ export interface TaskList {
 export function normalizeTaskList(input: unknown): TaskList {
   const raw = (input as { status_counts?: unknown } | null)?.status_counts;
   const statusCounts =
-    raw && typeof raw === 'object' && Object.values(raw).every((n) => typeof n === 'number') ? (raw as Record<string, number>) : null;
+    raw && typeof raw === 'object' && Object.values(raw).every((n) => typeof n === 'number')
+      ? (raw as Record<string, number>)
+      : null;
   return { count: listCount(input), results: listResults(input).map(normalizeTask), statusCounts };
 }
 

@@ -1,5 +1,14 @@
 /** The sections of the one page (spec section 2). There are no URL routes: the current one is app state. */
-export const SECTIONS = ['home', 'images', 'folders', 'prediction', 'tasks', 'results', 'samples', 'connection'] as const;
+export const SECTIONS = [
+  'home',
+  'images',
+  'folders',
+  'prediction',
+  'tasks',
+  'results',
+  'samples',
+  'connection',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const DEFAULT_SECTION: Section = 'home';

@@ -8,9 +8,13 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
  * why, by its code), or the task itself could not run (the engine did not start). The English text stays
  * available as the alert's title (hover), never as the visible sentence. Null when there is nothing to say.
  */
-export function taskErrorText(t: Translate, task: Pick<TaskView, 'status' | 'errorMessage' | 'failedCount' | 'imageCount'>): string | null {
+export function taskErrorText(
+  t: Translate,
+  task: Pick<TaskView, 'status' | 'errorMessage' | 'failedCount' | 'imageCount'>,
+): string | null {
   if (task.status !== 'failed' && !task.errorMessage) return null;
-  if (task.imageCount > 0 && task.failedCount >= task.imageCount) return t('details.error.all_failed', { count: task.failedCount });
+  if (task.imageCount > 0 && task.failedCount >= task.imageCount)
+    return t('details.error.all_failed', { count: task.failedCount });
   if (task.status === 'failed' || task.errorMessage) return t('details.error.not_run');
   return null;
 }

@@ -8,7 +8,10 @@ export const SEARCH_DEBOUNCE_MS = 300;
  * and hands `onFilterChange` the filter with the new search once the typing pauses. The latest filter and
  * callback are read when the timer fires, so a filter changed meanwhile (severity, folder) is kept.
  */
-export function useLiveSearch<F extends { search: string }>(filter: F, onFilterChange: (next: F) => void): [string, (text: string) => void] {
+export function useLiveSearch<F extends { search: string }>(
+  filter: F,
+  onFilterChange: (next: F) => void,
+): [string, (text: string) => void] {
   const [input, setInput] = useState(filter.search);
   const latest = useRef({ filter, onFilterChange });
   latest.current = { filter, onFilterChange };

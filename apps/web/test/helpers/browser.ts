@@ -67,7 +67,10 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   // running progress bar's shimmer) never finish, so they are left out instead of costing the whole timeout.
   await page
     .waitForFunction(
-      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
       undefined,
       { timeout: 3000 },
     )

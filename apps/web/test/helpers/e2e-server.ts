@@ -12,7 +12,11 @@ export interface E2eServer {
   /** JSON call against the API; `pathname` starts with /api/. */
   api<T = any>(pathname: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }>;
   /** Multipart upload of in-memory files (for seeding state without the UI). */
-  upload(pathname: string, files: { name: string; bytes: Uint8Array }[], fields?: Record<string, string>): Promise<{ status: number; body: any }>;
+  upload(
+    pathname: string,
+    files: { name: string; bytes: Uint8Array }[],
+    fields?: Record<string, string>,
+  ): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
@@ -58,7 +62,15 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_MAIN], {
     cwd: REPO_DIR,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WORKERS: '1',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let errText = '';

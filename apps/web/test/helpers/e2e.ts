@@ -16,7 +16,9 @@ export interface E2e {
 }
 
 /** One real server + one Chromium, for a test file (call in beforeAll, close in afterAll). */
-export async function startE2e(options: { viewport?: { width: number; height: number }; env?: Record<string, string> } = {}): Promise<E2e> {
+export async function startE2e(
+  options: { viewport?: { width: number; height: number }; env?: Record<string, string> } = {},
+): Promise<E2e> {
   const server = await startE2eServer(options.env);
   let browser: E2eBrowser;
   try {
@@ -61,7 +63,9 @@ export async function startE2e(options: { viewport?: { width: number; height: nu
         await page.getByTestId('language-menu').click();
         await settledItem.click();
         try {
-          await page.waitForFunction((l) => document.documentElement.lang === l, htmlLang, { timeout: attempt < 3 ? 10_000 : undefined });
+          await page.waitForFunction((l) => document.documentElement.lang === l, htmlLang, {
+            timeout: attempt < 3 ? 10_000 : undefined,
+          });
           break;
         } catch (err) {
           if (attempt >= 3) throw err;

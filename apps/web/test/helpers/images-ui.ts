@@ -36,7 +36,8 @@ export async function expectSidebarCount(page: Page, entry: string, count: numbe
     ([entry, count]) =>
       [...document.querySelectorAll('[data-testid="sidebar-entry"]')].some(
         (e) =>
-          (e.getAttribute('data-key') === entry || e.querySelector('.images-sidebar-label')?.getAttribute('title') === entry) &&
+          (e.getAttribute('data-key') === entry ||
+            e.querySelector('.images-sidebar-label')?.getAttribute('title') === entry) &&
           e.querySelector('.images-sidebar-count')?.textContent === count,
       ),
     [entry, String(count)] as const,

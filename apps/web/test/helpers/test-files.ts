@@ -27,7 +27,7 @@ export function pngBytes(seed: number, width = 96, height = 72): Buffer {
       const dx = x - width / 2;
       const dy = y - height / 2;
       const inLeaf = dx * dx + dy * dy < (Math.min(width, height) * 0.42) ** 2;
-      const spot = inLeaf && ((x * 7 + y * 13 + seed * 31) % 97) < 6;
+      const spot = inLeaf && (x * 7 + y * 13 + seed * 31) % 97 < 6;
       const [r, g, b] = spot ? [120, 80, 40] : inLeaf ? [60 + (seed % 40), 150, 70] : [235, 238, 230];
       raw[o] = r;
       raw[o + 1] = g;

@@ -63,11 +63,20 @@ export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`${EVALUATE_USAGE}\n`);
     return 2;
   }
-  const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+  const list = (v: unknown) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
   const holdout = new Set(list(values.holdout));
   const photos = await readLabelledFolder(folder, list(values.refuse));
   const workers = values.workers ? Number(values.workers) : undefined;
-  const engine = await createEngine({ modelPath: (values.model as string | undefined) || process.env.MODEL_PATH || undefined, workers });
+  const engine = await createEngine({
+    modelPath: (values.model as string | undefined) || process.env.MODEL_PATH || undefined,
+    workers,
+  });
   const outDir = values.out as string | undefined;
   if (outDir) await fs.mkdir(outDir, { recursive: true });
   io.stderr(`ppd: evaluating ${photos.length} photo(s) with "${engine.info.label}"\n`);
@@ -85,7 +94,8 @@ export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
       if (outDir) {
         const base = p.name.replace(/\.[^./\\]+$/, '').replace(/[\\/]+/g, '__');
         if (r.images.overview) await fs.writeFile(path.join(outDir, `${base}_overview.webp`), r.images.overview);
-        for (let k = 0; k < r.images.pred.length; k++) await fs.writeFile(path.join(outDir, `${base}_pred_${k + 1}.webp`), r.images.pred[k]!);
+        for (let k = 0; k < r.images.pred.length; k++)
+          await fs.writeFile(path.join(outDir, `${base}_pred_${k + 1}.webp`), r.images.pred[k]!);
       }
     }
   } finally {
@@ -97,13 +107,20 @@ export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
   const tuned = summarise(outcomes.filter((o) => !holdout.has(path.basename(o.name))));
   const held = summarise(outcomes.filter((o) => holdout.has(path.basename(o.name))));
   if (values.json === true) {
-    io.stdout(`${JSON.stringify({ outcomes, summary: { all, tuning: holdout.size ? tuned : undefined, holdout: holdout.size ? held : undefined } }, null, 1)}\n`);
+    io.stdout(
+      `${JSON.stringify({ outcomes, summary: { all, tuning: holdout.size ? tuned : undefined, holdout: holdout.size ? held : undefined } }, null, 1)}\n`,
+    );
     return 0;
   }
-  io.stdout('photo | set | expect | outcome | found/expected (whole) | extra | specimen readings (engine/labelled, confidence)\n');
+  io.stdout(
+    'photo | set | expect | outcome | found/expected (whole) | extra | specimen readings (engine/labelled, confidence)\n',
+  );
   for (const o of outcomes) {
     const readings = o.specimens
-      .map((s) => `${s.index ?? 'missed'}:${fmt(s.ppd)}/${fmt(s.truthPpd)}${s.confidence === null ? '' : ` c${fmt(s.confidence)}`}`)
+      .map(
+        (s) =>
+          `${s.index ?? 'missed'}:${fmt(s.ppd)}/${fmt(s.truthPpd)}${s.confidence === null ? '' : ` c${fmt(s.confidence)}`}`,
+      )
       .join(' ');
     io.stdout(
       `${o.name} | ${holdout.has(path.basename(o.name)) ? 'holdout' : 'tuning'} | ${o.expect} | ${o.error_code ?? 'scored'}${o.ok ? '' : ' (WRONG)'} | ` +

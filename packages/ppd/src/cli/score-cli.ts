@@ -6,7 +6,18 @@ import { createEngine } from '../engine.js';
 import { parseAnalysisParams } from '../params.js';
 import type { AnalysisParams, AnalysisResult } from '../types.js';
 
-const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.tif', '.tiff', '.gif', '.avif', '.heic', '.heif']);
+const IMAGE_EXTENSIONS = new Set([
+  '.jpg',
+  '.jpeg',
+  '.png',
+  '.webp',
+  '.tif',
+  '.tiff',
+  '.gif',
+  '.avif',
+  '.heic',
+  '.heif',
+]);
 
 export const USAGE = `Usage: ppd score <files or folders...> [options]
 
@@ -165,7 +176,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (!checked.ok) throw new UsageError(checked.message);
     params = checked.params;
     workers = numberOption(values.workers as string | undefined, 'workers');
-    if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new UsageError('--workers must be a whole number >= 1');
+    if (workers !== undefined && (!Number.isInteger(workers) || workers < 1))
+      throw new UsageError('--workers must be a whole number >= 1');
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     io.stderr(`ppd: ${err.message}\n`);

@@ -48,12 +48,33 @@ export interface PhotoOutcome {
 /** Pairs found specimens with labelled ones: greedy by IoU, one to one. */
 export function comparePhoto(photo: LabelledPhoto, r: AnalysisResult): PhotoOutcome {
   const found = r.specimens;
-  const base = { name: photo.name, expect: photo.expect, error_code: r.error_code, error_message: r.error_message, expected: photo.specimens.length, found: found.length };
+  const base = {
+    name: photo.name,
+    expect: photo.expect,
+    error_code: r.error_code,
+    error_message: r.error_message,
+    expected: photo.specimens.length,
+    found: found.length,
+  };
   if (photo.expect !== 'score') {
     // everything found on a photo to refuse (or with no labels) is listed; on a refusal it is wrong
-    const specimens = found.map((s) => ({ index: s.index, truthPpd: null, ppd: s.ppd, iou: null, confidence: s.confidence, right: photo.expect === 'unknown' }));
+    const specimens = found.map((s) => ({
+      index: s.index,
+      truthPpd: null,
+      ppd: s.ppd,
+      iou: null,
+      confidence: s.confidence,
+      right: photo.expect === 'unknown',
+    }));
     const refused = r.error_code !== null;
-    return { ...base, matched: 0, whole: 0, extra: photo.expect === 'refuse' ? found.length : 0, specimens, ok: photo.expect === 'refuse' ? refused : true };
+    return {
+      ...base,
+      matched: 0,
+      whole: 0,
+      extra: photo.expect === 'refuse' ? found.length : 0,
+      specimens,
+      ok: photo.expect === 'refuse' ? refused : true,
+    };
   }
   const boxed = photo.specimens.every((s) => s.box);
   const outcomes: SpecimenOutcome[] = [];
@@ -62,7 +83,9 @@ export function comparePhoto(photo: LabelledPhoto, r: AnalysisResult): PhotoOutc
   let whole = 0;
   if (boxed) {
     const pairs: { t: number; f: number; iou: number }[] = [];
-    photo.specimens.forEach((t, ti) => found.forEach((f, fi) => pairs.push({ t: ti, f: fi, iou: boxIoU(t.box!, f.box) })));
+    photo.specimens.forEach((t, ti) =>
+      found.forEach((f, fi) => pairs.push({ t: ti, f: fi, iou: boxIoU(t.box!, f.box) })),
+    );
     pairs.sort((p, q) => q.iou - p.iou);
     const truthOf = new Map<number, { f: number; iou: number }>();
     for (const p of pairs) {
@@ -80,7 +103,14 @@ export function comparePhoto(photo: LabelledPhoto, r: AnalysisResult): PhotoOutc
       matched++;
       if (m.iou >= WHOLE_IOU) whole++;
       const close = t.ppd === null || s.ppd === null || Math.abs(s.ppd - t.ppd) <= WRONG_PPD;
-      outcomes.push({ index: s.index, truthPpd: t.ppd, ppd: s.ppd, iou: m.iou, confidence: s.confidence, right: m.iou >= WHOLE_IOU && close });
+      outcomes.push({
+        index: s.index,
+        truthPpd: t.ppd,
+        ppd: s.ppd,
+        iou: m.iou,
+        confidence: s.confidence,
+        right: m.iou >= WHOLE_IOU && close,
+      });
     });
   } else {
     // no boxes: the first specimens stand for the labelled ones, in order
@@ -98,7 +128,8 @@ export function comparePhoto(photo: LabelledPhoto, r: AnalysisResult): PhotoOutc
     });
   }
   found.forEach((s, fi) => {
-    if (!used.has(fi)) outcomes.push({ index: s.index, truthPpd: null, ppd: s.ppd, iou: null, confidence: s.confidence, right: false });
+    if (!used.has(fi))
+      outcomes.push({ index: s.index, truthPpd: null, ppd: s.ppd, iou: null, confidence: s.confidence, right: false });
   });
   return { ...base, matched, whole, extra: found.length - used.size, specimens: outcomes, ok: r.error_code === null };
 }
@@ -123,7 +154,9 @@ export interface Summary {
 }
 
 export function summarise(outcomes: PhotoOutcome[]): Summary {
-  const pairs = outcomes.flatMap((o) => o.specimens).filter((s) => s.truthPpd !== null && s.ppd !== null) as (SpecimenOutcome & { truthPpd: number; ppd: number })[];
+  const pairs = outcomes
+    .flatMap((o) => o.specimens)
+    .filter((s) => s.truthPpd !== null && s.ppd !== null) as (SpecimenOutcome & { truthPpd: number; ppd: number })[];
   const n = pairs.length;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   let r: number | null = null;
@@ -155,7 +188,10 @@ export function summarise(outcomes: PhotoOutcome[]): Summary {
     bias: n ? mean(pairs.map((p) => p.ppd - p.truthPpd)) : null,
     r,
     bandAgreement: n ? pairs.filter((p) => severityOf(p.ppd) === severityOf(p.truthPpd)).length / n : null,
-    confidenceAuc: auc(scored.filter((s) => s.right).map((s) => s.confidence!), scored.filter((s) => !s.right).map((s) => s.confidence!)),
+    confidenceAuc: auc(
+      scored.filter((s) => s.right).map((s) => s.confidence!),
+      scored.filter((s) => !s.right).map((s) => s.confidence!),
+    ),
   };
 }
 

@@ -1,7 +1,11 @@
 import sharp, { type OverlayOptions } from 'sharp';
 
 /** Tiles images (any sharp-readable bytes) into one PNG, each fitted in a `tile` square with its caption below. */
-export async function contactSheet(items: { image: Buffer | null; caption: string }[], tile = 320, columns = 4): Promise<Buffer> {
+export async function contactSheet(
+  items: { image: Buffer | null; caption: string }[],
+  tile = 320,
+  columns = 4,
+): Promise<Buffer> {
   const captionH = 34;
   const cellH = tile + captionH;
   const rows = Math.max(1, Math.ceil(items.length / columns));
@@ -16,7 +20,10 @@ export async function contactSheet(items: { image: Buffer | null; caption: strin
     }
     const lines = wrap(caption, 52).slice(0, 2);
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${tile}" height="${captionH}"><rect width="100%" height="100%" fill="#000"/>${lines
-      .map((l, k) => `<text x="4" y="${14 + k * 15}" font-family="sans-serif" font-size="12" fill="#fff">${escapeXml(l)}</text>`)
+      .map(
+        (l, k) =>
+          `<text x="4" y="${14 + k * 15}" font-family="sans-serif" font-size="12" fill="#fff">${escapeXml(l)}</text>`,
+      )
       .join('')}</svg>`;
     layers.push({ input: Buffer.from(svg), left, top: top + tile });
   }

@@ -43,7 +43,10 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** Bounding box of the pixels of a label image for which `inside(r, g, b)` holds. */
-async function labelBoxes(file: string, labelOf: (r: number, g: number, b: number) => number): Promise<Map<number, Box>> {
+async function labelBoxes(
+  file: string,
+  labelOf: (r: number, g: number, b: number) => number,
+): Promise<Map<number, Box>> {
   const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const ext = new Map<number, { x0: number; y0: number; x1: number; y1: number }>();
   const c = info.channels;
@@ -66,7 +69,10 @@ async function labelBoxes(file: string, labelOf: (r: number, g: number, b: numbe
 /** Reads a labelled folder; photos under a path containing one of `refuseDirs` are expected refusals. */
 export async function readLabelledFolder(root: string, refuseDirs: string[] = []): Promise<LabelledPhoto[]> {
   const truthFile = path.join(root, 'truth.json');
-  const truth = JSON.parse(await fs.readFile(truthFile, 'utf8').catch(() => '{}')) as Record<string, Record<string, unknown>>;
+  const truth = JSON.parse(await fs.readFile(truthFile, 'utf8').catch(() => '{}')) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const photos: LabelledPhoto[] = [];
   for (const file of await walk(root)) {
     const name = path.relative(root, file);

@@ -34,7 +34,14 @@ function hullOf(points: Pt[]): Pt[] {
 }
 
 /** Hull spans of the pixels where `inRegion(i)` holds, within the bounding box [x0..x1] x [y0..y1]. */
-export function hullSpans(width: number, x0: number, y0: number, x1: number, y1: number, inRegion: (i: number) => boolean): RowSpans {
+export function hullSpans(
+  width: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  inRegion: (i: number) => boolean,
+): RowSpans {
   const points: Pt[] = [];
   for (let y = y0; y <= y1; y++) {
     let lo = -1;

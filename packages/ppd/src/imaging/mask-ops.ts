@@ -65,7 +65,14 @@ function columnPass(src: Uint8Array, width: number, height: number, k: number, e
   return out;
 }
 
-function pass1d(src: Uint8Array, width: number, height: number, k: number, erode: boolean, horizontal: boolean): Uint8Array {
+function pass1d(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  k: number,
+  erode: boolean,
+  horizontal: boolean,
+): Uint8Array {
   return horizontal ? rowPass(src, width, height, k, erode) : columnPass(src, width, height, k, erode);
 }
 

@@ -2,7 +2,12 @@
  * Otsu's cut over the values selected by `mask` (all when absent), searched on a 256-bin histogram of
  * [lo, hi]. Returns the cut and the between-class separation (0-1) so callers can tell a real valley from noise.
  */
-export function otsu(values: Float32Array, lo: number, hi: number, mask?: Uint8Array): { cut: number; separation: number } {
+export function otsu(
+  values: Float32Array,
+  lo: number,
+  hi: number,
+  mask?: Uint8Array,
+): { cut: number; separation: number } {
   const bins = 256;
   const hist = new Float64Array(bins);
   const scale = (bins - 1) / Math.max(1e-9, hi - lo);

@@ -38,7 +38,13 @@ export function cropPlane<T extends Uint8Array | Float32Array | Int32Array>(plan
 export type Flip = 'none' | 'h' | 'v';
 
 /** Mirrors an interleaved plane of `channels` values a pixel; flipping twice gives the input back. */
-export function flip<T extends Uint8Array | Float32Array>(src: T, width: number, height: number, channels: number, how: Flip): T {
+export function flip<T extends Uint8Array | Float32Array>(
+  src: T,
+  width: number,
+  height: number,
+  channels: number,
+  how: Flip,
+): T {
   if (how === 'none') return src;
   const out = new (src.constructor as new (n: number) => T)(src.length);
   for (let y = 0; y < height; y++) {

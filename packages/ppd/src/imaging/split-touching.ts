@@ -95,7 +95,8 @@ export function splitTouching(region: Uint8Array, width: number, height: number)
         const high = low === a ? b : a;
         // The level where they meet is the neck: p's depth.
         const neck = depth[p]! / peak[low]!;
-        if (peak[low]! >= minDepth && neck >= MIN_NECK_SHARE && neck < MAX_NECK_SHARE) necked.push({ at: peakAt[low]!, depth: peak[low]! });
+        if (peak[low]! >= minDepth && neck >= MIN_NECK_SHARE && neck < MAX_NECK_SHARE)
+          necked.push({ at: peakAt[low]!, depth: peak[low]! });
         parent[low] = high;
         a = high;
       }

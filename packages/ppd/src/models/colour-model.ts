@@ -17,7 +17,15 @@ const BG_MIN_CUT = 6;
 /** ... plus this share of the most spread background colour (grain, weave). */
 const BG_TEXTURE_MARGIN = 0.4;
 /** 0 specimen, 1 shadow-coloured (not yet reached), 2 background (or reached shadow); null without shadow colours. */
-function shadowStates(dist: Float32Array, L: Float32Array, A: Float32Array, B: Float32Array, cut: number, bg: BackgroundColours, shade: ShadowModel): Uint8Array | null {
+function shadowStates(
+  dist: Float32Array,
+  L: Float32Array,
+  A: Float32Array,
+  B: Float32Array,
+  cut: number,
+  bg: BackgroundColours,
+  shade: ShadowModel,
+): Uint8Array | null {
   const state = new Uint8Array(dist.length);
   let any = false;
   for (let i = 0; i < dist.length; i++) {
@@ -130,7 +138,13 @@ const CRESCENT_MIN_BARK = 0.5;
  * A brown lesion inside the face stays, since flesh round it keeps it inside the hull; a slice discoloured all
  * round has no one-sided crescent.
  */
-function barkCrescent(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: number, height: number): Uint8Array | null {
+function barkCrescent(
+  p: Float32Array,
+  lab: LabPlanes,
+  mask: Uint8Array,
+  width: number,
+  height: number,
+): Uint8Array | null {
   const area = countOnes(mask);
   let cx = 0;
   let cy = 0;
@@ -165,7 +179,13 @@ function barkCrescent(p: Float32Array, lab: LabPlanes, mask: Uint8Array, width: 
   // about half of them, a band all round fills all
   let reach = 0;
   for (const n of sectors) if (n >= (0.5 * crescent) / SECTORS) reach++;
-  if (crescent < 0.03 * area || crescent > CRESCENT_MAX_SHARE * area || bark < CRESCENT_MIN_BARK * crescent || reach > CRESCENT_MAX_REACH * SECTORS) return null;
+  if (
+    crescent < 0.03 * area ||
+    crescent > CRESCENT_MAX_SHARE * area ||
+    bark < CRESCENT_MIN_BARK * crescent ||
+    reach > CRESCENT_MAX_REACH * SECTORS
+  )
+    return null;
   const out = new Uint8Array(mask.length);
   for (let i = 0; i < mask.length; i++) if (mask[i] && outside(i)) out[i] = 1;
   return out;
@@ -244,7 +264,13 @@ function rankedIndex(values: Float64Array, sorted: Float64Array, rank: number): 
 }
 
 /** Colour samples along the frame strip (about 6000), each with its perimeter bin. Typed arrays throughout. */
-function frameSamples(L: Float32Array, A: Float32Array, B: Float32Array, width: number, height: number): { L: Float64Array; a: Float64Array; b: Float64Array; bin: Int32Array } {
+function frameSamples(
+  L: Float32Array,
+  A: Float32Array,
+  B: Float32Array,
+  width: number,
+  height: number,
+): { L: Float64Array; a: Float64Array; b: Float64Array; bin: Int32Array } {
   const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
   const sideRow = strip < width - strip ? 2 * strip : width;
   let stripPixels = 0;
@@ -265,7 +291,14 @@ function frameSamples(L: Float32Array, A: Float32Array, B: Float32Array, width: 
       const dLeft = x;
       const dRight = width - 1 - x;
       const m = Math.min(dTop, dBottom, dLeft, dRight);
-      const pos = m === dTop ? x : m === dRight ? width + y : m === dBottom ? width + height + (width - 1 - x) : 2 * width + height + (height - 1 - y);
+      const pos =
+        m === dTop
+          ? x
+          : m === dRight
+            ? width + y
+            : m === dBottom
+              ? width + height + (width - 1 - x)
+              : 2 * width + height + (height - 1 - y);
       binOf[at++] = Math.min(PERIMETER_BINS - 1, Math.floor((pos / perimeter) * PERIMETER_BINS));
     }
   }
@@ -286,7 +319,12 @@ function frameSamples(L: Float32Array, A: Float32Array, B: Float32Array, width: 
 }
 
 /** k-means of the samples, seeded over their lightness order; the centres and each sample's centre. */
-function kMeans(sL: Float64Array, sa: Float64Array, sb: Float64Array, k: number): { cL: Float64Array; ca: Float64Array; cb: Float64Array; assign: Int32Array } {
+function kMeans(
+  sL: Float64Array,
+  sa: Float64Array,
+  sb: Float64Array,
+  k: number,
+): { cL: Float64Array; ca: Float64Array; cb: Float64Array; assign: Int32Array } {
   const n = sL.length;
   // Seeds spread over the lightness order, so dark and light grain both get a centre.
   const sorted = sL.slice().sort();
@@ -347,7 +385,13 @@ function kMeans(sL: Float64Array, sa: Float64Array, sb: Float64Array, k: number)
  * is not assumed to be background: a colour is background only when it reaches far enough round the frame
  * (specimens touching the frame, or cropped tight, hold only the stretch they touch).
  */
-export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32Array, width: number, height: number): { background: Cluster[]; specimen: Cluster[] } {
+export function backgroundClusters(
+  L: Float32Array,
+  A: Float32Array,
+  B: Float32Array,
+  width: number,
+  height: number,
+): { background: Cluster[]; specimen: Cluster[] } {
   const { L: sL, a: sa, b: sb, bin: sBin } = frameSamples(L, A, B, width, height);
   const n = sL.length;
   const k = Math.min(5, n);
@@ -385,7 +429,8 @@ export function backgroundClusters(L: Float32Array, A: Float32Array, B: Float32A
       // a neutral card shades to neutral: near-white flesh (b* 3-10) is never white paper in shade
       const neutral = Math.hypot(light.a, light.b) < 8;
       const step = Math.hypot(dark.a - m * light.a, dark.b - m * light.b);
-      if (neutral ? Math.hypot(dark.a, dark.b) <= GRADE_NEUTRAL_CHROMA : step <= GRADE_MAX_CHROMA_STEP) group[root(j)] = root(i);
+      if (neutral ? Math.hypot(dark.a, dark.b) <= GRADE_NEUTRAL_CHROMA : step <= GRADE_MAX_CHROMA_STEP)
+        group[root(j)] = root(i);
     }
   }
   const reachOf = new Map<number, number>();
@@ -466,7 +511,14 @@ function distanceMap(L: Float32Array, A: Float32Array, B: Float32Array, bg: Back
  * Marks in `outline` (where not marked yet) the pixels past `cut` from every background colour, and from that
  * colour in shadow where `shadow` marks a cast shadow.
  */
-function markPastBackground(outline: Uint8Array, lab: LabPlanes, bg: BackgroundColours, shade: ShadowModel, shadow: Uint8Array | null, cut: number): void {
+function markPastBackground(
+  outline: Uint8Array,
+  lab: LabPlanes,
+  bg: BackgroundColours,
+  shade: ShadowModel,
+  shadow: Uint8Array | null,
+  cut: number,
+): void {
   for (let i = 0; i < outline.length; i++) {
     if (outline[i]) continue;
     outline[i] = backgroundDistance(lab.L[i]!, lab.a[i]!, lab.b[i]!, bg, shadow?.[i] ? shade : null, cut) > cut ? 1 : 0;
@@ -480,7 +532,14 @@ function markPastBackground(outline: Uint8Array, lab: LabPlanes, bg: BackgroundC
  * a* and b* by one factor m: a shadow is the background colour times m, m between SHADOW_MIN_LIGHT and 1
  * (chromaticity unchanged, only darker), so its distance is how far its a*, b* are from the scaled ones.
  */
-function backgroundDistance(Lp: number, a: number, b: number, bg: BackgroundColours, shade: ShadowModel | null, enough: number): number {
+function backgroundDistance(
+  Lp: number,
+  a: number,
+  b: number,
+  bg: BackgroundColours,
+  shade: ShadowModel | null,
+  enough: number,
+): number {
   const { L: cL, a: ca, b: cb, margin } = bg;
   const l = Lp * BG_L_WEIGHT;
   let best = Infinity;
@@ -542,7 +601,12 @@ function castShadow(
     const l = L[i]!;
     // seeds: shadow-coloured pixels next to plain background
     const nb = (j: number) => state[j] === 2 && !out[j] && Math.abs(L[j]! - l) <= step;
-    if ((x > 0 && nb(i - 1)) || (x < width - 1 && nb(i + 1)) || (i >= width && nb(i - width)) || (i + width < n && nb(i + width))) {
+    if (
+      (x > 0 && nb(i - 1)) ||
+      (x < width - 1 && nb(i + 1)) ||
+      (i >= width && nb(i - width)) ||
+      (i + width < n && nb(i + width))
+    ) {
       state[i] = 2;
       out[i] = 1;
       queue[tail++] = i;
@@ -615,7 +679,11 @@ function leafReference(lab: LabPlanes, mask: Uint8Array): Reference | null {
     }
   }
   if (n < 0.1 * total) return null;
-  return { L: quantile(lab.L, 0.5, sel), a: quantile(lab.a, 0.5, sel, -128, 128), b: quantile(lab.b, 0.5, sel, -128, 128) };
+  return {
+    L: quantile(lab.L, 0.5, sel),
+    a: quantile(lab.a, 0.5, sel, -128, 128),
+    b: quantile(lab.b, 0.5, sel, -128, 128),
+  };
 }
 
 /**
@@ -627,7 +695,14 @@ function leafReference(lab: LabPlanes, mask: Uint8Array): Reference | null {
  * of the peel's colour (and peel-coloured) count as healthy tissue. A slice with no such step anywhere keeps
  * its rim.
  */
-function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int32Array, width: number, area: number): void {
+function stripPeel(
+  p: Float32Array,
+  lab: LabPlanes,
+  mask: Uint8Array,
+  dist: Int32Array,
+  width: number,
+  area: number,
+): void {
   const maxBands = Math.max(4, Math.round(PEEL_MAX_SHARE * Math.sqrt(area / Math.PI)));
   const S = PEEL_SECTORS;
   const B = maxBands + 1;
@@ -730,7 +805,15 @@ function stripPeel(p: Float32Array, lab: LabPlanes, mask: Uint8Array, dist: Int3
  * The frame strip's background pixels: strip pixels closer to the background than to any frame colour that is
  * not background (a specimen touching the frame is not the frame's noise).
  */
-function frameBackground(L: Float32Array, A: Float32Array, B: Float32Array, dist: Float32Array, width: number, height: number, frameSpecimen: Cluster[]): Uint8Array {
+function frameBackground(
+  L: Float32Array,
+  A: Float32Array,
+  B: Float32Array,
+  dist: Float32Array,
+  width: number,
+  height: number,
+  frameSpecimen: Cluster[],
+): Uint8Array {
   const frame = new Uint8Array(width * height);
   const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
   for (let y = 0; y < height; y++) {
@@ -773,7 +856,8 @@ function specimenOdds(dist: Float32Array, cut: number, slope: number): { p: Floa
 function weakFlesh(dist: Float32Array, L: Float32Array, A: Float32Array, B: Float32Array, lowCut: number): Uint8Array {
   const weak = new Uint8Array(dist.length);
   const minChroma2 = HYSTERESIS_MIN_CHROMA * HYSTERESIS_MIN_CHROMA;
-  for (let i = 0; i < dist.length; i++) weak[i] = dist[i]! > lowCut && A[i]! * A[i]! + B[i]! * B[i]! >= minChroma2 && isFlesh(L[i]!, A[i]!, B[i]!) ? 1 : 0;
+  for (let i = 0; i < dist.length; i++)
+    weak[i] = dist[i]! > lowCut && A[i]! * A[i]! + B[i]! * B[i]! >= minChroma2 && isFlesh(L[i]!, A[i]!, B[i]!) ? 1 : 0;
   return weak;
 }
 
@@ -853,7 +937,11 @@ class ColourModel implements SegmentationModel {
     // above washed it out.
     const outline = new Uint8Array(n);
     // a shadow still outlines as before (it can close a thin peel's gaps), though it is not specimen itself
-    for (let i = 0; i < n; i++) outline[i] = p[i]! >= OUTLINE_PROBABILITY || (shadow?.[i] && sigmoid((plain[i]! - cut) / slope) >= OUTLINE_PROBABILITY) ? 1 : 0;
+    for (let i = 0; i < n; i++)
+      outline[i] =
+        p[i]! >= OUTLINE_PROBABILITY || (shadow?.[i] && sigmoid((plain[i]! - cut) / slope) >= OUTLINE_PROBABILITY)
+          ? 1
+          : 0;
     // past the cut from every background colour (and from its shadow), unblurred: a shadow pixel outlines only
     // where it is not shadow-coloured (a thin peel the blur washed out)
     markPastBackground(outline, lab, bg, shade, shadow, cut);

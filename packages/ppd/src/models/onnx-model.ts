@@ -62,7 +62,9 @@ export async function loadOnnxModel(modelPath: string, options: OnnxLoadOptions 
       graphOptimizationLevel: 'all',
     });
   } catch (err) {
-    throw new Error(`ONNX model ${modelPath} cannot be loaded: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(`ONNX model ${modelPath} cannot be loaded: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
   if (session.inputNames.length < 1 || session.outputNames.length < 1) {
     throw new Error(`ONNX model ${modelPath} must have an image input and a class-score output`);
@@ -73,7 +75,10 @@ export async function loadOnnxModel(modelPath: string, options: OnnxLoadOptions 
     await model.classMaps({ width: 8, height: 8, data: new Uint8Array(8 * 8 * 3) });
   } catch (err) {
     await session.release();
-    throw new Error(`ONNX model ${modelPath} does not match its sidecar: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(
+      `ONNX model ${modelPath} does not match its sidecar: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   return model;
 }
@@ -108,7 +113,8 @@ class OnnxModel implements SegmentationModel {
     if (dims.length !== 4 || dims[0] !== 1) throw new Error(`output must be [1, C, h, w], got [${dims.join(', ')}]`);
     const [, C, h, w] = dims as [number, number, number, number];
     const { background, healthy, discoloured } = this.sidecar.classes;
-    if (Math.max(background, healthy, discoloured) >= C) throw new Error(`output has ${C} classes; the sidecar names index ${Math.max(background, healthy, discoloured)}`);
+    if (Math.max(background, healthy, discoloured) >= C)
+      throw new Error(`output has ${C} classes; the sidecar names index ${Math.max(background, healthy, discoloured)}`);
     const data = out.data as Float32Array;
     const n = h * w;
     const bg = new Float32Array(n);

@@ -15,7 +15,11 @@ export const onnxSidecarSchema = z.object({
   mean: z.tuple([z.number(), z.number(), z.number()]).default([0.485, 0.456, 0.406]),
   std: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]).default([0.229, 0.224, 0.225]),
   classes: z
-    .object({ background: z.number().int().min(0), healthy: z.number().int().min(0), discoloured: z.number().int().min(0) })
+    .object({
+      background: z.number().int().min(0),
+      healthy: z.number().int().min(0),
+      discoloured: z.number().int().min(0),
+    })
     .refine((c) => new Set([c.background, c.healthy, c.discoloured]).size === 3, 'class indices must differ'),
   /** "logits" (softmax applied here) or "probabilities" */
   output: z.enum(['logits', 'probabilities']).default('logits'),
@@ -33,7 +37,9 @@ export async function readSidecar(modelPath: string): Promise<OnnxSidecar> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch {
-    throw new Error(`ONNX model sidecar ${file} is missing: it must give input size, mean/std and class indices (see docs/model.md)`);
+    throw new Error(
+      `ONNX model sidecar ${file} is missing: it must give input size, mean/std and class indices (see docs/model.md)`,
+    );
   }
   let json: unknown;
   try {
@@ -43,7 +49,9 @@ export async function readSidecar(modelPath: string): Promise<OnnxSidecar> {
   }
   const parsed = onnxSidecarSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`ONNX model sidecar ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `ONNX model sidecar ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }

@@ -18,7 +18,13 @@ import { lesionProbability, scoreCut } from './second-segmentation.js';
  */
 const PARAMS_LEAST_SIDE = 640;
 
-export function scaledParams(params: AnalysisParams, width: number, height: number, originalWidth: number, originalHeight: number): AnalysisParams {
+export function scaledParams(
+  params: AnalysisParams,
+  width: number,
+  height: number,
+  originalWidth: number,
+  originalHeight: number,
+): AnalysisParams {
   const side = Math.max(width, height);
   const original = Math.max(originalWidth, originalHeight);
   const scale = (side / original) * Math.min(1, original / PARAMS_LEAST_SIDE);
@@ -34,7 +40,8 @@ const HALVE_ABOVE = 600;
 export const REVIEW_BELOW = 0.6;
 /** A specimen of no recognisable kind is kept (flagged) only when at least this share of the median specimen. */
 const UNKNOWN_KIND_MIN_SHARE = 0.5;
-const WHAT_WORKS = 'Photograph cut root slices (or detached leaves) laid flat on a plain board, tray or paper, from above.';
+const WHAT_WORKS =
+  'Photograph cut root slices (or detached leaves) laid flat on a plain board, tray or paper, from above.';
 const NO_SPECIMEN_MESSAGE = `No specimen stands out from the background. ${WHAT_WORKS}`;
 
 /**
@@ -53,7 +60,12 @@ function specimenConfidence(lesionCertainty: number, v: SpecimenVerdict, sizeRat
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const seconds = (fromMs: number) => (performance.now() - fromMs) / 1000;
 
-export function failedResult(code: string, message: string, startedMs: number, timings: Record<string, number> = {}): AnalysisResult {
+export function failedResult(
+  code: string,
+  message: string,
+  startedMs: number,
+  timings: Record<string, number> = {},
+): AnalysisResult {
   return {
     ppd_value: null,
     sub_ppd_values: [],
@@ -111,7 +123,13 @@ export async function analyseImage(
   const specimenParams = scaledParams(params, image.width, image.height, image.width, image.height);
   const smallLab = rgbToLab(small.data, small.width, small.height);
   const specimenProb = await model.specimenProbability(small, smallLab);
-  const found = findSpecimens(specimenProb, small.width, small.height, halved ? specimenParams.min_size / 4 : specimenParams.min_size, smallLab);
+  const found = findSpecimens(
+    specimenProb,
+    small.width,
+    small.height,
+    halved ? specimenParams.min_size / 4 : specimenParams.min_size,
+    smallLab,
+  );
   const specimens = halved ? found.map((s) => upscaleSpecimen(s, image.width, image.height)) : found;
   lap('first');
   if (found.length === 0) {
@@ -120,16 +138,29 @@ export async function analyseImage(
   const scene = checkScene(small, found, smallLab);
   if (scene.refusal) {
     // the overview still shows what was seen, so a person can tell why
-    const overview = await encodeWebp(drawOverview(image, specimens.map((s) => s.rect), specimens.map(() => null)));
+    const overview = await encodeWebp(
+      drawOverview(
+        image,
+        specimens.map((s) => s.rect),
+        specimens.map(() => null),
+      ),
+    );
     lap('render');
-    const refused = failedResult('not_a_specimen_photo', `Not a specimen photo: ${scene.refusal}. ${WHAT_WORKS}`, started, timings);
+    const refused = failedResult(
+      'not_a_specimen_photo',
+      `Not a specimen photo: ${scene.refusal}. ${WHAT_WORKS}`,
+      started,
+      timings,
+    );
     return { ...refused, images: { ...refused.images, overview } };
   }
   // What is neither slice nor leaf (a hand, bark, a crumb) is dropped, unless it is the size of the slices
   // beside it: then it is most likely a slice discoloured through, kept and flagged for review.
   const sizes = specimens.map((s) => s.area).sort((a, b) => a - b);
   const medianArea = sizes[Math.floor(sizes.length / 2)]!;
-  const keep = specimens.map((s, i) => scene.specimens[i]!.kind !== null || s.area >= UNKNOWN_KIND_MIN_SHARE * medianArea);
+  const keep = specimens.map(
+    (s, i) => scene.specimens[i]!.kind !== null || s.area >= UNKNOWN_KIND_MIN_SHARE * medianArea,
+  );
   const kept = specimens.filter((_, i) => keep[i]);
   const verdicts = scene.specimens.filter((_, i) => keep[i]);
   if (kept.length === 0) return failedResult('no_specimen_found', NO_SPECIMEN_MESSAGE, started, timings);
@@ -162,7 +193,9 @@ export async function analyseImage(
   const cut2 = await Promise.all(crops.map((c) => encodeWebp(c)));
   const pred =
     mode === 'full'
-      ? await Promise.all(crops.map((c, i) => encodeWebp(overlayLesions(c, surfaces[i]!, lesions[i]!, params.overlay_opacity))))
+      ? await Promise.all(
+          crops.map((c, i) => encodeWebp(overlayLesions(c, surfaces[i]!, lesions[i]!, params.overlay_opacity))),
+        )
       : [];
   const overview = await encodeWebp(
     drawOverview(

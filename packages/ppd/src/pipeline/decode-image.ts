@@ -25,7 +25,8 @@ export async function decodeImage(input: Uint8Array | string, maxSide = WORKING_
     const meta = await sharp(input, options).metadata();
     const originalWidth = meta.autoOrient?.width ?? meta.width;
     const originalHeight = meta.autoOrient?.height ?? meta.height;
-    if (!originalWidth || !originalHeight) return { ok: false, code: 'decode_failed', message: 'the image has no size' };
+    if (!originalWidth || !originalHeight)
+      return { ok: false, code: 'decode_failed', message: 'the image has no size' };
     const { data, info } = await sharp(input, options)
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true })
       .flatten({ background: '#000000' })
@@ -33,7 +34,10 @@ export async function decodeImage(input: Uint8Array | string, maxSide = WORKING_
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
     const rgb = toRgb(data, info.width, info.height, info.channels);
-    return { ok: true, decoded: { image: { width: info.width, height: info.height, data: rgb }, originalWidth, originalHeight } };
+    return {
+      ok: true,
+      decoded: { image: { width: info.width, height: info.height, data: rgb }, originalWidth, originalHeight },
+    };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (/pixel limit/i.test(message)) return { ok: false, code: 'image_too_large', message };

@@ -1,6 +1,15 @@
 import { hullSpans, spansArea, spansNear, type RowSpans } from '../imaging/convex-hull.js';
 import type { LabPlanes } from '../imaging/lab.js';
-import { boundaryDistance, components, countOnes, dilate, erode, fillHoles, labelRuns, open } from '../imaging/mask-ops.js';
+import {
+  boundaryDistance,
+  components,
+  countOnes,
+  dilate,
+  erode,
+  fillHoles,
+  labelRuns,
+  open,
+} from '../imaging/mask-ops.js';
 import { quantile } from '../imaging/otsu.js';
 import { splitTouching } from '../imaging/split-touching.js';
 import type { Rect } from '../imaging/raster.js';
@@ -88,10 +97,15 @@ function fillPaleInteriors(mask: Uint8Array, lab: LabPlanes): Uint8Array {
   if (thickest <= r || countOnes(reachedBg) === 0) return mask;
   // the background's typical colour and spread, over what the frame reaches: medians, since the blurred rims
   // of the specimens along it are no background colour
-  const mean = [quantile(lab.L, 0.5, reachedBg), quantile(lab.a, 0.5, reachedBg, -128, 128), quantile(lab.b, 0.5, reachedBg, -128, 128)];
+  const mean = [
+    quantile(lab.L, 0.5, reachedBg),
+    quantile(lab.a, 0.5, reachedBg, -128, 128),
+    quantile(lab.b, 0.5, reachedBg, -128, 128),
+  ];
   const off = new Float32Array(mask.length);
   for (let i = 0; i < off.length; i++) {
-    if (reachedBg[i]) off[i] = Math.sqrt((lab.L[i]! - mean[0]!) ** 2 + (lab.a[i]! - mean[1]!) ** 2 + (lab.b[i]! - mean[2]!) ** 2);
+    if (reachedBg[i])
+      off[i] = Math.sqrt((lab.L[i]! - mean[0]!) ** 2 + (lab.a[i]! - mean[1]!) ** 2 + (lab.b[i]! - mean[2]!) ** 2);
   }
   const spread = quantile(off, 0.5, reachedBg, 0, 100);
   const rc = components(rest, width, height, 4);
@@ -109,7 +123,11 @@ function fillPaleInteriors(mask: Uint8Array, lab: LabPlanes): Uint8Array {
   for (let id = 1; id <= rc.count; id++) {
     if (deepest[id]! <= r) continue;
     const n = rc.areas[id]!;
-    const dE = Math.hypot(sums[3 * id]! / n - mean[0]!, sums[3 * id + 1]! / n - mean[1]!, sums[3 * id + 2]! / n - mean[2]!);
+    const dE = Math.hypot(
+      sums[3 * id]! / n - mean[0]!,
+      sums[3 * id + 1]! / n - mean[1]!,
+      sums[3 * id + 2]! / n - mean[2]!,
+    );
     if (dE > 3 * spread + 3) interior[id] = 1;
   }
   const out = mask.slice();
@@ -132,7 +150,13 @@ interface Group {
  * Specimens under `minSize` working pixels are dropped; the three largest are kept in reading order
  * (rows top to bottom, left to right within a row), each cropped with a small margin.
  */
-export function findSpecimens(prob: Float32Array, width: number, height: number, minSize: number, lab?: LabPlanes): Specimen[] {
+export function findSpecimens(
+  prob: Float32Array,
+  width: number,
+  height: number,
+  minSize: number,
+  lab?: LabPlanes,
+): Specimen[] {
   let mask: Uint8Array = new Uint8Array(width * height);
   for (let i = 0; i < mask.length; i++) mask[i] = prob[i]! >= 0.5 ? 1 : 0;
   mask = fillHoles(mask, width, height);
@@ -143,12 +167,16 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
   let largest = 0;
   for (let id = 1; id <= c.count; id++) largest = Math.max(largest, c.areas[id]!);
   const fragments: number[] = [];
-  for (let id = 1; id <= c.count; id++) if (c.areas[id]! >= Math.max(16, MIN_FRAGMENT_SHARE * largest)) fragments.push(id);
+  for (let id = 1; id <= c.count; id++)
+    if (c.areas[id]! >= Math.max(16, MIN_FRAGMENT_SHARE * largest)) fragments.push(id);
   if (fragments.length === 0) return [];
 
   const hulls = new Map<number, RowSpans>();
   for (const id of fragments) {
-    hulls.set(id, hullSpans(width, c.minX[id]!, c.minY[id]!, c.maxX[id]!, c.maxY[id]!, (i) => c.labels[i] === id));
+    hulls.set(
+      id,
+      hullSpans(width, c.minX[id]!, c.minY[id]!, c.maxX[id]!, c.maxY[id]!, (i) => c.labels[i] === id),
+    );
   }
   // union-find over fragments whose hulls come within `gap` pixels
   const parent = new Map<number, number>(fragments.map((id) => [id, id]));
@@ -164,7 +192,13 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
       const a = fragments[i]!;
       const b = fragments[j]!;
       if (find(a) === find(b)) continue;
-      if (c.minX[a]! - gap > c.maxX[b]! || c.minX[b]! - gap > c.maxX[a]! || c.minY[a]! - gap > c.maxY[b]! || c.minY[b]! - gap > c.maxY[a]!) continue;
+      if (
+        c.minX[a]! - gap > c.maxX[b]! ||
+        c.minX[b]! - gap > c.maxX[a]! ||
+        c.minY[a]! - gap > c.maxY[b]! ||
+        c.minY[b]! - gap > c.maxY[a]!
+      )
+        continue;
       if (spansNear(hulls.get(a)!, hulls.get(b)!, gap)) parent.set(find(a), find(b));
     }
   }
@@ -188,7 +222,8 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
     const gh = g.y1 - g.y0 + 1;
     const region = new Uint8Array(gw * gh);
     for (let y = g.y0; y <= g.y1; y++) {
-      for (let x = g.x0; x <= g.x1; x++) if (memberOf[c.labels[y * width + x]!] === 1) region[(y - g.y0) * gw + (x - g.x0)] = 1;
+      for (let x = g.x0; x <= g.x1; x++)
+        if (memberOf[c.labels[y * width + x]!] === 1) region[(y - g.y0) * gw + (x - g.x0)] = 1;
     }
     // Slices laid touching each other are one region: each becomes a specimen of its own.
     const parts = splitTouching(region, gw, gh) ?? [region];
@@ -238,7 +273,14 @@ export function findSpecimens(prob: Float32Array, width: number, height: number,
  * One specimen from its pixels (`part`, in the group's box): its own box, and its pixels completed to their
  * convex hull when they already fill most of it (a slice whose rim looks like the table is still whole).
  */
-function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: number, prob: Float32Array, lightness?: Float32Array) {
+function completeToHull(
+  part: Uint8Array,
+  box: Group,
+  boxWidth: number,
+  width: number,
+  prob: Float32Array,
+  lightness?: Float32Array,
+) {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -1;
@@ -269,10 +311,12 @@ function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: n
     const lo = hull.xmin[r]!;
     const hi = hull.xmax[r]!;
     for (let x = x0; x <= x1; x++) {
-      if (part[(y - box.y0) * boxWidth + (x - box.x0)] === 1 || (solid && x >= lo && x <= hi)) own[r * gw + (x - x0)] = 1;
+      if (part[(y - box.y0) * boxWidth + (x - box.x0)] === 1 || (solid && x >= lo && x <= hi))
+        own[r * gw + (x - x0)] = 1;
     }
   }
-  if (solid && lightness) keepNotchesOpen(own, part, g, box, boxWidth, Math.sqrt(area / Math.PI), prob, lightness, width);
+  if (solid && lightness)
+    keepNotchesOpen(own, part, g, box, boxWidth, Math.sqrt(area / Math.PI), prob, lightness, width);
   // area and centre of what the specimen finally is (notches taken back out)
   let count = 0;
   let sx = 0;
@@ -287,7 +331,17 @@ function completeToHull(part: Uint8Array, box: Group, boxWidth: number, width: n
 }
 
 /** Takes the wide gaps (see MAX_FILLED_GAP) back out of a hull-completed mask. */
-function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group, boxWidth: number, radius: number, prob: Float32Array, lightness: Float32Array, width: number): void {
+function keepNotchesOpen(
+  own: Uint8Array,
+  part: Uint8Array,
+  g: Group,
+  box: Group,
+  boxWidth: number,
+  radius: number,
+  prob: Float32Array,
+  lightness: Float32Array,
+  width: number,
+): void {
   const gw = g.x1 - g.x0 + 1;
   const gh = g.y1 - g.y0 + 1;
   const gap = new Uint8Array(gw * gh);
@@ -320,7 +374,15 @@ function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group
       deepest[id] = Math.max(deepest[id]!, depth[i]!);
       pSum[id]! += prob[(y + g.y0) * width + x + g.x0]!;
       // on the hull's edge: a neighbour outside the completed specimen (or the box)
-      const open = x === 0 || y === 0 || x === gw - 1 || y === gh - 1 || !own[i - 1] || !own[i + 1] || !own[i - gw] || !own[i + gw];
+      const open =
+        x === 0 ||
+        y === 0 ||
+        x === gw - 1 ||
+        y === gh - 1 ||
+        !own[i - 1] ||
+        !own[i + 1] ||
+        !own[i - gw] ||
+        !own[i + gw];
       if (open) mouth[id]!++;
     }
   }
@@ -337,7 +399,12 @@ function keepNotchesOpen(own: Uint8Array, part: Uint8Array, g: Group, box: Group
  * resampled bilinearly (cut at one half), which keeps the outline smooth instead of 2-px steps.
  */
 export function upscaleSpecimen(s: Specimen, width: number, height: number): Specimen {
-  const rect: Rect = { x0: s.rect.x0 * 2, y0: s.rect.y0 * 2, x1: Math.min(width, s.rect.x1 * 2), y1: Math.min(height, s.rect.y1 * 2) };
+  const rect: Rect = {
+    x0: s.rect.x0 * 2,
+    y0: s.rect.y0 * 2,
+    x1: Math.min(width, s.rect.x1 * 2),
+    y1: Math.min(height, s.rect.y1 * 2),
+  };
   const sw = s.rect.x1 - s.rect.x0;
   const sh = s.rect.y1 - s.rect.y0;
   const rw = rect.x1 - rect.x0;

@@ -54,9 +54,16 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
       if (isFlesh(lab.L[i]!, lab.a[i]!, lab.b[i]!)) flesh++;
       if (gx > 0 && gy > 0 && gx < width - 1 && gy < height - 1) {
         grad += Math.abs(lab.L[i + 1]! - lab.L[i - 1]!) / 2 + Math.abs(lab.L[i + width]! - lab.L[i - width]!) / 2;
-      }
-      else if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) foliage++;
-      const border = x === 0 || y === 0 || x === rw - 1 || y === rh - 1 || !s.mask[y * rw + x - 1] || !s.mask[y * rw + x + 1] || !s.mask[(y - 1) * rw + x] || !s.mask[(y + 1) * rw + x];
+      } else if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) foliage++;
+      const border =
+        x === 0 ||
+        y === 0 ||
+        x === rw - 1 ||
+        y === rh - 1 ||
+        !s.mask[y * rw + x - 1] ||
+        !s.mask[y * rw + x + 1] ||
+        !s.mask[(y - 1) * rw + x] ||
+        !s.mask[(y + 1) * rw + x];
       if (border) {
         edge++;
         if (gx <= 0 || gy <= 0 || gx >= width - 1 || gy >= height - 1) onFrame++;
@@ -77,7 +84,15 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
   for (let id = 1; id <= comp.count; id++) largest = Math.max(largest, comp.areas[id]!);
   const fleshCohesion = flesh ? largest / flesh : 0;
   const foliageShare = n ? foliage / n : 0;
-  return { kind: null, kindCertainty: 0, fleshShare, foliageShare, frameShare: edge ? onFrame / edge : 0, texture: n ? grad / n : 0, fleshCohesion };
+  return {
+    kind: null,
+    kindCertainty: 0,
+    fleshShare,
+    foliageShare,
+    frameShare: edge ? onFrame / edge : 0,
+    texture: n ? grad / n : 0,
+    fleshCohesion,
+  };
 }
 
 /** A root slice shows cream flesh somewhere (all but the most rotten); a leaf is mostly green. */
@@ -112,7 +127,8 @@ function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
-      if (inSpecimen[i] || inSpecimen[i + 1] || inSpecimen[i - 1] || inSpecimen[i + width] || inSpecimen[i - width]) continue;
+      if (inSpecimen[i] || inSpecimen[i + 1] || inSpecimen[i - 1] || inSpecimen[i + width] || inSpecimen[i - width])
+        continue;
       bg++;
       sumL += lab.L[i]!;
       sumL2 += lab.L[i]! ** 2;
@@ -132,7 +148,8 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
   for (const s of specimens) {
     const rw = s.rect.x1 - s.rect.x0;
     for (let y = s.rect.y0; y < s.rect.y1; y++) {
-      for (let x = s.rect.x0; x < s.rect.x1; x++) if (s.mask[(y - s.rect.y0) * rw + (x - s.rect.x0)]) inSpecimen[y * width + x] = 1;
+      for (let x = s.rect.x0; x < s.rect.x1; x++)
+        if (s.mask[(y - s.rect.y0) * rw + (x - s.rect.x0)]) inSpecimen[y * width + x] = 1;
     }
   }
   const { bg, bgFoliage, grad, gradN, sumL, sumL2 } = backgroundStatistics(lab, inSpecimen);

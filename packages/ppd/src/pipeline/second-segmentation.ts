@@ -17,7 +17,13 @@ export interface CutScore {
 const TTA_FLIPS: Flip[] = ['none', 'h', 'v'];
 
 /** P(discoloured) of a cut, averaged over flipped copies when `tta` is on. */
-export async function lesionProbability(model: SegmentationModel, cut: RgbImage, mask: Uint8Array, tta: boolean, kind: SpecimenKind = 'root_slice'): Promise<Float32Array> {
+export async function lesionProbability(
+  model: SegmentationModel,
+  cut: RgbImage,
+  mask: Uint8Array,
+  tta: boolean,
+  kind: SpecimenKind = 'root_slice',
+): Promise<Float32Array> {
   if (!tta) return model.lesionProbability(cut, mask, kind);
   const { width, height } = cut;
   const sum = new Float32Array(width * height);
@@ -38,7 +44,13 @@ export async function lesionProbability(model: SegmentationModel, cut: RgbImage,
  * so a dense field of specks counts as the lesion it is, while a speck or a thin streak on its own is still
  * opened away, and a larger `min_size` still drops more.
  */
-function postProcess(raw: Uint8Array, mask: Uint8Array, width: number, height: number, params: AnalysisParams): Uint8Array {
+function postProcess(
+  raw: Uint8Array,
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  params: AnalysisParams,
+): Uint8Array {
   // `iterations` passes of a k-square are one pass of a K-square, and two erosions (or dilations) in a row are
   // one of 2K - 1: the usual open -> close, and the speckled fields (closed first, so spots within the kernel
   // join, then opened), in three passes each
@@ -73,7 +85,13 @@ function postProcess(raw: Uint8Array, mask: Uint8Array, width: number, height: n
  * Second segmentation: cut the probability at `threshold`, post-process with `method: post`;
  * score = lesion area / specimen area.
  */
-export function scoreCut(prob: Float32Array, cutMask: Uint8Array, width: number, height: number, params: AnalysisParams): CutScore {
+export function scoreCut(
+  prob: Float32Array,
+  cutMask: Uint8Array,
+  width: number,
+  height: number,
+  params: AnalysisParams,
+): CutScore {
   let lesion: Uint8Array = new Uint8Array(cutMask.length);
   const mask = new Uint8Array(cutMask.length);
   for (let i = 0; i < mask.length; i++) mask[i] = cutMask[i] && prob[i]! >= 0 ? 1 : 0;
@@ -87,5 +105,10 @@ export function scoreCut(prob: Float32Array, cutMask: Uint8Array, width: number,
     if (p >= params.threshold) lesion[i] = 1;
   }
   if (params.method === 'post') lesion = postProcess(lesion, mask, width, height, params);
-  return { lesion, specimen: mask, share: area > 0 ? countOnes(lesion) / area : 0, certainty: area > 0 ? certain / area : 0 };
+  return {
+    lesion,
+    specimen: mask,
+    share: area > 0 ? countOnes(lesion) / area : 0,
+    certainty: area > 0 ? certain / area : 0,
+  };
 }

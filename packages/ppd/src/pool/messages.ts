@@ -16,6 +16,4 @@ export interface AnalyseRequest {
 }
 
 export type WorkerReply =
-  | { type: 'ready' }
-  | { type: 'init_error'; message: string }
-  | { type: 'result'; id: number; result: AnalysisResult };
+  { type: 'ready' } | { type: 'init_error'; message: string } | { type: 'result'; id: number; result: AnalysisResult };

@@ -82,11 +82,20 @@ export class WorkerPool {
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
       slot.job = null;
-      if (job && this.closed) job.resolve(failedResult('engine_closed', 'the engine was closed during the analysis', job.started));
-      else if (job) job.resolve(failedResult('engine_crashed', `the analysis worker stopped unexpectedly${lastError ? `: ${lastError}` : ''}`, job.started));
+      if (job && this.closed)
+        job.resolve(failedResult('engine_closed', 'the engine was closed during the analysis', job.started));
+      else if (job)
+        job.resolve(
+          failedResult(
+            'engine_crashed',
+            `the analysis worker stopped unexpectedly${lastError ? `: ${lastError}` : ''}`,
+            job.started,
+          ),
+        );
       if (!slot.ready && !this.closed && ++this.startupFailures >= MAX_STARTUP_FAILURES) {
         this.broken = `analysis workers cannot start${lastError ? `: ${lastError}` : ''}`;
-        for (const queued of this.queue.splice(0)) queued.resolve(failedResult('engine_unavailable', this.broken, queued.started));
+        for (const queued of this.queue.splice(0))
+          queued.resolve(failedResult('engine_unavailable', this.broken, queued.started));
         return;
       }
       if (!this.closed) {
@@ -116,14 +125,21 @@ export class WorkerPool {
       slot.timer = setTimeout(() => {
         if (slot.job !== job) return;
         slot.job = null;
-        job.resolve(failedResult('engine_timeout', `analysis took longer than ${this.options.jobTimeoutMs} ms`, job.started));
+        job.resolve(
+          failedResult('engine_timeout', `analysis took longer than ${this.options.jobTimeoutMs} ms`, job.started),
+        );
         void slot.worker.terminate();
       }, this.options.jobTimeoutMs);
       slot.worker.postMessage(job.request, job.transfer);
     }
   }
 
-  run(input: Uint8Array | string, params: AnalysisParams, mode: AnalysisMode, transfer: ArrayBuffer[] = []): Promise<AnalysisResult> {
+  run(
+    input: Uint8Array | string,
+    params: AnalysisParams,
+    mode: AnalysisMode,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<AnalysisResult> {
     const started = performance.now();
     if (this.closed) return Promise.resolve(failedResult('engine_closed', 'the engine has been closed', started));
     if (this.broken) return Promise.resolve(failedResult('engine_unavailable', this.broken, started));
@@ -137,7 +153,8 @@ export class WorkerPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve(failedResult('engine_closed', 'the engine has been closed', job.started));
+    for (const job of this.queue.splice(0))
+      job.resolve(failedResult('engine_closed', 'the engine has been closed', job.started));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }
@@ -147,6 +164,10 @@ function reviveBuffers(r: AnalysisResult): AnalysisResult {
   const buf = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
   return {
     ...r,
-    images: { cut2: r.images.cut2.map(buf), pred: r.images.pred.map(buf), overview: r.images.overview ? buf(r.images.overview) : null },
+    images: {
+      cut2: r.images.cut2.map(buf),
+      pred: r.images.pred.map(buf),
+      overview: r.images.overview ? buf(r.images.overview) : null,
+    },
   };
 }

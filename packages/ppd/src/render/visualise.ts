@@ -15,13 +15,24 @@ const BOX_COLOURS: readonly (readonly [number, number, number])[] = [
 ];
 
 export async function encodeWebp(img: RgbImage): Promise<Buffer> {
-  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).webp(WEBP).toBuffer();
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
+    .webp(WEBP)
+    .toBuffer();
 }
 
 function isEdge(mask: Uint8Array, width: number, height: number, i: number): boolean {
   const x = i % width;
   const y = (i - x) / width;
-  return x === 0 || y === 0 || x === width - 1 || y === height - 1 || !mask[i - 1] || !mask[i + 1] || !mask[i - width] || !mask[i + width];
+  return (
+    x === 0 ||
+    y === 0 ||
+    x === width - 1 ||
+    y === height - 1 ||
+    !mask[i - 1] ||
+    !mask[i + 1] ||
+    !mask[i - width] ||
+    !mask[i + width]
+  );
 }
 
 /** The cut with its lesions filled at `opacity` and outlined, and the specimen outlined. */
@@ -50,7 +61,13 @@ export function overlayLesions(cut: RgbImage, specimen: Uint8Array, lesion: Uint
   return { width, height, data: out };
 }
 
-function fillRect(data: Uint8Array, width: number, height: number, r: Rect, colour: readonly [number, number, number]): void {
+function fillRect(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  r: Rect,
+  colour: readonly [number, number, number],
+): void {
   const x0 = Math.max(0, r.x0);
   const y0 = Math.max(0, r.y0);
   const x1 = Math.min(width, r.x1);

@@ -53,6 +53,8 @@ export function summarise(comparisons: SliceComparison[]): AccuracySummary {
     missed: comparisons.length - found.length,
     mae: errors.length ? errors.reduce((a, b) => a + b, 0) / errors.length : NaN,
     maxError: errors.length ? Math.max(...errors) : NaN,
-    bandAgreement: found.length ? found.filter((c) => severityOf(c.predicted) === severityOf(c.truth)).length / found.length : NaN,
+    bandAgreement: found.length
+      ? found.filter((c) => severityOf(c.predicted) === severityOf(c.truth)).length / found.length
+      : NaN,
   };
 }

@@ -75,11 +75,23 @@ interface SliceSpec {
 
 const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
 
-function backgroundColour(kind: BackgroundKind, x: number, y: number, rand: () => number, base: Rgb, alt: Rgb, phase: number): Rgb {
+function backgroundColour(
+  kind: BackgroundKind,
+  x: number,
+  y: number,
+  rand: () => number,
+  base: Rgb,
+  alt: Rgb,
+  phase: number,
+): Rgb {
   switch (kind) {
     case 'wood': {
       const grain = 0.5 + 0.5 * Math.sin(x * 0.045 + 3 * Math.sin(y * 0.011 + phase) + 0.6 * Math.sin(x * 0.21));
-      return [base[0] + (alt[0] - base[0]) * grain, base[1] + (alt[1] - base[1]) * grain, base[2] + (alt[2] - base[2]) * grain];
+      return [
+        base[0] + (alt[0] - base[0]) * grain,
+        base[1] + (alt[1] - base[1]) * grain,
+        base[2] + (alt[2] - base[2]) * grain,
+      ];
     }
     case 'cloth': {
       const weave = ((Math.floor(x / 3) + Math.floor(y / 3)) & 1) === 0 ? 1 : 0;
@@ -104,7 +116,9 @@ function backgroundPalette(kind: BackgroundKind, rand: () => number): { base: Rg
     case 'wood':
       return { base: [150 + j(), 100 + j(), 58 + j()], alt: [195 + j(), 148 + j(), 95 + j()] };
     case 'cloth':
-      return rand() < 0.5 ? { base: [70 + j(), 110 + j(), 80 + j()], alt: [110 + j(), 150 + j(), 115 + j()] } : { base: [150 + j(), 40 + j(), 45 + j()], alt: [185 + j(), 80 + j(), 80 + j()] };
+      return rand() < 0.5
+        ? { base: [70 + j(), 110 + j(), 80 + j()], alt: [110 + j(), 150 + j(), 115 + j()] }
+        : { base: [150 + j(), 40 + j(), 45 + j()], alt: [185 + j(), 80 + j(), 80 + j()] };
   }
 }
 
@@ -131,7 +145,12 @@ function layout(n: number, width: number, height: number, rand: () => number): {
 }
 
 /** Slices side by side, each overlapping the previous one by a few percent of its radius. */
-function touchingLayout(n: number, width: number, height: number, rand: () => number): { cx: number; cy: number; r: number }[] {
+function touchingLayout(
+  n: number,
+  width: number,
+  height: number,
+  rand: () => number,
+): { cx: number; cy: number; r: number }[] {
   const base = Math.min(width / (2 * n + 0.8), height / 2.6);
   const radii = Array.from({ length: n }, (_, i) => base * (n === 4 && i === 3 ? 0.7 : 0.88 + 0.1 * rand()));
   const centres: number[] = [radii[0]!];
@@ -144,8 +163,16 @@ function touchingLayout(n: number, width: number, height: number, rand: () => nu
 /** Lesion field of one slice: high near the vascular ring and along a few radial streaks. */
 function lesionField(rand: () => number): (rho: number, theta: number) => number {
   const k = 2 + Math.floor(rand() * 4);
-  const waves = Array.from({ length: k }, () => ({ n: 1 + Math.floor(rand() * 6), phase: rand() * 2 * Math.PI, amp: 0.4 + rand() }));
-  const blobs = Array.from({ length: 3 }, () => ({ theta: rand() * 2 * Math.PI, rho: 0.3 + 0.5 * rand(), amp: 0.5 + rand() }));
+  const waves = Array.from({ length: k }, () => ({
+    n: 1 + Math.floor(rand() * 6),
+    phase: rand() * 2 * Math.PI,
+    amp: 0.4 + rand(),
+  }));
+  const blobs = Array.from({ length: 3 }, () => ({
+    theta: rand() * 2 * Math.PI,
+    rho: 0.3 + 0.5 * rand(),
+    amp: 0.5 + rand(),
+  }));
   const ringWeight = 0.6 + rand();
   return (rho, theta) => {
     let v = 0;
@@ -225,7 +252,8 @@ export function renderScene(options: SceneOptions): Scene {
         const u = dx * Math.cos(s.tilt) + dy * Math.sin(s.tilt);
         const v = (-dx * Math.sin(s.tilt) + dy * Math.cos(s.tilt)) / s.aspect;
         const theta = Math.atan2(v, u);
-        const edge = s.r * (1 + s.wobble[0] * Math.sin(3 * theta + s.wobble[1]) + s.wobble[2] * Math.sin(5 * theta + s.wobble[3]));
+        const edge =
+          s.r * (1 + s.wobble[0] * Math.sin(3 * theta + s.wobble[1]) + s.wobble[2] * Math.sin(5 * theta + s.wobble[3]));
         const rho = Math.sqrt(u * u + v * v) / edge;
         if (rho <= 1) {
           owner[y * W + x] = idx;
@@ -245,7 +273,9 @@ export function renderScene(options: SceneOptions): Scene {
     const toneField = lesionField(lr);
     // rim scenes: a band of vascular-ring discolouration just inside the peel, blue-black
     const ringAt = s.peelAt - 0.035;
-    const field = rim ? (rho: number, theta: number) => base(rho, theta) + 2.5 * Math.exp(-((rho - ringAt) ** 2) / 0.0012) : base;
+    const field = rim
+      ? (rho: number, theta: number) => base(rho, theta) + 2.5 * Math.exp(-((rho - ringAt) ** 2) / 0.0012)
+      : base;
     const fleshIdx: number[] = [];
     const values: number[] = [];
     for (let i = 0; i < owner.length; i++) {
@@ -255,18 +285,27 @@ export function renderScene(options: SceneOptions): Scene {
     }
     const sorted = Float64Array.from(values).sort();
     const softness = 0.08;
-    const cut = s.targetShare <= 0 ? Infinity : s.targetShare >= 1 ? -Infinity : sorted[Math.floor((1 - s.targetShare) * (sorted.length - 1))]!;
+    const cut =
+      s.targetShare <= 0
+        ? Infinity
+        : s.targetShare >= 1
+          ? -Infinity
+          : sorted[Math.floor((1 - s.targetShare) * (sorted.length - 1))]!;
     fleshIdx.forEach((p, k) => {
       const a = Number.isFinite(cut) ? 0.5 + (values[k]! - cut) / softness : cut === -Infinity ? 1 : 0;
       alpha[p] = Math.min(1, Math.max(0, a));
-      tone[p] = rim ? 0.85 + 0.15 * Math.tanh(toneField(rhoAt[p]!, thetaAt[p]!)) : 0.5 + 0.5 * Math.tanh(toneField(rhoAt[p]!, thetaAt[p]!) - 1);
+      tone[p] = rim
+        ? 0.85 + 0.15 * Math.tanh(toneField(rhoAt[p]!, thetaAt[p]!))
+        : 0.5 + 0.5 * Math.tanh(toneField(rhoAt[p]!, thetaAt[p]!) - 1);
     });
   });
 
   // pass 3: colours
   const gx = realism ? (rand() - 0.5) * 0.35 : 0;
   const gy = realism ? (rand() - 0.5) * 0.25 : 0;
-  const cast: Rgb = realism ? [1 + (rand() - 0.5) * 0.12, 1 + (rand() - 0.5) * 0.08, 1 + (rand() - 0.5) * 0.12] : [1, 1, 1];
+  const cast: Rgb = realism
+    ? [1 + (rand() - 0.5) * 0.12, 1 + (rand() - 0.5) * 0.08, 1 + (rand() - 0.5) * 0.12]
+    : [1, 1, 1];
   const noise = realism ? 2 + 3 * rand() : 0;
   const shadow = realism && (kind === 'light' || kind === 'wood' || kind === 'cloth');
   const BROWN: Rgb = variant ? [105, 70, 45] : [135, 92, 55];
@@ -282,7 +321,12 @@ export function renderScene(options: SceneOptions): Scene {
         if (shadow) {
           for (const s of specs) {
             const d = Math.hypot(x - s.cx - s.r * 0.05, y - s.cy - s.r * 0.07) / (s.r * 1.08);
-            if (d < 1.1) c = [c[0] * (0.82 + 0.18 * Math.min(1, Math.max(0, (d - 0.9) / 0.2))), c[1] * (0.82 + 0.18 * Math.min(1, Math.max(0, (d - 0.9) / 0.2))), c[2] * (0.82 + 0.18 * Math.min(1, Math.max(0, (d - 0.9) / 0.2)))];
+            if (d < 1.1)
+              c = [
+                c[0] * (0.82 + 0.18 * Math.min(1, Math.max(0, (d - 0.9) / 0.2))),
+                c[1] * (0.82 + 0.18 * Math.min(1, Math.max(0, (d - 0.9) / 0.2))),
+                c[2] * (0.82 + 0.18 * Math.min(1, Math.max(0, (d - 0.9) / 0.2))),
+              ];
           }
         }
       } else {
@@ -296,7 +340,11 @@ export function renderScene(options: SceneOptions): Scene {
           const a = alpha[i]!;
           if (a > 0) {
             const t = tone[i]!;
-            const lesion: Rgb = [BROWN[0] + (BLUEBLACK[0] - BROWN[0]) * t, BROWN[1] + (BLUEBLACK[1] - BROWN[1]) * t, BROWN[2] + (BLUEBLACK[2] - BROWN[2]) * t];
+            const lesion: Rgb = [
+              BROWN[0] + (BLUEBLACK[0] - BROWN[0]) * t,
+              BROWN[1] + (BLUEBLACK[1] - BROWN[1]) * t,
+              BROWN[2] + (BLUEBLACK[2] - BROWN[2]) * t,
+            ];
             c = [c[0] + (lesion[0] - c[0]) * a, c[1] + (lesion[1] - c[1]) * a, c[2] + (lesion[2] - c[2]) * a];
           }
         }
@@ -334,7 +382,9 @@ export function renderScene(options: SceneOptions): Scene {
 
 /** The scene as a JPEG (quality from the options, 75-92 at random when realism is on). */
 export async function sceneJpeg(scene: Scene, quality = 88): Promise<Buffer> {
-  return sharp(scene.rgb, { raw: { width: scene.width, height: scene.height, channels: 3 } }).jpeg({ quality }).toBuffer();
+  return sharp(scene.rgb, { raw: { width: scene.width, height: scene.height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
 }
 
 /** A scene rendered and encoded in one go. */

@@ -51,7 +51,9 @@ export function drawSliceRgb(d: DrawnSlice): Uint8Array {
 }
 
 export function rgbToPng(rgb: Uint8Array, width: number, height: number): Promise<Buffer> {
-  return sharp(rgb, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 export function drawSlicePng(d: DrawnSlice): Promise<Buffer> {

@@ -7,6 +7,9 @@ parentPort!.postMessage({ type: 'ready' });
 parentPort!.on('message', (msg: AnalyseRequest) => {
   if (msg.input === 'crash') throw new Error('worker blew up');
   if (msg.input === 'hang') for (;;);
-  const result = { ...failedResult('no_specimen_found', 'fine', performance.now()), error_message: `ok ${String(msg.input)}` };
+  const result = {
+    ...failedResult('no_specimen_found', 'fine', performance.now()),
+    error_message: `ok ${String(msg.input)}`,
+  };
   parentPort!.postMessage({ type: 'result', id: msg.id, result });
 });

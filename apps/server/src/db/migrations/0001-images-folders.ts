@@ -48,7 +48,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (!pgMode) {
     // Substring search over 100 000 names: a trigram full-text index (FTS5) answers `search=` for
     // terms of 3+ characters without scanning. Contentless; triggers keep it in step with images.
-    await sql`create virtual table images_name_fts using fts5(name_lower, tokenize = 'trigram', content = '', contentless_delete = 1)`.execute(db);
+    await sql`create virtual table images_name_fts using fts5(name_lower, tokenize = 'trigram', content = '', contentless_delete = 1)`.execute(
+      db,
+    );
     await sql`create trigger images_name_fts_insert after insert on images begin
       insert into images_name_fts (rowid, name_lower) values (new.id, new.name_lower); end`.execute(db);
     await sql`create trigger images_name_fts_delete after delete on images begin

@@ -50,7 +50,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`create trigger image_counts_delete after delete on images
       referencing old table as removed for each statement execute function image_counts_apply()`.execute(db);
     await sql`create trigger image_counts_update after update on images
-      referencing old table as removed new table as added for each statement execute function image_counts_apply()`.execute(db);
+      referencing old table as removed new table as added for each statement execute function image_counts_apply()`.execute(
+      db,
+    );
     return;
   }
   // SQLite has one writer at a time: plain row triggers.

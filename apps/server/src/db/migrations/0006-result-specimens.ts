@@ -64,10 +64,22 @@ function parseJson<T>(text: string, fallback: T): T {
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('results').addColumn('specimens', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-  await db.schema.alterTable('results').addColumn('specimen_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('results').addColumn('needs_review', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('results').addColumn('reviewed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('results')
+    .addColumn('specimens', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
+  await db.schema
+    .alterTable('results')
+    .addColumn('specimen_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('results')
+    .addColumn('needs_review', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('results')
+    .addColumn('reviewed', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('results').addColumn('engine_ppd_value', 'double precision').execute();
   await sql`update results set engine_ppd_value = ppd_value`.execute(db);
 
@@ -82,7 +94,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     afterId = Number(page.rows[page.rows.length - 1]!.id);
     const values = page.rows.flatMap((r) => {
       const specimens = specimensOfOldRow(r.sub_ppd_values, r.vis_keys);
-      return specimens.length > 0 ? [sql`(cast(${Number(r.id)} as integer), ${JSON.stringify(specimens)}, cast(${specimens.length} as integer))`] : [];
+      return specimens.length > 0
+        ? [sql`(cast(${Number(r.id)} as integer), ${JSON.stringify(specimens)}, cast(${specimens.length} as integer))`]
+        : [];
     });
     if (values.length > 0) {
       await sql`

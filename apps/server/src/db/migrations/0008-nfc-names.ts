@@ -10,7 +10,10 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   const changed = (name: string) => name.normalize('NFC') !== name;
 
-  for (const row of (await db.selectFrom('images').select(['id', 'name']).execute()) as { id: number; name: string }[]) {
+  for (const row of (await db.selectFrom('images').select(['id', 'name']).execute()) as {
+    id: number;
+    name: string;
+  }[]) {
     if (!changed(row.name)) continue;
     const name = row.name.normalize('NFC');
     await db.updateTable('images').set({ name, name_lower: name.toLowerCase() }).where('id', '=', row.id).execute();
@@ -22,13 +25,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.updateTable('tasks').set({ name, name_lower: name.toLowerCase() }).where('id', '=', row.id).execute();
   }
 
-  for (const row of (await db.selectFrom('results').select(['id', 'image_name']).execute()) as { id: number; image_name: string }[]) {
+  for (const row of (await db.selectFrom('results').select(['id', 'image_name']).execute()) as {
+    id: number;
+    image_name: string;
+  }[]) {
     if (!changed(row.image_name)) continue;
     const name = row.image_name.normalize('NFC');
-    await db.updateTable('results').set({ image_name: name, image_name_lower: name.toLowerCase() }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('results')
+      .set({ image_name: name, image_name_lower: name.toLowerCase() })
+      .where('id', '=', row.id)
+      .execute();
   }
 
-  const folders = (await db.selectFrom('folders').select(['id', 'name', 'name_key']).execute()) as { id: number; name: string; name_key: string }[];
+  const folders = (await db.selectFrom('folders').select(['id', 'name', 'name_key']).execute()) as {
+    id: number;
+    name: string;
+    name_key: string;
+  }[];
   const keys = new Set(folders.map((f) => f.name_key));
   for (const folder of folders) {
     if (!changed(folder.name)) continue;

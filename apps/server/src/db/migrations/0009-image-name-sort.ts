@@ -14,16 +14,32 @@ export async function up(db: Kysely<any>): Promise<void> {
   const pg = await isPostgres(db);
   await db.schema
     .alterTable('images')
-    .addColumn('name_sort', 'text', (c) => (pg ? c.modifyFront(sql`collate "C"`).notNull().defaultTo('') : c.notNull().defaultTo('')))
+    .addColumn('name_sort', 'text', (c) =>
+      pg
+        ? c
+            .modifyFront(sql`collate "C"`)
+            .notNull()
+            .defaultTo('')
+        : c.notNull().defaultTo(''),
+    )
     .execute();
-  const rows = (await db.selectFrom('images').select(['id', 'name']).orderBy('id').execute()) as { id: number; name: string }[];
+  const rows = (await db.selectFrom('images').select(['id', 'name']).orderBy('id').execute()) as {
+    id: number;
+    name: string;
+  }[];
   for (let i = 0; i < rows.length; i += CHUNK) {
     const values = sql.join(rows.slice(i, i + CHUNK).map((r) => sql`(${r.id}, ${nameSortKey(r.name)})`));
     await sql`with v(id, k) as (values ${values})
-      update images set name_sort = (select k from v where v.id = images.id) where id in (select id from v)`.execute(db);
+      update images set name_sort = (select k from v where v.id = images.id) where id in (select id from v)`.execute(
+      db,
+    );
   }
   await db.schema.createIndex('images_name_sort').on('images').columns(['name_sort', 'id']).execute();
-  await db.schema.createIndex('images_folder_name_sort').on('images').columns(['folder_id', 'name_sort', 'id']).execute();
+  await db.schema
+    .createIndex('images_folder_name_sort')
+    .on('images')
+    .columns(['folder_id', 'name_sort', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -32,7 +32,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('login_failures_subject').on('login_failures').columns(['subject', 'created_at']).execute();
+  await db.schema
+    .createIndex('login_failures_subject')
+    .on('login_failures')
+    .columns(['subject', 'created_at'])
+    .execute();
 
   await withIdColumn(db.schema.createTable('audit_log'), pgMode)
     .addColumn('user_id', 'integer')

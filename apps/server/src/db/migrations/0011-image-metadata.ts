@@ -22,12 +22,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The group summary looks up every scored result's value by (image_id, field): SQLite keeps the rows in their
   // primary key (WITHOUT ROWID), PostgreSQL gets an index holding the values; either way one b-tree per lookup
   // instead of the key and then the row (half the time at 100 000 results).
-  if (pg) await sql`create index image_fields_values on image_fields (image_id, field, num_value, text_value)`.execute(db);
+  if (pg)
+    await sql`create index image_fields_values on image_fields (image_id, field, num_value, text_value)`.execute(db);
   // The group summary reads every scored result of a task: its own narrow index carries all it needs (the image,
   // the reviewed PPD, the specimens still counted), so 100 000 results are read without their wide rows
   // (specimens JSON). `counted_specimens` = the length of sub_ppd_values, written with it by the results' owner.
   await sql`alter table results add column counted_specimens integer not null default 0`.execute(db);
-  await sql`update results set counted_specimens = ${pg ? sql`json_array_length(sub_ppd_values::json)` : sql`json_array_length(sub_ppd_values)`}`.execute(db);
+  await sql`update results set counted_specimens = ${pg ? sql`json_array_length(sub_ppd_values::json)` : sql`json_array_length(sub_ppd_values)`}`.execute(
+    db,
+  );
   await sql`create index results_groups on results (task_id, image_id, ppd_value, counted_specimens)`.execute(db);
   if (pg) {
     await sql`create function image_fields_drop() returns trigger language plpgsql as $$

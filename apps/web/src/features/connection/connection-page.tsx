@@ -1,4 +1,10 @@
-import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  CheckCircleFilled,
+  CloseCircleFilled,
+  LoadingOutlined,
+  QuestionCircleOutlined,
+} from '@ant-design/icons';
 import { Button, Card, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,7 +50,14 @@ export default function ConnectionPage() {
             <strong data-testid="connection-state">{t(`state.${state}`)}</strong>
             <span>{t(`state.${state}_hint`)}</span>
           </div>
-          <Button type="primary" size="large" onClick={start} disabled={state === 'testing'} loading={state === 'testing'} data-testid="connection-start">
+          <Button
+            type="primary"
+            size="large"
+            onClick={start}
+            disabled={state === 'testing'}
+            loading={state === 'testing'}
+            data-testid="connection-start"
+          >
             {t('start')}
           </Button>
         </div>

@@ -1,4 +1,7 @@
-export type UptimeParts = { unit: 'dhm'; d: number; h: number; m: number } | { unit: 'hm'; h: number; m: number } | { unit: 'ms'; m: number; s: number };
+export type UptimeParts =
+  | { unit: 'dhm'; d: number; h: number; m: number }
+  | { unit: 'hm'; h: number; m: number }
+  | { unit: 'ms'; m: number; s: number };
 
 /** Server uptime in its two largest units. */
 export function uptimeParts(seconds: number): UptimeParts {

@@ -1,4 +1,11 @@
-import { DeleteOutlined, EditOutlined, FolderOpenOutlined, PictureOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  EditOutlined,
+  FolderOpenOutlined,
+  PictureOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+} from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Empty, Row, Skeleton, Statistic, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -58,7 +65,13 @@ export default function FoldersPage() {
             {t('refresh')}
           </Button>
           <Tooltip title={reason('change')}>
-            <Button type="primary" icon={<PlusOutlined />} disabled={!changes} data-testid="create-folder" onClick={() => setForm({ open: true, folder: null })}>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              disabled={!changes}
+              data-testid="create-folder"
+              onClick={() => setForm({ open: true, folder: null })}
+            >
               {t('create')}
             </Button>
           </Tooltip>
@@ -68,12 +81,22 @@ export default function FoldersPage() {
       <Row gutter={[16, 16]} className="folders-stats">
         <Col xs={24} sm={8}>
           <Card>
-            <Statistic title={t('stat_total')} value={figure(list.length)} prefix={<FolderOpenOutlined />} data-testid="stat-folders" />
+            <Statistic
+              title={t('stat_total')}
+              value={figure(list.length)}
+              prefix={<FolderOpenOutlined />}
+              data-testid="stat-folders"
+            />
           </Card>
         </Col>
         <Col xs={24} sm={8}>
           <Card>
-            <Statistic title={t('stat_images')} value={figure(imageTotal)} prefix={<PictureOutlined />} data-testid="stat-images" />
+            <Statistic
+              title={t('stat_images')}
+              value={figure(imageTotal)}
+              prefix={<PictureOutlined />}
+              data-testid="stat-images"
+            />
           </Card>
         </Col>
         <Col xs={24} sm={8}>
@@ -94,7 +117,12 @@ export default function FoldersPage() {
           <Empty description={t('empty')}>
             <Typography.Paragraph type="secondary">{t('empty_tip')}</Typography.Paragraph>
             <Tooltip title={reason('change')}>
-              <Button type="primary" icon={<PlusOutlined />} disabled={!changes} onClick={() => setForm({ open: true, folder: null })}>
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                disabled={!changes}
+                onClick={() => setForm({ open: true, folder: null })}
+              >
                 {t('create')}
               </Button>
             </Tooltip>

@@ -67,7 +67,14 @@ export function HomeHero() {
                       {t(`hero.${s.key}.button`)}
                     </Button>
                     {can('change') ? (
-                      <Button size="large" ghost icon={<ExperimentOutlined />} loading={loadingSample} onClick={() => void onDemo()} data-testid="hero-demo">
+                      <Button
+                        size="large"
+                        ghost
+                        icon={<ExperimentOutlined />}
+                        loading={loadingSample}
+                        onClick={() => void onDemo()}
+                        data-testid="hero-demo"
+                      >
                         {t('hero.demo')}
                       </Button>
                     ) : null}

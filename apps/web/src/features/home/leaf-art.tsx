@@ -34,8 +34,15 @@ export function LeafArt({ variant }: { variant: number }) {
           return (
             <g key={i}>
               <rect x={x} y={y} width="88" height="72" rx="8" fill="rgba(255,255,255,0.9)" />
-              <Leaf x={x + 44} y={y + 52} scale={0.32} rotate={(i * 17) % 40 - 20} spots={i % 3 === 1} />
-              <rect x={x + 6} y={y + 60} width={30 + (i % 4) * 10} height="5" rx="2.5" fill={['#389e0d', '#d4a106', '#cf1322'][i % 3]} />
+              <Leaf x={x + 44} y={y + 52} scale={0.32} rotate={((i * 17) % 40) - 20} spots={i % 3 === 1} />
+              <rect
+                x={x + 6}
+                y={y + 60}
+                width={30 + (i % 4) * 10}
+                height="5"
+                rx="2.5"
+                fill={['#389e0d', '#d4a106', '#cf1322'][i % 3]}
+              />
             </g>
           );
         })}
@@ -52,7 +59,13 @@ export function LeafArt({ variant }: { variant: number }) {
           <rect key={i} x={40 + i * 52} y={215 - h * 2.6} width="34" height={h * 2.6} rx="4" fill={colours[i]} />
         ))}
         <path d="M30 215 H290" stroke="#9fb3a2" strokeWidth="2" />
-        <path d="M40 80 C 100 60, 150 120, 200 130 S 270 170, 290 175" fill="none" stroke="#1f5130" strokeWidth="3" strokeDasharray="6 5" />
+        <path
+          d="M40 80 C 100 60, 150 120, 200 130 S 270 170, 290 175"
+          fill="none"
+          stroke="#1f5130"
+          strokeWidth="3"
+          strokeDasharray="6 5"
+        />
       </svg>
     );
   }

@@ -68,7 +68,10 @@ async function sampleFolderId(name: string, description: string): Promise<number
  * Photos already there are skipped (same bytes), so pressing the button twice does not double the set.
  * Returns the folder id.
  */
-export async function loadSampleSet(folder: { name: string; description: string }, onProgress: (percent: number) => void = () => undefined): Promise<number> {
+export async function loadSampleSet(
+  folder: { name: string; description: string },
+  onProgress: (percent: number) => void = () => undefined,
+): Promise<number> {
   const folderId = await sampleFolderId(folder.name, folder.description);
   const form = new FormData();
   form.set('folder_id', String(folderId));

@@ -89,14 +89,18 @@ export function buildRows(
  * rows of `columns` positions, whether their images are loaded or not. So a group's place in the list is known
  * before any of its images are, and a jump goes straight there.
  */
-export function layoutRows(groups: ImageGroup[], columns: number): { rows: BrowserRow[]; groupStart: Map<string, number> } {
+export function layoutRows(
+  groups: ImageGroup[],
+  columns: number,
+): { rows: BrowserRow[]; groupStart: Map<string, number> } {
   const rows: BrowserRow[] = [];
   const groupStart = new Map<string, number>();
   for (const g of groups) {
     if (g.count <= 0) continue;
     if (!groupStart.has(g.key)) groupStart.set(g.key, rows.length);
     rows.push({ kind: 'header', key: g.key, count: g.count });
-    for (let j = 0; j < g.count; j += columns) rows.push({ kind: 'slots', key: g.key, first: g.start + j, length: Math.min(columns, g.count - j) });
+    for (let j = 0; j < g.count; j += columns)
+      rows.push({ kind: 'slots', key: g.key, first: g.start + j, length: Math.min(columns, g.count - j) });
   }
   return { rows, groupStart };
 }

@@ -75,8 +75,14 @@ export default function ImagesPage() {
   // A field without a value yet filters nothing (and keeps the list's cache key as it was).
   const metaField = meta?.value ? meta.field : null;
   const metaValue = meta?.value || null;
-  const metaFilter = useMemo(() => (metaField && metaValue ? { field: metaField, value: metaValue } : null), [metaField, metaValue]);
-  const listParams = useMemo(() => ({ folder, search, sort, direction, meta: metaFilter }), [folder, search, sort, direction, metaFilter]);
+  const metaFilter = useMemo(
+    () => (metaField && metaValue ? { field: metaField, value: metaValue } : null),
+    [metaField, metaValue],
+  );
+  const listParams = useMemo(
+    () => ({ folder, search, sort, direction, meta: metaFilter }),
+    [folder, search, sort, direction, metaFilter],
+  );
   const list = useImageList(listParams);
   const groups = useImageGroups(listParams, dateGrouping);
   const listPages = useMemo(() => list.data?.pages ?? [], [list.data]);
@@ -92,7 +98,14 @@ export default function ImagesPage() {
   // The first load failed and there is no earlier list to keep: an error state, not "no images".
   const loadError = list.isError && !list.data ? list.error : null;
   // An empty list under a search or a folder filter is "no match", not "upload photos to get started".
-  const emptyKind: EmptyKind = search.trim() || metaFilter ? 'search' : folder === 'none' ? 'uncategorized' : folder === 'all' ? 'library' : 'folder';
+  const emptyKind: EmptyKind =
+    search.trim() || metaFilter
+      ? 'search'
+      : folder === 'none'
+        ? 'uncategorized'
+        : folder === 'all'
+          ? 'library'
+          : 'folder';
   const folderNames = useMemo(() => new Map(folderList.map((f) => [f.id, f.name])), [folderList]);
 
   useEffect(() => {
@@ -144,7 +157,11 @@ export default function ImagesPage() {
     const startedFor = filterKey;
     setSelectingAll(true);
     try {
-      const refs = await fetchImageRefs({ folder: folder === 'all' ? undefined : folder, search, meta: metaParams(metaFilter) });
+      const refs = await fetchImageRefs({
+        folder: folder === 'all' ? undefined : folder,
+        search,
+        meta: metaParams(metaFilter),
+      });
       // The filter changed meanwhile: that selection belongs to images no longer shown.
       if (currentFilter.current === startedFor) setSelected(new Set(refs.map((r) => r.id)));
     } catch {
@@ -285,14 +302,34 @@ export default function ImagesPage() {
         }}
       />
       {/* Hidden while the duplicate question is asked: one dialog at a time (issue 15 item 12). */}
-      <UploadProgressDialog open={upload.open && upload.duplicates === null} items={upload.items} startedAt={upload.startedAt} onClose={upload.close} />
-      <DuplicateDialog names={upload.duplicates} matches={upload.matches} folderNames={folderNames} onAnswer={upload.resolveDuplicates} />
-      <MoveDialog open={moveOpen} count={selected.size} folders={folderList} busy={moving} onCancel={() => setMoveOpen(false)} onMove={(f) => void move(f)} />
+      <UploadProgressDialog
+        open={upload.open && upload.duplicates === null}
+        items={upload.items}
+        startedAt={upload.startedAt}
+        onClose={upload.close}
+      />
+      <DuplicateDialog
+        names={upload.duplicates}
+        matches={upload.matches}
+        folderNames={folderNames}
+        onAnswer={upload.resolveDuplicates}
+      />
+      <MoveDialog
+        open={moveOpen}
+        count={selected.size}
+        folders={folderList}
+        busy={moving}
+        onCancel={() => setMoveOpen(false)}
+        onMove={(f) => void move(f)}
+      />
       <ImagePreview
         images={images}
         total={total}
         params={listParams}
-        index={previewIndex} onIndexChange={setPreviewIndex} onClose={() => setPreviewIndex(null)} />
+        index={previewIndex}
+        onIndexChange={setPreviewIndex}
+        onClose={() => setPreviewIndex(null)}
+      />
     </div>
   );
 }

@@ -35,6 +35,7 @@ export function uploadTotals(items: SizedItem[], startedAt: number | null, now: 
   }
   const elapsed = startedAt === null ? 0 : (now - startedAt) / 1000;
   const speed = elapsed >= 0.5 && bytesDone > 0 ? bytesDone / elapsed : null;
-  const secondsLeft = speed === null ? null : filesDone === items.length ? 0 : Math.ceil(Math.max(0, bytes - bytesDone) / speed);
+  const secondsLeft =
+    speed === null ? null : filesDone === items.length ? 0 : Math.ceil(Math.max(0, bytes - bytesDone) / speed);
   return { files: items.length, filesDone, bytes, bytesDone, speed, secondsLeft };
 }

@@ -51,7 +51,9 @@ export default function PredictionPage() {
   // "Run again with these parameters" (task details) hands over a task's parameters: the screen starts from them.
   const [rerun] = useState(peekRerunParameters);
   useEffect(clearRerunParameters, []);
-  const [parameters, setParameters] = useState<PredictionParameterValues>(() => (rerun ? rerunValues(rerun) : DEFAULT_PARAMETER_VALUES));
+  const [parameters, setParameters] = useState<PredictionParameterValues>(() =>
+    rerun ? rerunValues(rerun) : DEFAULT_PARAMETER_VALUES,
+  );
   const [taskName, setTaskName] = useState(() => defaultTaskName(t('task_name.label')));
   const [nameEdited, setNameEdited] = useState(false);
   const measured = useMeasuredRate();
@@ -116,7 +118,11 @@ export default function PredictionPage() {
     );
   };
 
-  const modelLabel = engine.data ? engineLabelText(engine.data.label, t) : engine.isError ? t('config.model_unknown') : null;
+  const modelLabel = engine.data
+    ? engineLabelText(engine.data.label, t)
+    : engine.isError
+      ? t('config.model_unknown')
+      : null;
 
   return (
     <div className="page prediction-page">
@@ -173,9 +179,19 @@ export default function PredictionPage() {
         <Col xs={24} lg={8}>
           <div className="prediction-side">
             {rerun && (
-              <Alert type="info" showIcon data-testid="rerun-notice" title={t('rerun_notice', { name: rerun.taskName })} />
+              <Alert
+                type="info"
+                showIcon
+                data-testid="rerun-notice"
+                title={t('rerun_notice', { name: rerun.taskName })}
+              />
             )}
-            <ConfigurationPanel values={parameters} onChange={setParameters} modelLabel={modelLabel} engineKind={engine.data?.kind ?? null} />
+            <ConfigurationPanel
+              values={parameters}
+              onChange={setParameters}
+              modelLabel={modelLabel}
+              engineKind={engine.data?.kind ?? null}
+            />
             <SummaryPanel
               imageCount={selection.imageCount}
               folderCount={selection.folderCount}

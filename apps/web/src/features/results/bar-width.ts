@@ -8,4 +8,5 @@ export const percent = (part: number, whole: number) => (whole > 0 ? (part / who
  * Width of a PPD distribution bar, in percent: its share, at least MIN_BAR_PERCENT so a small band stays visible;
  * an empty band draws no bar (issue 15 item 4: five bars on an empty library said there was something).
  */
-export const barWidth = (n: number, count: number): number => (n > 0 ? Math.max(MIN_BAR_PERCENT, percent(n, count)) : 0);
+export const barWidth = (n: number, count: number): number =>
+  n > 0 ? Math.max(MIN_BAR_PERCENT, percent(n, count)) : 0;

@@ -28,7 +28,11 @@ export default function ResultsPage() {
   const { t } = useTranslation('results');
   const { message } = App.useApp();
   const navigate = useNavigateSection();
-  const [filter, setFilter] = useState<ResultFilter>(() => ({ taskId: peekResultsFocus(), search: '', severity: 'all' }));
+  const [filter, setFilter] = useState<ResultFilter>(() => ({
+    taskId: peekResultsFocus(),
+    search: '',
+    severity: 'all',
+  }));
   const [view, setView] = useState<ResultsView>('grid');
   // The first result of the current filter is selected; the detail modal and the preview show the selected one.
   const [selectedIndex, setSelectedIndex] = useState(0);
@@ -39,8 +43,14 @@ export default function ResultsPage() {
   useEffect(clearResultsFocus, []);
 
   const tasks = useResultTasks();
-  const task = useMemo(() => tasks.data?.results.find((item) => item.id === filter.taskId) ?? null, [tasks.data, filter.taskId]);
-  const running = filter.taskId === null ? (tasks.data?.results.some((item) => item.status === 'running') ?? false) : task?.status === 'running';
+  const task = useMemo(
+    () => tasks.data?.results.find((item) => item.id === filter.taskId) ?? null,
+    [tasks.data, filter.taskId],
+  );
+  const running =
+    filter.taskId === null
+      ? (tasks.data?.results.some((item) => item.status === 'running') ?? false)
+      : task?.status === 'running';
   const summary = useResultsSummary(filter.taskId);
   const first = useResultsPage(filter, 1, true);
   const count = first.data?.count ?? null;
@@ -49,7 +59,8 @@ export default function ResultsPage() {
   // While the task runs its results grow: refresh what is on screen, and once more when it stops.
   const client = useQueryClient();
   useEffect(() => {
-    const refresh = () => void client.invalidateQueries({ queryKey: ['results'], predicate: (q) => q.queryKey[1] !== 'tasks' });
+    const refresh = () =>
+      void client.invalidateQueries({ queryKey: ['results'], predicate: (q) => q.queryKey[1] !== 'tasks' });
     if (!running) return;
     const timer = setInterval(refresh, RUNNING_REFRESH_MS);
     return () => {
@@ -96,14 +107,27 @@ export default function ResultsPage() {
 
   // "All tasks" lists a photo once per task that scored it: each card then names its task.
   const taskNames = useMemo(
-    () => (filter.taskId === null && tasks.data ? new Map(tasks.data.results.map((item) => [item.id, item.name])) : null),
+    () =>
+      filter.taskId === null && tasks.data ? new Map(tasks.data.results.map((item) => [item.id, item.name])) : null,
     [filter.taskId, tasks.data],
   );
   // Results of the filter that have no PPD (failed images): the list counts them, the summary does not.
   const unscored =
-    count !== null && summary.data && filter.search.trim() === '' && filter.severity === 'all' && !filter.needsReview && !filter.meta?.value ? Math.max(0, count - summary.data.count) : 0;
+    count !== null &&
+    summary.data &&
+    filter.search.trim() === '' &&
+    filter.severity === 'all' &&
+    !filter.needsReview &&
+    !filter.meta?.value
+      ? Math.max(0, count - summary.data.count)
+      : 0;
 
-  const filtered = filter.taskId !== null || filter.search.trim() !== '' || filter.severity !== 'all' || filter.needsReview === true || !!filter.meta?.value;
+  const filtered =
+    filter.taskId !== null ||
+    filter.search.trim() !== '' ||
+    filter.severity !== 'all' ||
+    filter.needsReview === true ||
+    !!filter.meta?.value;
 
   // Review: the detail walks the list (N / P); reviewed results stay in place until it closes, then lists reload.
   const total = count ?? 0;
@@ -146,7 +170,16 @@ export default function ResultsPage() {
         <div className="results-main">
           {task && <TaskBanner task={task} />}
           <ResultsOverview summary={summary.data} allTasks={filter.taskId === null} />
-          <ResultsFilterBar filter={filter} onFilterChange={changeFilter} count={count} unscored={unscored} view={view} onViewChange={setView} onExport={() => void onExport()} exporting={exporting} />
+          <ResultsFilterBar
+            filter={filter}
+            onFilterChange={changeFilter}
+            count={count}
+            unscored={unscored}
+            view={view}
+            onViewChange={setView}
+            onExport={() => void onExport()}
+            exporting={exporting}
+          />
           {first.isLoading ? (
             <div className="results-loading">
               <Spin size="large" />
@@ -197,9 +230,21 @@ export default function ResultsPage() {
           )}
         </div>
       </div>
-      <ResultDetailModal open={detailOpen} result={selected} onClose={closeDetail} onPreview={() => setPreviewOpen(true)} review={reviewNav} />
+      <ResultDetailModal
+        open={detailOpen}
+        result={selected}
+        onClose={closeDetail}
+        onPreview={() => setPreviewOpen(true)}
+        review={reviewNav}
+      />
       {previewOpen && count !== null && count > 0 && (
-        <FullScreenPreview result={selected} index={selectedIndex} count={count} onNavigate={setSelectedIndex} onClose={() => setPreviewOpen(false)} />
+        <FullScreenPreview
+          result={selected}
+          index={selectedIndex}
+          count={count}
+          onNavigate={setSelectedIndex}
+          onClose={() => setPreviewOpen(false)}
+        />
       )}
     </div>
   );

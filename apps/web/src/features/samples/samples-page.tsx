@@ -36,7 +36,11 @@ export default function SamplesPage() {
         items={[
           { key: 'names', label: <span data-testid="tab-names">{t('tab_names')}</span>, children: <PatternPanel /> },
           { key: 'sheet', label: <span data-testid="tab-sheet">{t('tab_sheet')}</span>, children: <SheetPanel /> },
-          { key: 'groups', label: <span data-testid="tab-groups">{t('tab_groups')}</span>, children: <GroupsPanel initialTaskId={focus?.taskId ?? null} /> },
+          {
+            key: 'groups',
+            label: <span data-testid="tab-groups">{t('tab_groups')}</span>,
+            children: <GroupsPanel initialTaskId={focus?.taskId ?? null} />,
+          },
         ]}
       />
     </div>

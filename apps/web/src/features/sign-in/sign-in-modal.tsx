@@ -14,7 +14,17 @@ export function SignInModal({ onSignedIn }: { onSignedIn: (user: User) => void }
   // Whoever was signed in is offered again (another user may still sign in instead).
   const previous = useSession().user?.username;
   return (
-    <Modal open={open} title={t('session_ended_title')} footer={null} closable={false} maskClosable={false} keyboard={false} destroyOnHidden width={400} rootClassName="sign-in-modal">
+    <Modal
+      open={open}
+      title={t('session_ended_title')}
+      footer={null}
+      closable={false}
+      maskClosable={false}
+      keyboard={false}
+      destroyOnHidden
+      width={400}
+      rootClassName="sign-in-modal"
+    >
       <Typography.Paragraph type="secondary">{t('session_ended_intro')}</Typography.Paragraph>
       <SignInForm onSignedIn={onSignedIn} username={previous} />
     </Modal>

@@ -48,10 +48,14 @@ export function summarizeTasks(counts: Record<string, number>): TaskSummary {
   };
 }
 
-export type DurationParts = { unit: 'hm'; h: number; m: number } | { unit: 'ms'; m: number; s: number } | { unit: 's'; s: number };
+export type DurationParts =
+  { unit: 'hm'; h: number; m: number } | { unit: 'ms'; m: number; s: number } | { unit: 's'; s: number };
 
 /** From creation to completion, or to now while not complete; as hours+minutes, minutes+seconds or seconds. */
-export function taskDuration(task: Pick<TaskView, 'status' | 'createdDate' | 'completedDate'>, now: number): DurationParts | null {
+export function taskDuration(
+  task: Pick<TaskView, 'status' | 'createdDate' | 'completedDate'>,
+  now: number,
+): DurationParts | null {
   if (!task.createdDate) return null;
   const start = Date.parse(task.createdDate);
   const end = task.status !== 'running' && task.completedDate ? Date.parse(task.completedDate) : now;
@@ -98,4 +102,3 @@ export function remainingEstimate(
 /** Whether a task scored at least one image (a task with none has no confidence or health split to show). */
 export const scoredImages = (task: Pick<TaskView, 'statistics'>) =>
   task.statistics ? task.statistics.healthyCount + task.statistics.diseaseCount : 0;
-

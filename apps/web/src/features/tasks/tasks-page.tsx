@@ -22,7 +22,6 @@ import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
 
 const STATUS_FILTERS = ['all', 'running', 'completed', 'failed', 'cancelled'] as const;
 
-
 /** Tasks: follow, cancel, inspect and delete prediction tasks (spec section 2). */
 export default function TasksPage() {
   const { t } = useTranslation('tasks');
@@ -45,9 +44,13 @@ export default function TasksPage() {
   // Without the server's status_counts (another backend), the last unfiltered rows stand in while filtering.
   const [lastUnfiltered, setLastUnfiltered] = useState<Record<string, number> | null>(null);
   useEffect(() => {
-    if (tasks.data && !tasks.data.statusCounts && !tasks.data.filtered) setLastUnfiltered(countStatuses(tasks.data.results));
+    if (tasks.data && !tasks.data.statusCounts && !tasks.data.filtered)
+      setLastUnfiltered(countStatuses(tasks.data.results));
   }, [tasks.data]);
-  const summary = useMemo(() => summarizeTasks(summaryCounts(tasks.data, lastUnfiltered)), [tasks.data, lastUnfiltered]);
+  const summary = useMemo(
+    () => summarizeTasks(summaryCounts(tasks.data, lastUnfiltered)),
+    [tasks.data, lastUnfiltered],
+  );
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(searchInput), SEARCH_DEBOUNCE_MS);
@@ -143,7 +146,13 @@ export default function TasksPage() {
           <Spin size="large" />
         </div>
       ) : tasks.isError && !tasks.data ? (
-        <LoadErrorState error={tasks.error} onRetry={() => void onRefresh()} retrying={loading} className="tasks-empty" testId="tasks-error" />
+        <LoadErrorState
+          error={tasks.error}
+          onRetry={() => void onRefresh()}
+          retrying={loading}
+          className="tasks-empty"
+          testId="tasks-error"
+        />
       ) : visible.length === 0 ? (
         <Empty
           className="tasks-empty"
@@ -183,10 +192,15 @@ export default function TasksPage() {
           ))}
           {matching > visible.length ? (
             <div className="tasks-more" data-testid="tasks-more">
-              <Typography.Text type="secondary">{t('shown_of', { shown: visible.length, total: matching })}</Typography.Text>
+              <Typography.Text type="secondary">
+                {t('shown_of', { shown: visible.length, total: matching })}
+              </Typography.Text>
               {/* The API pages at most 1000 rows: past that, the search narrows. */}
               {limit < PAGE_SIZE_MAX ? (
-                <Button onClick={() => setLimit((n) => Math.min(PAGE_SIZE_MAX, n + TASKS_PAGE))} loading={tasks.isFetching && limit > visible.length}>
+                <Button
+                  onClick={() => setLimit((n) => Math.min(PAGE_SIZE_MAX, n + TASKS_PAGE))}
+                  loading={tasks.isFetching && limit > visible.length}
+                >
                   {t('show_more')}
                 </Button>
               ) : null}
@@ -194,8 +208,19 @@ export default function TasksPage() {
           ) : null}
         </div>
       )}
-      <TaskDetailsModal task={details} now={now} onClose={() => setDetailsId(null)} onViewResults={onViewResults} onRerun={onRerun} />
-      <DeleteTaskDialog task={deleting} deleting={remove.isPending} onConfirm={onDelete} onCancel={() => setDeleting(null)} />
+      <TaskDetailsModal
+        task={details}
+        now={now}
+        onClose={() => setDetailsId(null)}
+        onViewResults={onViewResults}
+        onRerun={onRerun}
+      />
+      <DeleteTaskDialog
+        task={deleting}
+        deleting={remove.isPending}
+        onConfirm={onDelete}
+        onCancel={() => setDeleting(null)}
+      />
     </div>
   );
 }

@@ -1,7 +1,21 @@
 import { PASSWORD_MIN_LENGTH, ROLES, type Role, type UserRow } from '@cassavascope/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DeleteOutlined, KeyOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Grid, Modal, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Form,
+  Input,
+  Grid,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api-client';
@@ -87,7 +101,16 @@ export function UsersPanel() {
               />
             ),
           },
-          ...(wide ? [{ title: t('users.created'), dataIndex: 'created_time', width: 180, render: (time: string) => formatDateTime(time) }] : []),
+          ...(wide
+            ? [
+                {
+                  title: t('users.created'),
+                  dataIndex: 'created_time',
+                  width: 180,
+                  render: (time: string) => formatDateTime(time),
+                },
+              ]
+            : []),
           {
             title: t('users.actions'),
             width: wide ? 220 : 90,
@@ -95,12 +118,29 @@ export function UsersPanel() {
               // On a phone the two actions are icons (their names in the tooltip and for screen readers).
               <Space size="small">
                 <Tooltip title={wide ? undefined : t('users.reset_password')}>
-                  <Button size="small" icon={wide ? undefined : <KeyOutlined />} aria-label={t('users.reset_password')} onClick={() => setResetting(u)} data-testid={`reset-${u.username}`}>
+                  <Button
+                    size="small"
+                    icon={wide ? undefined : <KeyOutlined />}
+                    aria-label={t('users.reset_password')}
+                    onClick={() => setResetting(u)}
+                    data-testid={`reset-${u.username}`}
+                  >
                     {wide ? t('users.reset_password') : null}
                   </Button>
                 </Tooltip>
-                <Popconfirm title={t('users.delete_confirm', { name: u.username })} okText={t('users.delete')} cancelText={t('users.cancel')} onConfirm={() => removal.mutate(u)}>
-                  <Button size="small" danger icon={wide ? undefined : <DeleteOutlined />} aria-label={t('users.delete')} data-testid={`delete-${u.username}`}>
+                <Popconfirm
+                  title={t('users.delete_confirm', { name: u.username })}
+                  okText={t('users.delete')}
+                  cancelText={t('users.cancel')}
+                  onConfirm={() => removal.mutate(u)}
+                >
+                  <Button
+                    size="small"
+                    danger
+                    icon={wide ? undefined : <DeleteOutlined />}
+                    aria-label={t('users.delete')}
+                    data-testid={`delete-${u.username}`}
+                  >
                     {wide ? t('users.delete') : null}
                   </Button>
                 </Popconfirm>
@@ -109,15 +149,32 @@ export function UsersPanel() {
           },
         ]}
       />
-      <AddUserModal open={adding} roleOptions={roleOptions} onClose={() => setAdding(false)} onAdded={(u) => done(t('users.added', { name: u.username }))} onError={failed} />
-      <ResetPasswordModal user={resetting} onClose={() => setResetting(null)} onChanged={(u) => done(t('users.password_changed', { name: u.username }))} onError={failed} />
+      <AddUserModal
+        open={adding}
+        roleOptions={roleOptions}
+        onClose={() => setAdding(false)}
+        onAdded={(u) => done(t('users.added', { name: u.username }))}
+        onError={failed}
+      />
+      <ResetPasswordModal
+        user={resetting}
+        onClose={() => setResetting(null)}
+        onChanged={(u) => done(t('users.password_changed', { name: u.username }))}
+        onError={failed}
+      />
     </div>
   );
 }
 
 const usernamePattern = /^[\p{L}\p{N}._@-]+$/u;
 
-function AddUserModal(props: { open: boolean; roleOptions: { value: Role; label: string }[]; onClose: () => void; onAdded: (u: UserRow) => void; onError: (e: unknown) => void }) {
+function AddUserModal(props: {
+  open: boolean;
+  roleOptions: { value: Role; label: string }[];
+  onClose: () => void;
+  onAdded: (u: UserRow) => void;
+  onError: (e: unknown) => void;
+}) {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<{ username: string; password: string; role: Role }>();
   const add = useMutation({
@@ -130,12 +187,45 @@ function AddUserModal(props: { open: boolean; roleOptions: { value: Role; label:
     onError: props.onError,
   });
   return (
-    <Modal open={props.open} title={t('users.add_title')} okText={t('users.save')} cancelText={t('users.cancel')} onCancel={props.onClose} onOk={() => form.submit()} confirmLoading={add.isPending} destroyOnHidden rootClassName="users-add-modal">
-      <Form form={form} layout="vertical" initialValues={{ role: 'researcher' }} onFinish={(v) => add.mutate({ ...v, username: v.username.trim() })} requiredMark={false}>
-        <Form.Item name="username" label={t('username')} rules={[{ required: true, whitespace: true, message: t('required') }, { pattern: usernamePattern, message: t('users.username_rule') }]}>
+    <Modal
+      open={props.open}
+      title={t('users.add_title')}
+      okText={t('users.save')}
+      cancelText={t('users.cancel')}
+      onCancel={props.onClose}
+      onOk={() => form.submit()}
+      confirmLoading={add.isPending}
+      destroyOnHidden
+      rootClassName="users-add-modal"
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ role: 'researcher' }}
+        onFinish={(v) => add.mutate({ ...v, username: v.username.trim() })}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="username"
+          label={t('username')}
+          rules={[
+            { required: true, whitespace: true, message: t('required') },
+            { pattern: usernamePattern, message: t('users.username_rule') },
+          ]}
+        >
           <Input autoComplete="off" data-testid="new-username" />
         </Form.Item>
-        <Form.Item name="password" label={t('password')} rules={[{ required: true, min: PASSWORD_MIN_LENGTH, message: t('users.password_rule', { count: PASSWORD_MIN_LENGTH }) }]}>
+        <Form.Item
+          name="password"
+          label={t('password')}
+          rules={[
+            {
+              required: true,
+              min: PASSWORD_MIN_LENGTH,
+              message: t('users.password_rule', { count: PASSWORD_MIN_LENGTH }),
+            },
+          ]}
+        >
           <Input.Password autoComplete="new-password" data-testid="new-password" />
         </Form.Item>
         <Form.Item name="role" label={t('users.role')}>
@@ -146,7 +236,12 @@ function AddUserModal(props: { open: boolean; roleOptions: { value: Role; label:
   );
 }
 
-function ResetPasswordModal(props: { user: UserRow | null; onClose: () => void; onChanged: (u: UserRow) => void; onError: (e: unknown) => void }) {
+function ResetPasswordModal(props: {
+  user: UserRow | null;
+  onClose: () => void;
+  onChanged: (u: UserRow) => void;
+  onError: (e: unknown) => void;
+}) {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<{ password: string }>();
   const change = useMutation({
@@ -159,9 +254,29 @@ function ResetPasswordModal(props: { user: UserRow | null; onClose: () => void; 
     onError: props.onError,
   });
   return (
-    <Modal open={props.user !== null} title={t('users.reset_title', { name: props.user?.username ?? '' })} okText={t('users.save')} cancelText={t('users.cancel')} onCancel={props.onClose} onOk={() => form.submit()} confirmLoading={change.isPending} destroyOnHidden rootClassName="users-reset-modal">
+    <Modal
+      open={props.user !== null}
+      title={t('users.reset_title', { name: props.user?.username ?? '' })}
+      okText={t('users.save')}
+      cancelText={t('users.cancel')}
+      onCancel={props.onClose}
+      onOk={() => form.submit()}
+      confirmLoading={change.isPending}
+      destroyOnHidden
+      rootClassName="users-reset-modal"
+    >
       <Form form={form} layout="vertical" onFinish={(v) => change.mutate(v.password)} requiredMark={false}>
-        <Form.Item name="password" label={t('users.new_password')} rules={[{ required: true, min: PASSWORD_MIN_LENGTH, message: t('users.password_rule', { count: PASSWORD_MIN_LENGTH }) }]}>
+        <Form.Item
+          name="password"
+          label={t('users.new_password')}
+          rules={[
+            {
+              required: true,
+              min: PASSWORD_MIN_LENGTH,
+              message: t('users.password_rule', { count: PASSWORD_MIN_LENGTH }),
+            },
+          ]}
+        >
           <Input.Password autoComplete="new-password" data-testid="reset-password" />
         </Form.Item>
       </Form>

@@ -37,28 +37,65 @@ export function ConnectionDetails({ status }: { status: ConnectionStatus }) {
             {
               key: 'status',
               label: t('details.status'),
-              children: <Tag color={status.status === 'online' ? 'success' : 'warning'}>{status.status === 'online' ? t('details.online') : status.status}</Tag>,
+              children: (
+                <Tag color={status.status === 'online' ? 'success' : 'warning'}>
+                  {status.status === 'online' ? t('details.online') : status.status}
+                </Tag>
+              ),
             },
-            { key: 'images', label: t('details.image_count'), children: <span data-testid="status-images">{status.imageCount ?? '--'}</span> },
-            { key: 'tasks', label: t('details.task_count'), children: <span data-testid="status-tasks">{status.taskCount ?? '--'}</span> },
-            { key: 'version', label: t('details.version'), children: <span data-testid="status-version">{status.version ?? '--'}</span> },
+            {
+              key: 'images',
+              label: t('details.image_count'),
+              children: <span data-testid="status-images">{status.imageCount ?? '--'}</span>,
+            },
+            {
+              key: 'tasks',
+              label: t('details.task_count'),
+              children: <span data-testid="status-tasks">{status.taskCount ?? '--'}</span>,
+            },
+            {
+              key: 'version',
+              label: t('details.version'),
+              children: <span data-testid="status-version">{status.version ?? '--'}</span>,
+            },
             { key: 'uptime', label: t('details.uptime'), children: uptime ? t(`uptime.${uptime.unit}`, uptime) : '--' },
             { key: 'time', label: t('details.server_time'), children: formatDateTime(status.serverTime) },
             { key: 'latency', label: t('details.latency'), children: t('details.ms', { value: status.latencyMs }) },
             {
               key: 'engine',
               label: t('details.engine'),
-              children: <span data-testid="status-engine">{status.engineLabel ? engineLabelText(status.engineLabel, t) : '--'}</span>,
+              children: (
+                <span data-testid="status-engine">
+                  {status.engineLabel ? engineLabelText(status.engineLabel, t) : '--'}
+                </span>
+              ),
             },
-            { key: 'database', label: t('details.database'), children: <span data-testid="status-database">{backend('database', status.database)}</span> },
-            { key: 'storage', label: t('details.storage'), children: <span data-testid="status-storage">{backend('storage', status.storage)}</span> },
-            { key: 'queue', label: t('details.queue'), children: <span data-testid="status-queue">{backend('queue', status.queue)}</span> },
+            {
+              key: 'database',
+              label: t('details.database'),
+              children: <span data-testid="status-database">{backend('database', status.database)}</span>,
+            },
+            {
+              key: 'storage',
+              label: t('details.storage'),
+              children: <span data-testid="status-storage">{backend('storage', status.storage)}</span>,
+            },
+            {
+              key: 'queue',
+              label: t('details.queue'),
+              children: <span data-testid="status-queue">{backend('queue', status.queue)}</span>,
+            },
             {
               key: 'disk',
               label: t('details.disk'),
               children: (
                 <span data-testid="status-disk" data-low={status.disk?.low ?? false}>
-                  {status.disk ? t('details.disk_value', { free: gigabytes(status.disk.freeBytes), total: gigabytes(status.disk.totalBytes) }) : '--'}
+                  {status.disk
+                    ? t('details.disk_value', {
+                        free: gigabytes(status.disk.freeBytes),
+                        total: gigabytes(status.disk.totalBytes),
+                      })
+                    : '--'}
                   {status.disk?.low ? (
                     <Tag color="warning" className="connection-disk-low">
                       {t('details.disk_low')}

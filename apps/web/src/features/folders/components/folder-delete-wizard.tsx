@@ -42,7 +42,11 @@ export function FolderDeleteWizard({ folder, folders, onClose, onDeleted }: Prop
     setBusy(true);
     try {
       await deleteFolder(folder.id, action === 'move' ? { action: 'move', target } : { action: 'delete' });
-      message.success(action === 'move' && folder.imageCount > 0 ? t('moved_and_deleted', { count: folder.imageCount }) : t('deleted'));
+      message.success(
+        action === 'move' && folder.imageCount > 0
+          ? t('moved_and_deleted', { count: folder.imageCount })
+          : t('deleted'),
+      );
       onDeleted();
     } catch {
       message.error(t(action === 'move' ? 'move_failed' : 'delete_failed'));
@@ -63,12 +67,21 @@ export function FolderDeleteWizard({ folder, folders, onClose, onDeleted }: Prop
           <Button key="cancel" onClick={onClose} disabled={busy}>
             {t('cancel')}
           </Button>,
-          <Button key="delete" type="primary" danger loading={busy} data-testid="folder-delete-confirm" onClick={() => void run('move')}>
+          <Button
+            key="delete"
+            type="primary"
+            danger
+            loading={busy}
+            data-testid="folder-delete-confirm"
+            onClick={() => void run('move')}
+          >
             {t('delete')}
           </Button>,
         ]}
       >
-        <Typography.Paragraph data-testid="folder-delete-empty">{t('delete_empty_text', { name: folder.name })}</Typography.Paragraph>
+        <Typography.Paragraph data-testid="folder-delete-empty">
+          {t('delete_empty_text', { name: folder.name })}
+        </Typography.Paragraph>
       </Modal>
     );
   }
@@ -79,7 +92,12 @@ export function FolderDeleteWizard({ folder, folders, onClose, onDeleted }: Prop
           <Button key="cancel" onClick={onClose}>
             {t('cancel')}
           </Button>,
-          <Button key="next" type="primary" data-testid="wizard-next" onClick={() => setStep(choice === 'move' ? 2 : 3)}>
+          <Button
+            key="next"
+            type="primary"
+            data-testid="wizard-next"
+            onClick={() => setStep(choice === 'move' ? 2 : 3)}
+          >
             {t('next')}
           </Button>,
         ]
@@ -100,7 +118,14 @@ export function FolderDeleteWizard({ folder, folders, onClose, onDeleted }: Prop
         ];
 
   return (
-    <Modal open title={t('delete_title', { name: folder.name })} onCancel={onClose} footer={footer} mask={{ closable: !busy }} width={560}>
+    <Modal
+      open
+      title={t('delete_title', { name: folder.name })}
+      onCancel={onClose}
+      footer={footer}
+      mask={{ closable: !busy }}
+      width={560}
+    >
       <Steps
         size="small"
         current={step === 1 ? 0 : 1}
@@ -134,7 +159,9 @@ export function FolderDeleteWizard({ folder, folders, onClose, onDeleted }: Prop
             options={others.map((f) => ({ value: f.id, label: `${f.name} (${f.imageCount})` }))}
             data-testid="wizard-target"
           />
-          <Typography.Text type="secondary">{target === null ? t('move_to_none_hint') : t('move_to_folder_hint')}</Typography.Text>
+          <Typography.Text type="secondary">
+            {target === null ? t('move_to_none_hint') : t('move_to_folder_hint')}
+          </Typography.Text>
         </Space>
       ) : null}
       {step === 3 ? (

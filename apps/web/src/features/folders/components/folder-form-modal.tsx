@@ -35,7 +35,9 @@ export function FolderFormModal({ open, folder, onClose, onSaved }: Props) {
     if (isBlankName(name)) return;
     setSaving(true);
     try {
-      const saved = editing ? await updateFolder(folder.id, { name, description }) : await createFolder({ name, description });
+      const saved = editing
+        ? await updateFolder(folder.id, { name, description })
+        : await createFolder({ name, description });
       message.success(t(editing ? 'updated' : 'created'));
       onSaved(saved);
     } catch (err) {

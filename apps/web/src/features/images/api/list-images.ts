@@ -22,7 +22,12 @@ export interface ImageListParams {
 /** One page of the server's list; small enough to answer fast at 100 000 images, large enough to scroll far. */
 export const IMAGE_PAGE_SIZE = 200;
 
-const ORDERING_FIELD: Record<SortField, string> = { date: 'created_time', name: 'name', folder: 'folder', size: 'size' };
+const ORDERING_FIELD: Record<SortField, string> = {
+  date: 'created_time',
+  name: 'name',
+  folder: 'folder',
+  size: 'size',
+};
 
 export function orderingOf(sort: SortField, direction: SortDirection): string {
   return `${direction === 'desc' ? '-' : ''}${ORDERING_FIELD[sort]}`;
@@ -50,7 +55,10 @@ export async function fetchImagePage(params: ImageListParams, page: number, sign
     imageListSchema,
   );
   const images = listResults(data).map(normalizeImage);
-  const raw = (data && typeof data === 'object' ? data : {}) as { next?: unknown; facets?: { all?: unknown; uncategorized?: unknown } };
+  const raw = (data && typeof data === 'object' ? data : {}) as {
+    next?: unknown;
+    facets?: { all?: unknown; uncategorized?: unknown };
+  };
   const count = listCount(data);
   const facets =
     raw.facets && typeof raw.facets.all === 'number' && typeof raw.facets.uncategorized === 'number'
@@ -61,14 +69,26 @@ export async function fetchImagePage(params: ImageListParams, page: number, sign
 }
 
 /** Each sort key's natural direction, taken whenever the key changes: newest, A→Z, A→Z, largest first. */
-export const NATURAL_DIRECTION: Record<SortField, SortDirection> = { date: 'desc', name: 'asc', folder: 'asc', size: 'desc' };
+export const NATURAL_DIRECTION: Record<SortField, SortDirection> = {
+  date: 'desc',
+  name: 'asc',
+  folder: 'asc',
+  size: 'desc',
+};
 
 /** What the screen shows when opened: all images, newest first. */
-export const DEFAULT_LIST_PARAMS: ImageListParams = { folder: 'all', search: '', sort: 'date', direction: 'desc', meta: null };
+export const DEFAULT_LIST_PARAMS: ImageListParams = {
+  folder: 'all',
+  search: '',
+  sort: 'date',
+  direction: 'desc',
+  meta: null,
+};
 
 const listOptions = (params: ImageListParams) => ({
   queryKey: [...IMAGES_KEY, 'list', params],
-  queryFn: ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }) => fetchImagePage(params, pageParam, signal),
+  queryFn: ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }) =>
+    fetchImagePage(params, pageParam, signal),
   initialPageParam: 1,
   getNextPageParam: (last: ImagePage, _all: ImagePage[], lastPage: number) => (last.hasNext ? lastPage + 1 : undefined),
 });
@@ -98,7 +118,10 @@ export function useImageAt(params: ImageListParams, index: number | null, loaded
   const query = useQuery({ ...imagePageQuery(params, page), enabled: outside });
   if (index === null) return { image: undefined, loading: false };
   if (!outside) return { image: loaded[index], loading: false };
-  return { image: query.data?.images[index % IMAGE_PAGE_SIZE], loading: query.isPending && query.fetchStatus !== 'idle' };
+  return {
+    image: query.data?.images[index % IMAGE_PAGE_SIZE],
+    loading: query.isPending && query.fetchStatus !== 'idle',
+  };
 }
 
 /** Warms the first page of the default view (called by the shell when the browser is idle). */
@@ -118,7 +141,11 @@ export interface ImageGroup {
  * quick-jump index knows every group, not only those of the pages loaded. Null when the server has no such
  * endpoint (another backend): the screen then groups what it has loaded.
  */
-export async function fetchImageGroups(params: ImageListParams, grouping: string, signal?: AbortSignal): Promise<ImageGroup[] | null> {
+export async function fetchImageGroups(
+  params: ImageListParams,
+  grouping: string,
+  signal?: AbortSignal,
+): Promise<ImageGroup[] | null> {
   try {
     const data = await api.get<{ groups?: unknown }>(
       '/images/groups/',

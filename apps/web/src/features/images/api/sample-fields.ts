@@ -5,7 +5,11 @@ import { apiRequest } from '../../../lib/api-client';
  * Sets (a value) or removes (null) sample fields of each image, one `PATCH /images/{id}/` per image, in turn;
  * `onProgress` gets how many are done. Stops at the first refusal (the images before it keep their change).
  */
-export async function editImageFields(ids: number[], metadata: Record<string, string | number | null>, onProgress: (done: number) => void): Promise<void> {
+export async function editImageFields(
+  ids: number[],
+  metadata: Record<string, string | number | null>,
+  onProgress: (done: number) => void,
+): Promise<void> {
   let done = 0;
   for (const id of ids) {
     await apiRequest(`/images/${id}/`, { method: 'PATCH', body: { metadata }, schema: imageSchema });

@@ -78,19 +78,35 @@ export function uploadImageFiles(
     starts.push(acc);
     acc += f.size;
   }
-  return uploadWithProgress<UploadResponse>('/images/upload-files/', form, (percent) => {
-    const sent = (percent / 100) * total;
-    files.forEach((f, i) => {
-      const done = f.size === 0 ? (sent >= (starts[i] ?? 0) ? 1 : 0) : (sent - (starts[i] ?? 0)) / f.size;
-      // 99 at most until the server has answered: stored is only known from the response.
-      onFileProgress(i, Math.max(0, Math.min(99, Math.round(done * 100))));
-    });
-  }, undefined, uploadResponseSchema);
+  return uploadWithProgress<UploadResponse>(
+    '/images/upload-files/',
+    form,
+    (percent) => {
+      const sent = (percent / 100) * total;
+      files.forEach((f, i) => {
+        const done = f.size === 0 ? (sent >= (starts[i] ?? 0) ? 1 : 0) : (sent - (starts[i] ?? 0)) / f.size;
+        // 99 at most until the server has answered: stored is only known from the response.
+        onFileProgress(i, Math.max(0, Math.min(99, Math.round(done * 100))));
+      });
+    },
+    undefined,
+    uploadResponseSchema,
+  );
 }
 
 /** Uploads one ZIP archive; the server imports its image entries. */
-export function uploadZip(file: File, options: UploadOptions, onProgress: (percent: number) => void): Promise<UploadResponse> {
+export function uploadZip(
+  file: File,
+  options: UploadOptions,
+  onProgress: (percent: number) => void,
+): Promise<UploadResponse> {
   const form = baseForm(options);
   form.set('file', file, file.name);
-  return uploadWithProgress<UploadResponse>('/images/upload-batch/', form, (p) => onProgress(Math.min(99, p)), undefined, uploadResponseSchema);
+  return uploadWithProgress<UploadResponse>(
+    '/images/upload-batch/',
+    form,
+    (p) => onProgress(Math.min(99, p)),
+    undefined,
+    uploadResponseSchema,
+  );
 }

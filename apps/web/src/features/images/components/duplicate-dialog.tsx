@@ -23,7 +23,11 @@ export function DuplicateDialog({
   const reason = (name: string): string | null => {
     const m = matchOf.get(name);
     if (!m) return null;
-    const folder = m.existing ? (m.existing.folder_id === null ? t('uncategorized') : (folderNames.get(m.existing.folder_id) ?? '--')) : '';
+    const folder = m.existing
+      ? m.existing.folder_id === null
+        ? t('uncategorized')
+        : (folderNames.get(m.existing.folder_id) ?? '--')
+      : '';
     const existing = m.existing?.name ?? '';
     return t(`duplicate_match.${m.by}`, { existing, folder });
   };

@@ -15,7 +15,15 @@ interface Row {
  * Sets sample fields on the selected images (one or many): each row a field and its value; an empty value removes
  * the field. Names and values are checked as the server checks them before anything is sent.
  */
-export function EditFieldsDialog({ ids, onClose, onDone }: { ids: number[] | null; onClose: () => void; onDone: () => void }) {
+export function EditFieldsDialog({
+  ids,
+  onClose,
+  onDone,
+}: {
+  ids: number[] | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation('images');
   const [rows, setRows] = useState<Row[]>([{ field: 'genotype', value: '' }]);
   const [done, setDone] = useState<number | null>(null);
@@ -32,7 +40,9 @@ export function EditFieldsDialog({ ids, onClose, onDone }: { ids: number[] | nul
 
   const save = async () => {
     if (!ids) return;
-    const metadata = Object.fromEntries(usable.map((r) => [r.field.trim(), r.value.trim() === '' ? null : r.value.trim()]));
+    const metadata = Object.fromEntries(
+      usable.map((r) => [r.field.trim(), r.value.trim() === '' ? null : r.value.trim()]),
+    );
     setError(null);
     setDone(0);
     try {
@@ -46,7 +56,10 @@ export function EditFieldsDialog({ ids, onClose, onDone }: { ids: number[] | nul
     }
   };
 
-  const options = WELL_KNOWN_FIELDS.map((w) => ({ value: w.field, label: `${w.field} · ${t(`samples:field.${w.field}`)}` }));
+  const options = WELL_KNOWN_FIELDS.map((w) => ({
+    value: w.field,
+    label: `${w.field} · ${t(`samples:field.${w.field}`)}`,
+  }));
   return (
     <Modal
       open={ids !== null}
@@ -54,7 +67,11 @@ export function EditFieldsDialog({ ids, onClose, onDone }: { ids: number[] | nul
       onCancel={onClose}
       onOk={() => void save()}
       okText={t('edit_fields.save')}
-      okButtonProps={{ disabled: usable.length === 0 || problems.some(Boolean), loading: done !== null, ...{ 'data-testid': 'edit-fields-save' } }}
+      okButtonProps={{
+        disabled: usable.length === 0 || problems.some(Boolean),
+        loading: done !== null,
+        ...{ 'data-testid': 'edit-fields-save' },
+      }}
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{t('edit_fields.help')}</Typography.Paragraph>
@@ -79,12 +96,21 @@ export function EditFieldsDialog({ ids, onClose, onDone }: { ids: number[] | nul
                 status={problems[i] ? 'error' : undefined}
                 data-testid="edit-field-value"
               />
-              <Button icon={<DeleteOutlined />} aria-label={t('edit_fields.remove_row')} onClick={() => setRows(rows.filter((_r, j) => j !== i))} disabled={rows.length === 1} />
+              <Button
+                icon={<DeleteOutlined />}
+                aria-label={t('edit_fields.remove_row')}
+                onClick={() => setRows(rows.filter((_r, j) => j !== i))}
+                disabled={rows.length === 1}
+              />
             </Space.Compact>
             {problems[i] ? <Typography.Text type="danger">{problems[i]}</Typography.Text> : null}
           </div>
         ))}
-        <Button icon={<PlusOutlined />} onClick={() => setRows([...rows, { field: '', value: '' }])} data-testid="edit-field-add">
+        <Button
+          icon={<PlusOutlined />}
+          onClick={() => setRows([...rows, { field: '', value: '' }])}
+          data-testid="edit-field-add"
+        >
           {t('edit_fields.add_row')}
         </Button>
         {done !== null ? <Progress percent={Math.round((done / Math.max(1, count)) * 100)} size="small" /> : null}

@@ -97,7 +97,8 @@ function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode)
 export function ImageBrowser(props: Props) {
   const { t, i18n } = useTranslation('images');
   const { message } = App.useApp();
-  const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen, imageAt, onShow } = props;
+  const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen, imageAt, onShow } =
+    props;
   const containerRef = useRef<HTMLDivElement>(null);
   const virtuoso = useRef<VirtuosoHandle>(null);
   const measured = useColumns(containerRef, view);
@@ -122,7 +123,8 @@ export function ImageBrowser(props: Props) {
   const groupLabel = useCallback(
     (key: string): string => {
       if (key === '--') return '--';
-      if (sort === 'folder') return key === 'none' ? t('uncategorized') : (folderNames.get(Number(key.slice(7))) ?? key);
+      if (sort === 'folder')
+        return key === 'none' ? t('uncategorized') : (folderNames.get(Number(key.slice(7))) ?? key);
       if (sort === 'date') {
         const locale = i18n.language === 'zh' ? 'zh-CN' : 'en-US';
         const date = new Date(`${key.length === 4 ? `${key}-01-01` : key.length === 7 ? `${key}-01` : key}T00:00:00Z`);
@@ -230,7 +232,8 @@ export function ImageBrowser(props: Props) {
         </div>
       );
     }
-    const items = row.kind === 'images' ? row.items : Array.from({ length: row.length }, (_, i) => imageAt(row.first + i));
+    const items =
+      row.kind === 'images' ? row.items : Array.from({ length: row.length }, (_, i) => imageAt(row.first + i));
     if (view === 'list') {
       const img = items[0];
       if (!img) return <ImageListRowPlaceholder />;
@@ -248,7 +251,14 @@ export function ImageBrowser(props: Props) {
       <div className="image-grid-row" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
         {items.map((img, i) =>
           img ? (
-            <ImageCard key={img.id} image={img} selected={selected.has(img.id)} onToggle={onToggle} onOpen={onOpen} lang={i18n.language} />
+            <ImageCard
+              key={img.id}
+              image={img}
+              selected={selected.has(img.id)}
+              onToggle={onToggle}
+              onOpen={onOpen}
+              lang={i18n.language}
+            />
           ) : (
             <ImageCardPlaceholder key={`p${row.first + i}`} />
           ),
@@ -266,7 +276,12 @@ export function ImageBrowser(props: Props) {
           </div>
         ) : props.loadError ? (
           <div className="image-browser-state">
-            <LoadErrorState error={props.loadError} onRetry={props.onRetry} retrying={props.retrying} testId="images-error" />
+            <LoadErrorState
+              error={props.loadError}
+              onRetry={props.onRetry}
+              retrying={props.retrying}
+              testId="images-error"
+            />
           </div>
         ) : images.length === 0 ? (
           <div className="image-browser-state">
@@ -288,7 +303,13 @@ export function ImageBrowser(props: Props) {
               <Empty
                 data-testid="images-empty"
                 data-empty={props.emptyKind}
-                description={t(props.emptyKind === 'folder' ? 'empty_folder' : props.emptyKind === 'uncategorized' ? 'empty_uncategorized' : 'empty')}
+                description={t(
+                  props.emptyKind === 'folder'
+                    ? 'empty_folder'
+                    : props.emptyKind === 'uncategorized'
+                      ? 'empty_uncategorized'
+                      : 'empty',
+                )}
               />
             )}
           </div>
@@ -299,7 +320,9 @@ export function ImageBrowser(props: Props) {
             className="image-virtuoso"
             data={rows}
             computeItemKey={(_i, row) =>
-              row.kind === 'header' ? `h:${row.key}:${row.count}` : `r:${row.first}:${row.kind === 'images' ? row.items.length : row.length}:${columns}`
+              row.kind === 'header'
+                ? `h:${row.key}:${row.count}`
+                : `r:${row.first}:${row.kind === 'images' ? row.items.length : row.length}:${columns}`
             }
             itemContent={renderRow}
             endReached={() => {
@@ -308,7 +331,10 @@ export function ImageBrowser(props: Props) {
             }}
             rangeChanged={onRange}
             increaseViewportBy={{ top: 300, bottom: 600 }}
-            context={{ loadingMore: props.loadingMore, text: t('loaded_of', { loaded: props.loadedCount, total: props.total }) }}
+            context={{
+              loadingMore: props.loadingMore,
+              text: t('loaded_of', { loaded: props.loadedCount, total: props.total }),
+            }}
             components={VIRTUOSO_COMPONENTS}
           />
         )}
@@ -318,7 +344,10 @@ export function ImageBrowser(props: Props) {
           keys={indexKeys}
           label={indexLabel}
           title={groupLabel}
-          available={(k) => groupStart.has(k) || (props.hasMore && (serverGroups ? serverGroups.has(k) : knownGroupKeys(sort, direction).includes(k)))}
+          available={(k) =>
+            groupStart.has(k) ||
+            (props.hasMore && (serverGroups ? serverGroups.has(k) : knownGroupKeys(sort, direction).includes(k)))
+          }
           onJump={(k) => {
             jumpPages.current = 0;
             // Laid out from the server's groups, every group has its rows: smooth when its first image is

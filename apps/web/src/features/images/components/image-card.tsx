@@ -15,12 +15,22 @@ interface Props {
 /** Grid card: thumbnail, name, created time, size in MB, PPD. Clicking the picture opens the preview. */
 export const ImageCard = memo(function ImageCard({ image, selected, onToggle, onOpen }: Props) {
   return (
-    <div className={`image-card${selected ? ' is-selected' : ''}`} data-testid="image-card" data-image-name={image.name}>
+    <div
+      className={`image-card${selected ? ' is-selected' : ''}`}
+      data-testid="image-card"
+      data-image-name={image.name}
+    >
       <button type="button" className="image-card-thumb" onClick={() => onOpen(image.id)} aria-label={image.name}>
         <img src={image.thumbnailUrl} alt="" loading="lazy" decoding="async" draggable={false} />
       </button>
       {/* A native checkbox: hundreds of cards pass by while scrolling, so each card stays light. */}
-      <input type="checkbox" className="image-check image-card-check" checked={selected} onChange={() => onToggle(image.id)} aria-label={image.name} />
+      <input
+        type="checkbox"
+        className="image-check image-card-check"
+        checked={selected}
+        onChange={() => onToggle(image.id)}
+        aria-label={image.name}
+      />
       <div className="image-card-body">
         <div className="image-card-name" title={image.name}>
           {image.name}

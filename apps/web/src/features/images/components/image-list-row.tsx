@@ -17,7 +17,13 @@ export const ImageListRow = memo(function ImageListRow({ image, folderName, sele
   const { t } = useTranslation('images');
   return (
     <div className={`image-row${selected ? ' is-selected' : ''}`} data-testid="image-card" data-image-name={image.name}>
-      <input type="checkbox" className="image-check" checked={selected} onChange={() => onToggle(image.id)} aria-label={image.name} />
+      <input
+        type="checkbox"
+        className="image-check"
+        checked={selected}
+        onChange={() => onToggle(image.id)}
+        aria-label={image.name}
+      />
       <button type="button" className="image-row-thumb" onClick={() => onOpen(image.id)} aria-label={image.name}>
         <img src={image.thumbnailUrl} alt="" loading="lazy" decoding="async" draggable={false} />
       </button>
@@ -33,7 +39,9 @@ export const ImageListRow = memo(function ImageListRow({ image, folderName, sele
       <div className="image-row-ppd">
         <PpdBadge value={image.ppdValue} hasPPD={image.hasPPD} />
         <span className="image-row-prediction" data-testid="last-prediction">
-          {image.lastPrediction ? t(`prediction_label.${image.lastPrediction}`, { defaultValue: image.lastPrediction }) : t('no_prediction')}
+          {image.lastPrediction
+            ? t(`prediction_label.${image.lastPrediction}`, { defaultValue: image.lastPrediction })
+            : t('no_prediction')}
         </span>
       </div>
     </div>

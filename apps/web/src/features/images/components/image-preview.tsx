@@ -67,7 +67,13 @@ export function ImagePreview({ images, total, params, index, onIndexChange, onCl
   const next = goNext;
 
   return createPortal(
-    <div className="image-preview" role="dialog" aria-modal="true" aria-label={current?.name} data-testid="image-preview">
+    <div
+      className="image-preview"
+      role="dialog"
+      aria-modal="true"
+      aria-label={current?.name}
+      data-testid="image-preview"
+    >
       <div className="image-preview-top">
         <span className="image-preview-counter" data-testid="preview-counter">
           {position + 1} / {count}
@@ -75,13 +81,35 @@ export function ImagePreview({ images, total, params, index, onIndexChange, onCl
         <span className="image-preview-name" data-testid="preview-name">
           {image?.name ?? ''}
         </span>
-        <Button type="text" className="image-preview-close" icon={<CloseOutlined />} aria-label={t('close')} onClick={onClose} />
+        <Button
+          type="text"
+          className="image-preview-close"
+          icon={<CloseOutlined />}
+          aria-label={t('close')}
+          onClick={onClose}
+        />
       </div>
       <div className="image-preview-stage">
-        <Button shape="circle" size="large" className="image-preview-nav" icon={<LeftOutlined />} aria-label={t('previous')} onClick={prev} />
-        {current ? <img key={current.id} src={current.url} alt={current.name} className={image ? undefined : 'is-stale'} /> : null}
+        <Button
+          shape="circle"
+          size="large"
+          className="image-preview-nav"
+          icon={<LeftOutlined />}
+          aria-label={t('previous')}
+          onClick={prev}
+        />
+        {current ? (
+          <img key={current.id} src={current.url} alt={current.name} className={image ? undefined : 'is-stale'} />
+        ) : null}
         {!image && (loading || !current) ? <Spin size="large" className="image-preview-loading" /> : null}
-        <Button shape="circle" size="large" className="image-preview-nav" icon={<RightOutlined />} aria-label={t('next')} onClick={next} />
+        <Button
+          shape="circle"
+          size="large"
+          className="image-preview-nav"
+          icon={<RightOutlined />}
+          aria-label={t('next')}
+          onClick={next}
+        />
       </div>
       {current ? (
         <dl className="image-preview-info">

@@ -1,4 +1,16 @@
-import { AppstoreOutlined, CheckSquareOutlined, CloudUploadOutlined, DeleteOutlined, FileZipOutlined, FolderOpenOutlined, SortAscendingOutlined, SortDescendingOutlined, TagsOutlined, UnorderedListOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  CheckSquareOutlined,
+  CloudUploadOutlined,
+  DeleteOutlined,
+  FileZipOutlined,
+  FolderOpenOutlined,
+  SortAscendingOutlined,
+  SortDescendingOutlined,
+  TagsOutlined,
+  UnorderedListOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
 import { Button, Input, Segmented, Select, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/auth';
@@ -83,7 +95,13 @@ export function ImagesToolbar(p: Props) {
       </div>
       <div className="images-toolbar-row">
         <Tooltip title={reason('change')}>
-          <Button type="primary" icon={<UploadOutlined />} disabled={!changes} onClick={() => p.onUpload('single')} data-testid="upload-single">
+          <Button
+            type="primary"
+            icon={<UploadOutlined />}
+            disabled={!changes}
+            onClick={() => p.onUpload('single')}
+            data-testid="upload-single"
+          >
             {t('upload')}
           </Button>
         </Tooltip>
@@ -98,21 +116,42 @@ export function ImagesToolbar(p: Props) {
           </>
         )}
         <span className="images-toolbar-spacer" />
-        <Button icon={<CheckSquareOutlined />} onClick={p.onSelectAll} loading={p.selectingAll} data-testid="select-all">
+        <Button
+          icon={<CheckSquareOutlined />}
+          onClick={p.onSelectAll}
+          loading={p.selectingAll}
+          data-testid="select-all"
+        >
           {p.allSelected ? t('deselect_all') : t('select_all')}
         </Button>
         <Tooltip title={reason('change')}>
-          <Button icon={<FolderOpenOutlined />} disabled={!changes || p.selectedCount === 0} onClick={p.onMove} data-testid="move-selected">
+          <Button
+            icon={<FolderOpenOutlined />}
+            disabled={!changes || p.selectedCount === 0}
+            onClick={p.onMove}
+            data-testid="move-selected"
+          >
             {t('move_selected')}
           </Button>
         </Tooltip>
         <Tooltip title={reason('change')}>
-          <Button icon={<TagsOutlined />} disabled={!changes || p.selectedCount === 0} onClick={p.onEditFields} data-testid="edit-fields">
+          <Button
+            icon={<TagsOutlined />}
+            disabled={!changes || p.selectedCount === 0}
+            onClick={p.onEditFields}
+            data-testid="edit-fields"
+          >
             {t('edit_fields.button')}
           </Button>
         </Tooltip>
         <Tooltip title={reason('change')}>
-          <Button danger icon={<DeleteOutlined />} disabled={!changes || p.selectedCount === 0} onClick={p.onDelete} data-testid="delete-selected">
+          <Button
+            danger
+            icon={<DeleteOutlined />}
+            disabled={!changes || p.selectedCount === 0}
+            onClick={p.onDelete}
+            data-testid="delete-selected"
+          >
             {t('delete_selected')}
           </Button>
         </Tooltip>

@@ -26,7 +26,9 @@ export function InlineFolderCreate({ onCreated }: { onCreated: (folder: FolderIt
       setName('');
       onCreated(folder);
     } catch (err) {
-      message.error(err instanceof ApiError && err.status === 409 ? t('folder_name_exists') : t('create_folder_failed'));
+      message.error(
+        err instanceof ApiError && err.status === 409 ? t('folder_name_exists') : t('create_folder_failed'),
+      );
     } finally {
       setBusy(false);
     }
@@ -42,7 +44,13 @@ export function InlineFolderCreate({ onCreated }: { onCreated: (folder: FolderIt
         onPressEnter={() => void create()}
         data-testid="inline-folder-name"
       />
-      <Button icon={<PlusOutlined />} disabled={isBlankName(name)} loading={busy} onClick={() => void create()} data-testid="inline-folder-create">
+      <Button
+        icon={<PlusOutlined />}
+        disabled={isBlankName(name)}
+        loading={busy}
+        onClick={() => void create()}
+        data-testid="inline-folder-create"
+      >
         {t('create_folder')}
       </Button>
     </Space.Compact>

@@ -32,7 +32,12 @@ export function MoveDialog({ open, count, folders, busy, onCancel, onMove }: Pro
       okButtonProps={{ disabled: target === undefined, loading: busy, 'data-testid': 'move-ok' } as ButtonProps}
     >
       <Typography.Paragraph type="secondary">{t('move_pick')}</Typography.Paragraph>
-      <Radio.Group className="move-folder-list" value={target} onChange={(e) => setTarget(e.target.value as number | 'none')} data-testid="move-folders">
+      <Radio.Group
+        className="move-folder-list"
+        value={target}
+        onChange={(e) => setTarget(e.target.value as number | 'none')}
+        data-testid="move-folders"
+      >
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Radio value="none">
             <InboxOutlined /> {t('uncategorized')}

@@ -29,7 +29,14 @@ export function QuickJumpIndex({ keys, label, title, available, onJump, marker, 
                 {heading}
               </span>
             ) : null}
-            <button type="button" title={title(k)} aria-label={title(k)} disabled={!available(k)} onClick={() => onJump(k)} data-key={k}>
+            <button
+              type="button"
+              title={title(k)}
+              aria-label={title(k)}
+              disabled={!available(k)}
+              onClick={() => onJump(k)}
+              data-key={k}
+            >
               {label(k)}
             </button>
           </Fragment>

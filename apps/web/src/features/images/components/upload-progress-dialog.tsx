@@ -20,17 +20,26 @@ function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: n
   // The files the browser sends: a ZIP's entries (listed below it when they failed) are inside the archive.
   const sent = items.filter((i) => !i.entry);
   const totals = uploadTotals(sent, startedAt, busy ? now : Date.now());
-  const percent = totals.bytes > 0 ? Math.floor((totals.bytesDone / totals.bytes) * 100) : totals.files > 0 ? Math.floor((totals.filesDone / totals.files) * 100) : 0;
+  const percent =
+    totals.bytes > 0
+      ? Math.floor((totals.bytesDone / totals.bytes) * 100)
+      : totals.files > 0
+        ? Math.floor((totals.filesDone / totals.files) * 100)
+        : 0;
   return (
     <div className="upload-summary" data-testid="upload-summary">
       <div className="upload-summary-figures">
-        <span data-testid="upload-summary-files">{t('upload_summary.files', { done: totals.filesDone, count: totals.files })}</span>
+        <span data-testid="upload-summary-files">
+          {t('upload_summary.files', { done: totals.filesDone, count: totals.files })}
+        </span>
         <span data-testid="upload-summary-bytes">
           {t('upload_summary.bytes', { done: formatSizeMb(totals.bytesDone), total: formatSizeMb(totals.bytes) })}
         </span>
         {busy && totals.speed !== null ? (
           <>
-            <span data-testid="upload-summary-speed">{t('upload_summary.speed', { value: formatSizeMb(totals.speed) })}</span>
+            <span data-testid="upload-summary-speed">
+              {t('upload_summary.speed', { value: formatSizeMb(totals.speed) })}
+            </span>
             {totals.secondsLeft !== null && (
               <span data-testid="upload-summary-left">
                 {totals.secondsLeft < 60
@@ -64,14 +73,27 @@ export function UploadProgressDialog({
   const { t } = useTranslation('images');
   const busy = items.some((i) => i.status === 'uploading');
   return (
-    <Modal open={open} title={t('upload_progress')} footer={null} closable={!busy} mask={{ closable: !busy }} onCancel={onClose}>
+    <Modal
+      open={open}
+      title={t('upload_progress')}
+      footer={null}
+      closable={!busy}
+      mask={{ closable: !busy }}
+      onCancel={onClose}
+    >
       {/* The totals for many files or an archive; one picture's own row says it all. */}
-      {items.filter((i) => !i.entry).length > 1 || items.some((i) => !i.entry && i.fileName.toLowerCase().endsWith('.zip')) ? (
+      {items.filter((i) => !i.entry).length > 1 ||
+      items.some((i) => !i.entry && i.fileName.toLowerCase().endsWith('.zip')) ? (
         <UploadSummary items={items} startedAt={startedAt} />
       ) : null}
       <div className="upload-progress-list" data-testid="upload-progress">
         {items.map((item, i) => (
-          <div className="upload-progress-item" key={`${item.fileName}-${i}`} data-testid="upload-item" data-status={item.status}>
+          <div
+            className="upload-progress-item"
+            key={`${item.fileName}-${i}`}
+            data-testid="upload-item"
+            data-status={item.status}
+          >
             <div className="upload-progress-head">
               {item.status === 'completed' ? (
                 <CheckCircleFilled style={{ color: '#389e0d' }} />
@@ -90,9 +112,21 @@ export function UploadProgressDialog({
             <Progress
               percent={item.progress}
               size="small"
-              status={item.status === 'error' ? 'exception' : item.status === 'completed' ? 'success' : item.status === 'skipped' ? 'normal' : 'active'}
+              status={
+                item.status === 'error'
+                  ? 'exception'
+                  : item.status === 'completed'
+                    ? 'success'
+                    : item.status === 'skipped'
+                      ? 'normal'
+                      : 'active'
+              }
               strokeColor={item.status === 'skipped' ? SKIPPED_COLOUR : undefined}
-              format={item.status === 'skipped' ? () => <ExclamationCircleFilled style={{ color: SKIPPED_COLOUR }} /> : undefined}
+              format={
+                item.status === 'skipped'
+                  ? () => <ExclamationCircleFilled style={{ color: SKIPPED_COLOUR }} />
+                  : undefined
+              }
             />
             {item.note ? (
               <Typography.Text

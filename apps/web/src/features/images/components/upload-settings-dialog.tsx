@@ -74,7 +74,13 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
           validateStatus={patternBad ? 'error' : undefined}
           help={patternBad ? t('name_pattern_invalid') : undefined}
         >
-          <Input value={pattern} onChange={(e) => setPattern(e.target.value)} placeholder="{genotype}_{rep}_{dah}d_{root}" spellCheck={false} data-testid="upload-pattern" />
+          <Input
+            value={pattern}
+            onChange={(e) => setPattern(e.target.value)}
+            placeholder="{genotype}_{rep}_{dah}d_{root}"
+            spellCheck={false}
+            data-testid="upload-pattern"
+          />
         </Form.Item>
         <Typography.Text type="secondary">{t(`upload_hint.${mode ?? 'single'}`)}</Typography.Text>
       </Form>

@@ -17,12 +17,21 @@ export function useImagesByPosition(params: ImageListParams, listPages: ImagePag
   const results = useQueries({ queries: pages.map((n) => imagePageQuery(params, n)) });
   const signature = results.map((r) => r.dataUpdatedAt).join(',');
   // `results` is a new array each render; what it holds changes with `signature`.
-  const byPage = useMemo(() => new Map(pages.flatMap((n, i) => (results[i]?.data ? [[n, results[i].data.images] as const] : []))), [pages, signature]);
+  const byPage = useMemo(
+    () => new Map(pages.flatMap((n, i) => (results[i]?.data ? [[n, results[i].data.images] as const] : []))),
+    [pages, signature],
+  );
 
-  const pageOf = useCallback((n: number): ImageItem[] | undefined => listPages[n - 1]?.images ?? byPage.get(n), [listPages, byPage]);
+  const pageOf = useCallback(
+    (n: number): ImageItem[] | undefined => listPages[n - 1]?.images ?? byPage.get(n),
+    [listPages, byPage],
+  );
 
   /** The image at `position` (0-based), or undefined while its page is not loaded. */
-  const imageAt = useCallback((position: number) => pageOf(Math.floor(position / IMAGE_PAGE_SIZE) + 1)?.[position % IMAGE_PAGE_SIZE], [pageOf]);
+  const imageAt = useCallback(
+    (position: number) => pageOf(Math.floor(position / IMAGE_PAGE_SIZE) + 1)?.[position % IMAGE_PAGE_SIZE],
+    [pageOf],
+  );
 
   /** The images loaded from the top without a gap (what the preview and the selection count on). */
   const leading = useMemo(() => {

@@ -53,7 +53,8 @@ export function isImageFile(file: File): boolean {
 
 /** Names for a toast: the first few, then "…". */
 const TOAST_NAMES = 5;
-const namesList = (names: string[]) => names.slice(0, TOAST_NAMES).join(', ') + (names.length > TOAST_NAMES ? ', …' : '');
+const namesList = (names: string[]) =>
+  names.slice(0, TOAST_NAMES).join(', ') + (names.length > TOAST_NAMES ? ', …' : '');
 
 /**
  * The upload state machine: per-file progress items, the duplicate question (driven by the server's 409, and by
@@ -101,7 +102,10 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     const pattern = settings.pattern?.trim();
     if (!pattern || res.uploaded.length === 0) return;
     try {
-      const read = await applyNamePattern(pattern, res.uploaded.map((image) => image.id));
+      const read = await applyNamePattern(
+        pattern,
+        res.uploaded.map((image) => image.id),
+      );
       message.success(t('pattern_applied', { count: read.applied ?? 0, unmatched: read.unmatched.length }));
       void queryClient.invalidateQueries({ queryKey: ['samples'] });
     } catch {
@@ -166,7 +170,8 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
 
   const uploadImages = async (files: File[], settings: UploadSettings) => {
     const names = files.map((f) => f.name);
-    const fresh = (): UploadItem[] => files.map((f) => ({ fileName: f.name, size: f.size, progress: 0, status: 'uploading' }));
+    const fresh = (): UploadItem[] =>
+      files.map((f) => ({ fileName: f.name, size: f.size, progress: 0, status: 'uploading' }));
     setItems(fresh());
     setStartedAt(Date.now());
     setOpen(true);
@@ -205,7 +210,12 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
   };
 
   const uploadArchive = async (file: File, settings: UploadSettings) => {
-    const item = (progress: number): UploadItem => ({ fileName: file.name, size: file.size, progress, status: 'uploading' });
+    const item = (progress: number): UploadItem => ({
+      fileName: file.name,
+      size: file.size,
+      progress,
+      status: 'uploading',
+    });
     setItems([item(0)]);
     setStartedAt(Date.now());
     setOpen(true);
@@ -233,7 +243,14 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
           status: 'completed',
           note: t('zip_summary', { count: res.count, skipped: res.skipped?.length ?? 0, failed: failedEntries.length }),
         },
-        ...failedEntries.map((e): UploadItem => ({ fileName: e.name, size: 0, progress: 100, status: 'error', entry: true, note: uploadErrorMessage(t, e.code) })),
+        ...failedEntries.map((e): UploadItem => ({
+          fileName: e.name,
+          size: 0,
+          progress: 100,
+          status: 'error',
+          entry: true,
+          note: uploadErrorMessage(t, e.code),
+        })),
       ]);
       announce(res);
       await readFields(res, settings);
@@ -258,7 +275,8 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     const zips = files.filter(isZipFile);
     // Files that are neither are not sent: say which, rather than dropping them silently.
     const ignored = files.filter((f) => !isImageFile(f) && !isZipFile(f)).map((f) => f.name);
-    if (ignored.length > 0) message.warning(t('ignored_files', { count: ignored.length, names: namesList(ignored) }), 6);
+    if (ignored.length > 0)
+      message.warning(t('ignored_files', { count: ignored.length, names: namesList(ignored) }), 6);
     if (images.length > 0) await uploadImages(mode === 'single' ? images.slice(0, 1) : images, settings);
     for (const zip of mode === 'single' && images.length > 0 ? [] : zips) await uploadArchive(zip, settings);
     if (images.length === 0 && zips.length === 0) message.error(t('no_supported_files'));

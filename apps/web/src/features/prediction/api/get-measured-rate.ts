@@ -14,5 +14,9 @@ export async function getMeasuredRate(signal?: AbortSignal): Promise<number | nu
 }
 
 export function useMeasuredRate() {
-  return useQuery({ queryKey: ['prediction', 'measured-rate'], queryFn: ({ signal }) => getMeasuredRate(signal), refetchOnMount: 'always' });
+  return useQuery({
+    queryKey: ['prediction', 'measured-rate'],
+    queryFn: ({ signal }) => getMeasuredRate(signal),
+    refetchOnMount: 'always',
+  });
 }

@@ -48,7 +48,8 @@ export async function getPredictionImages(filter: ImageFilter, page: number, sig
   };
 }
 
-export const predictionImagesKey = (filter: ImageFilter, page: number) => ['prediction', 'images', filter, page] as const;
+export const predictionImagesKey = (filter: ImageFilter, page: number) =>
+  ['prediction', 'images', filter, page] as const;
 
 /**
  * One page of the checklist; rows ask for the page they sit on, so only what is on screen is loaded. Rows use the

@@ -15,7 +15,17 @@ interface Props {
   engineKind: string | null;
 }
 
-function Field({ label, value, children, testId }: { label: string; value?: ReactNode; children: ReactNode; testId?: string }) {
+function Field({
+  label,
+  value,
+  children,
+  testId,
+}: {
+  label: string;
+  value?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className="prediction-field" data-testid={testId}>
       <div className="prediction-field-head">
@@ -42,13 +52,31 @@ interface SliderSpec {
  * range and step. The value shown beside each (and in the handle's tooltip) is that threshold; a handle only sits
  * on its own slider's grid (snapToStep), so the coarse slider never holds a value off its 0.1 steps.
  */
-const MAIN_CONFIDENCE: SliderSpec = { key: 'confidenceThreshold', range: 'confidence', label: 'config.confidence', testId: 'confidence', decimals: true };
+const MAIN_CONFIDENCE: SliderSpec = {
+  key: 'confidenceThreshold',
+  range: 'confidence',
+  label: 'config.confidence',
+  testId: 'confidence',
+  decimals: true,
+};
 const ADVANCED_SLIDERS: SliderSpec[] = [
-  { key: 'confidenceThreshold', range: 'advancedConfidence', label: 'config.advanced_confidence', testId: 'advanced-confidence', decimals: true },
+  {
+    key: 'confidenceThreshold',
+    range: 'advancedConfidence',
+    label: 'config.advanced_confidence',
+    testId: 'advanced-confidence',
+    decimals: true,
+  },
   { key: 'minArea', range: 'minArea', label: 'config.min_area', testId: 'min-area' },
   { key: 'morphKernelSize', range: 'morphKernel', label: 'config.morph_kernel', testId: 'morph-kernel' },
   { key: 'morphIterations', range: 'morphIterations', label: 'config.morph_iterations', testId: 'morph-iterations' },
-  { key: 'overlayOpacity', range: 'overlayOpacity', label: 'config.overlay_opacity', testId: 'overlay-opacity', decimals: true },
+  {
+    key: 'overlayOpacity',
+    range: 'overlayOpacity',
+    label: 'config.overlay_opacity',
+    testId: 'overlay-opacity',
+    decimals: true,
+  },
 ];
 
 /**
@@ -117,7 +145,12 @@ export function ConfigurationPanel({ values, onChange, modelLabel, engineKind }:
             </small>
           )}
         </span>
-        <Switch checked={values.useTTA} onChange={(v) => set('useTTA', v)} aria-label={t('config.tta')} data-testid="switch-tta" />
+        <Switch
+          checked={values.useTTA}
+          onChange={(v) => set('useTTA', v)}
+          aria-label={t('config.tta')}
+          data-testid="switch-tta"
+        />
       </div>
     </div>
   );

@@ -22,7 +22,8 @@ export function FolderSidebar({ folders, libraryCount, uncategorizedCount, curre
   const { t } = useTranslation('prediction');
   // Without the server's facets: the library less what the folders hold.
   const uncategorized =
-    uncategorizedCount ?? (libraryCount === null ? null : Math.max(0, libraryCount - folders.reduce((sum, f) => sum + f.imageCount, 0)));
+    uncategorizedCount ??
+    (libraryCount === null ? null : Math.max(0, libraryCount - folders.reduce((sum, f) => sum + f.imageCount, 0)));
   return (
     <nav className="prediction-folders" aria-label={t('folders.title')}>
       <div className="prediction-folders-title">{t('folders.title')}</div>

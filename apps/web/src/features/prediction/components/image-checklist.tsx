@@ -16,7 +16,15 @@ import type { PredictionSelection } from '../hooks/use-prediction-selection';
 
 const ROW_HEIGHT = 56;
 
-function ImageRow({ index, filter, selection }: { index: number; filter: ImageFilter; selection: PredictionSelection }) {
+function ImageRow({
+  index,
+  filter,
+  selection,
+}: {
+  index: number;
+  filter: ImageFilter;
+  selection: PredictionSelection;
+}) {
   const { t } = useTranslation('prediction');
   const page = Math.floor(index / IMAGE_PAGE_SIZE) + 1;
   const { data } = usePredictionImages(filter, page);
@@ -67,7 +75,12 @@ export function ImageChecklist({ filter, onFilterChange, selection }: Props) {
   const [searchInput, setSearchInput] = useLiveSearch(filter, onFilterChange);
 
   // "Select all" covers every image of the current filter, not only the rows on screen.
-  const knownIds = allRefs?.key === filterKey ? allRefs.ids : (first.data?.items.length === count ? first.data.items.map((i) => i.id) : null);
+  const knownIds =
+    allRefs?.key === filterKey
+      ? allRefs.ids
+      : first.data?.items.length === count
+        ? first.data.items.map((i) => i.id)
+        : null;
   const selectedHere = knownIds ? knownIds.filter((id) => selection.isImageSelected(id)).length : 0;
   const allChecked = knownIds !== null && knownIds.length > 0 && selectedHere === knownIds.length;
 

@@ -9,7 +9,17 @@ interface Props {
   selected: number;
 }
 
-function Tile({ title, value, icon, testId }: { title: string; value: number | null; icon: ReactNode; testId: string }) {
+function Tile({
+  title,
+  value,
+  icon,
+  testId,
+}: {
+  title: string;
+  value: number | null;
+  icon: ReactNode;
+  testId: string;
+}) {
   return (
     <Col xs={12} md={6}>
       <Card size="small" className="prediction-tile" data-testid={testId}>
@@ -27,7 +37,12 @@ export function PredictionStats({ availableImages, folders, selected }: Props) {
   const { t } = useTranslation('prediction');
   return (
     <Row gutter={[12, 12]} className="prediction-tiles">
-      <Tile testId="tile-images" title={t('stats.available_images')} value={availableImages} icon={<AppstoreOutlined />} />
+      <Tile
+        testId="tile-images"
+        title={t('stats.available_images')}
+        value={availableImages}
+        icon={<AppstoreOutlined />}
+      />
       <Tile testId="tile-folders" title={t('stats.folders')} value={folders} icon={<FolderOutlined />} />
       <Tile testId="tile-models" title={t('stats.models')} value={MODELS_AVAILABLE} icon={<ExperimentOutlined />} />
       <Tile testId="tile-selected" title={t('stats.selected')} value={selected} icon={<CheckSquareOutlined />} />

@@ -16,7 +16,15 @@ interface Props {
 }
 
 /** Summary: selected, estimated images, mode, model, estimated time, and the create-task button. */
-export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLabel, secondsPerImage, creating, onCreate }: Props) {
+export function SummaryPanel({
+  imageCount,
+  folderCount,
+  estimatedImages,
+  modelLabel,
+  secondsPerImage,
+  creating,
+  onCreate,
+}: Props) {
   const { t } = useTranslation('prediction');
   const { can, reason } = useCan();
   return (
@@ -25,11 +33,19 @@ export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLa
         column={1}
         size="small"
         items={[
-          { key: 'selected', label: t('summary.selected'), children: t('summary.selected_value', {
-            images: t('summary.selected_images', { count: imageCount }),
-            folders: t('summary.selected_folders', { count: folderCount }),
-          }) },
-          { key: 'images', label: t('summary.estimated_images'), children: <span data-testid="estimated-images">{estimatedImages}</span> },
+          {
+            key: 'selected',
+            label: t('summary.selected'),
+            children: t('summary.selected_value', {
+              images: t('summary.selected_images', { count: imageCount }),
+              folders: t('summary.selected_folders', { count: folderCount }),
+            }),
+          },
+          {
+            key: 'images',
+            label: t('summary.estimated_images'),
+            children: <span data-testid="estimated-images">{estimatedImages}</span>,
+          },
           { key: 'mode', label: t('summary.mode'), children: t('config.mode_single') },
           { key: 'model', label: t('summary.model'), children: modelLabel ?? '--' },
           {
@@ -37,9 +53,12 @@ export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLa
             label: t('summary.estimated_time'),
             children: (
               <span data-testid="estimated-time">
-                <ClockCircleOutlined /> {t('summary.seconds', { count: estimatedSeconds(estimatedImages, secondsPerImage) })}
+                <ClockCircleOutlined />{' '}
+                {t('summary.seconds', { count: estimatedSeconds(estimatedImages, secondsPerImage) })}
                 <small className="prediction-estimate-basis" data-testid="estimate-basis">
-                  {secondsPerImage === null ? t('summary.estimate_default') : t('summary.estimate_measured', { value: secondsPerImage.toFixed(2) })}
+                  {secondsPerImage === null
+                    ? t('summary.estimate_default')
+                    : t('summary.estimate_measured', { value: secondsPerImage.toFixed(2) })}
                 </small>
               </span>
             ),
@@ -47,7 +66,16 @@ export function SummaryPanel({ imageCount, folderCount, estimatedImages, modelLa
         ]}
       />
       <Tooltip title={reason('change')}>
-        <Button type="primary" size="large" block icon={<RocketOutlined />} loading={creating} disabled={!can('change')} onClick={onCreate} data-testid="create-task">
+        <Button
+          type="primary"
+          size="large"
+          block
+          icon={<RocketOutlined />}
+          loading={creating}
+          disabled={!can('change')}
+          onClick={onCreate}
+          data-testid="create-task"
+        >
           {t('summary.create')}
         </Button>
       </Tooltip>

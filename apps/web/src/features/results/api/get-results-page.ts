@@ -34,7 +34,12 @@ export function resultFilterQuery(filter: ResultFilter) {
 }
 
 export async function getResultsPage(filter: ResultFilter, page: number, signal?: AbortSignal): Promise<ResultPage> {
-  const data = await api.get('/predictions/', { ...resultFilterQuery(filter), page, page_size: RESULT_PAGE_SIZE }, signal, resultListSchema);
+  const data = await api.get(
+    '/predictions/',
+    { ...resultFilterQuery(filter), page, page_size: RESULT_PAGE_SIZE },
+    signal,
+    resultListSchema,
+  );
   const { count, results } = normalizeResultList(data);
   return { count, items: results };
 }

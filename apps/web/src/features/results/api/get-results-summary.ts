@@ -1,5 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { HISTOGRAM_BINS, predictionSummarySchema, type HistogramKey, type PredictionSummary } from '@cassavascope/contract';
+import {
+  HISTOGRAM_BINS,
+  predictionSummarySchema,
+  type HistogramKey,
+  type PredictionSummary,
+} from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { pickNumber } from '../../../lib/normalize-fields';
 
@@ -26,15 +31,21 @@ function normalizeSummary(raw: Partial<PredictionSummary> | null): ResultsSummar
       mild: pickNumber(bands, 'mild') ?? 0,
       severe: pickNumber(bands, 'severe') ?? 0,
     },
-    histogram: Object.fromEntries(HISTOGRAM_BINS.map((bin) => [bin.key, pickNumber(histogram, bin.key) ?? 0])) as Record<
-      HistogramKey,
-      number
-    >,
+    histogram: Object.fromEntries(
+      HISTOGRAM_BINS.map((bin) => [bin.key, pickNumber(histogram, bin.key) ?? 0]),
+    ) as Record<HistogramKey, number>,
   };
 }
 
 export async function getResultsSummary(taskId: number | null, signal?: AbortSignal): Promise<ResultsSummary> {
-  return normalizeSummary(await api.get<Partial<PredictionSummary>>('/predictions/summary/', { task_id: taskId ?? undefined }, signal, predictionSummarySchema));
+  return normalizeSummary(
+    await api.get<Partial<PredictionSummary>>(
+      '/predictions/summary/',
+      { task_id: taskId ?? undefined },
+      signal,
+      predictionSummarySchema,
+    ),
+  );
 }
 
 /** Figures over the successful results of a task (or all): computed by the server, never from a loaded page. */

@@ -1,5 +1,11 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { resultSchema, reviewHistorySchema, type AddSpecimenInput, type ReviewHistoryEntry, type SpecimenReviewInput } from '@cassavascope/contract';
+import {
+  resultSchema,
+  reviewHistorySchema,
+  type AddSpecimenInput,
+  type ReviewHistoryEntry,
+  type SpecimenReviewInput,
+} from '@cassavascope/contract';
 import { apiRequest } from '../../../lib/api-client';
 import { normalizeResult, type ResultView } from '../../../lib/normalize-result';
 import type { ResultPage } from './get-results-page';
@@ -8,11 +14,24 @@ import type { ResultPage } from './get-results-page';
 const REVIEW_TIMEOUT_MS = 60_000;
 
 export async function patchSpecimen(resultId: number, index: number, body: SpecimenReviewInput): Promise<ResultView> {
-  return normalizeResult(await apiRequest<unknown>(`/predictions/${resultId}/specimens/${index}/`, { method: 'PATCH', body, schema: resultSchema }));
+  return normalizeResult(
+    await apiRequest<unknown>(`/predictions/${resultId}/specimens/${index}/`, {
+      method: 'PATCH',
+      body,
+      schema: resultSchema,
+    }),
+  );
 }
 
 export async function addSpecimen(resultId: number, body: AddSpecimenInput): Promise<ResultView> {
-  return normalizeResult(await apiRequest<unknown>(`/predictions/${resultId}/specimens/`, { method: 'POST', body, timeoutMs: REVIEW_TIMEOUT_MS, schema: resultSchema }));
+  return normalizeResult(
+    await apiRequest<unknown>(`/predictions/${resultId}/specimens/`, {
+      method: 'POST',
+      body,
+      timeoutMs: REVIEW_TIMEOUT_MS,
+      schema: resultSchema,
+    }),
+  );
 }
 
 export async function getHistory(resultId: number, signal?: AbortSignal): Promise<ReviewHistoryEntry[]> {
@@ -49,7 +68,9 @@ export function useReviewMutation() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (action: ReviewAction) =>
-      action.kind === 'patch' ? patchSpecimen(action.resultId, action.index, action.body) : addSpecimen(action.resultId, action.body),
+      action.kind === 'patch'
+        ? patchSpecimen(action.resultId, action.index, action.body)
+        : addSpecimen(action.resultId, action.body),
     onSuccess: (result) => applyReviewed(client, result),
   });
 }

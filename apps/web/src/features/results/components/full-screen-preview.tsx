@@ -40,9 +40,19 @@ export function FullScreenPreview({ result, index, count, onNavigate, onClose }:
     return () => window.removeEventListener('keydown', onKey, true);
   });
 
-  const src = result ? (layer === 'result' ? (result.overlayImageUrl ?? result.originalImageUrl) : (result.originalImageUrl ?? result.overlayImageUrl)) : null;
+  const src = result
+    ? layer === 'result'
+      ? (result.overlayImageUrl ?? result.originalImageUrl)
+      : (result.originalImageUrl ?? result.overlayImageUrl)
+    : null;
   return createPortal(
-    <div className="result-preview" role="dialog" aria-modal="true" aria-label={t('preview.title')} data-testid="result-fullscreen">
+    <div
+      className="result-preview"
+      role="dialog"
+      aria-modal="true"
+      aria-label={t('preview.title')}
+      data-testid="result-fullscreen"
+    >
       <div className="result-preview-bar">
         <span className="result-preview-name">{result?.imageName ?? ''}</span>
         <span className="result-preview-position" data-testid="preview-position">
@@ -70,7 +80,9 @@ export function FullScreenPreview({ result, index, count, onNavigate, onClose }:
       <button type="button" className="result-preview-nav is-prev" onClick={prev} aria-label={t('preview.previous')}>
         <LeftOutlined />
       </button>
-      <div className="result-preview-stage">{src ? <img src={src} alt={result?.imageName ?? ''} /> : <Spin size="large" />}</div>
+      <div className="result-preview-stage">
+        {src ? <img src={src} alt={result?.imageName ?? ''} /> : <Spin size="large" />}
+      </div>
       <button type="button" className="result-preview-nav is-next" onClick={next} aria-label={t('preview.next')}>
         <RightOutlined />
       </button>

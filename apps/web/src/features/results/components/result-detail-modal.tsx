@@ -25,7 +25,6 @@ interface Props {
 /** Up to this many sub-image values are listed inline; more are summarised (each is on its specimen below). */
 const SUB_VALUES_LISTED = 8;
 
-
 /** Why an image was not scored: the translated reason and what photo would work, then the engine's own words. */
 function FailureExplanation({ result }: { result: ResultView }) {
   const { t, i18n } = useTranslation('results');
@@ -89,8 +88,17 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
       ) : (
         <div className="result-detail" data-testid="result-detail">
           <div className="result-detail-original">
-            <button type="button" className="result-detail-open" onClick={onPreview} data-testid="result-detail-preview">
-              {result.originalImageUrl ? <img src={result.originalImageUrl} alt={result.imageName} /> : <div className="result-figure-missing" />}
+            <button
+              type="button"
+              className="result-detail-open"
+              onClick={onPreview}
+              data-testid="result-detail-preview"
+            >
+              {result.originalImageUrl ? (
+                <img src={result.originalImageUrl} alt={result.imageName} />
+              ) : (
+                <div className="result-figure-missing" />
+              )}
               <span className="result-detail-expand">
                 <ExpandOutlined /> {t('detail.full_screen')}
               </span>
@@ -133,24 +141,41 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
                 {
                   key: 'time',
                   label: t('detail.processing_time'),
-                  children: result.processingTime === null ? '--' : t('detail.seconds', { value: result.processingTime.toFixed(2) }),
+                  children:
+                    result.processingTime === null
+                      ? '--'
+                      : t('detail.seconds', { value: result.processingTime.toFixed(2) }),
                 },
               ]}
             />
             {result.needsReview && (
-              <Tag color="orange" icon={<EyeOutlined />} className="result-detail-review" data-testid="detail-needs-review">
+              <Tag
+                color="orange"
+                icon={<EyeOutlined />}
+                className="result-detail-review"
+                data-testid="detail-needs-review"
+              >
                 {t('card.needs_review')}
               </Tag>
             )}
             {failed && <FailureExplanation result={result} />}
             <div className={`result-health band-${band ?? 'failed'}`} data-testid="health-assessment">
-              <span className="result-health-icon">{band ? <SeverityIcon severity={band} /> : <QuestionCircleFilled />}</span>
+              <span className="result-health-icon">
+                {band ? <SeverityIcon severity={band} /> : <QuestionCircleFilled />}
+              </span>
               <span>
                 <strong>{band ? t(`assessment.${band}`) : t('assessment.unknown')}</strong>
                 <small>{band ? t(`assessment.${band}_description`) : t('assessment.unknown_description')}</small>
               </span>
             </div>
-            {open && <ReviewTools result={result} onNext={review?.onNext} onPrev={review?.onPrev} position={review?.position} />}
+            {open && (
+              <ReviewTools
+                result={result}
+                onNext={review?.onNext}
+                onPrev={review?.onPrev}
+                position={review?.position}
+              />
+            )}
           </div>
           <div className="result-detail-strip">
             {failed ? (
@@ -164,7 +189,9 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
               <SpecimenGrid
                 key={result.id}
                 specimens={result.specimens}
-                renderActions={(s) => <SpecimenReviewActions result={result} specimen={s} target={s.index === target?.index} />}
+                renderActions={(s) => (
+                  <SpecimenReviewActions result={result} specimen={s} target={s.index === target?.index} />
+                )}
               />
             )}
           </div>

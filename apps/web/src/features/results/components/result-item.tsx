@@ -68,7 +68,12 @@ function ReviewedMark() {
   );
 }
 
-function HoverActions({ result, index, labels, onPreview }: Pick<ResultItemProps, 'index' | 'labels' | 'onPreview'> & { result: ResultView }) {
+function HoverActions({
+  result,
+  index,
+  labels,
+  onPreview,
+}: Pick<ResultItemProps, 'index' | 'labels' | 'onPreview'> & { result: ResultView }) {
   const href = result.originalImageUrl ?? cardImageOf(result);
   return (
     <span className="result-actions">
@@ -94,7 +99,18 @@ function HoverActions({ result, index, labels, onPreview }: Pick<ResultItemProps
 }
 
 /** The clickable frame of a card or row, coloured by the result's band and marked when selected. */
-function ItemFrame({ kind, result, index, selected, onOpen, children }: Pick<ResultItemProps, 'index' | 'selected' | 'onOpen'> & { kind: 'card' | 'row'; result: ResultView; children: ReactNode }) {
+function ItemFrame({
+  kind,
+  result,
+  index,
+  selected,
+  onOpen,
+  children,
+}: Pick<ResultItemProps, 'index' | 'selected' | 'onOpen'> & {
+  kind: 'card' | 'row';
+  result: ResultView;
+  children: ReactNode;
+}) {
   const band = bandOf(result.ppdValue) ?? 'failed';
   return (
     <div
@@ -160,10 +176,16 @@ export function ResultRow({ result, index, selected, labels, onOpen, onPreview }
         {result.subPpdValues.length > 0 ? result.subPpdValues.map((v) => v.toFixed(2)).join(' / ') : '--'}
       </div>
       <div className="result-row-prediction" title={result.errorMessage ?? undefined}>
-        {result.prediction ? (labels.health[result.prediction] ?? result.prediction) : result.errorCode ? labels.failure(result.errorCode) : '--'}
+        {result.prediction
+          ? (labels.health[result.prediction] ?? result.prediction)
+          : result.errorCode
+            ? labels.failure(result.errorCode)
+            : '--'}
       </div>
       {/* A result that was not scored has no confidence to show (the normalised default of 1 is not a measurement). */}
-      <div className="result-row-confidence">{result.ppdValue === null ? '--' : `${(result.confidence * 100).toFixed(1)}%`}</div>
+      <div className="result-row-confidence">
+        {result.ppdValue === null ? '--' : `${(result.confidence * 100).toFixed(1)}%`}
+      </div>
       <HoverActions result={result} index={index} labels={labels} onPreview={onPreview} />
     </ItemFrame>
   );

@@ -21,10 +21,19 @@ interface Props {
  * Each item loads the page it sits on (TanStack Query shares one request per page). Memoised: the virtual
  * list re-renders its items on every range change, and unchanged ones should cost nothing.
  */
-const Item = memo(function Item({ view, filter, index, ...rest }: Omit<ResultItemProps, 'result'> & { view: ResultsView; filter: ResultFilter }) {
+const Item = memo(function Item({
+  view,
+  filter,
+  index,
+  ...rest
+}: Omit<ResultItemProps, 'result'> & { view: ResultsView; filter: ResultFilter }) {
   const { data } = useResultsPage(filter, pageOfIndex(index));
   const result = data?.items[index % RESULT_PAGE_SIZE];
-  return view === 'grid' ? <ResultCard result={result} index={index} {...rest} /> : <ResultRow result={result} index={index} {...rest} />;
+  return view === 'grid' ? (
+    <ResultCard result={result} index={index} {...rest} />
+  ) : (
+    <ResultRow result={result} index={index} {...rest} />
+  );
 });
 
 /** Virtuoso sizes its scroller inline (height 100 %): the viewport height minus the header is set the same way. */
@@ -54,7 +63,15 @@ export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, 
     [t, taskNames],
   );
   const key = JSON.stringify(filter);
-  const itemProps = (index: number) => ({ view, filter, index, labels, selected: index === selectedIndex, onOpen, onPreview });
+  const itemProps = (index: number) => ({
+    view,
+    filter,
+    index,
+    labels,
+    selected: index === selectedIndex,
+    onOpen,
+    onPreview,
+  });
   if (view === 'grid') {
     return (
       <VirtuosoGrid
@@ -77,10 +94,18 @@ export function ResultsCollection({ view, filter, count, selectedIndex, onOpen, 
       <div className="result-row-head" role="row" data-testid="results-list-head">
         <span />
         <span role="columnheader">{t('list_head.image')}</span>
-        <span role="columnheader" className="result-row-ppd">{t('list_head.ppd')}</span>
-        <span role="columnheader" className="result-row-sub">{t('list_head.sub')}</span>
-        <span role="columnheader" className="result-row-prediction">{t('list_head.severity')}</span>
-        <span role="columnheader" className="result-row-confidence">{t('list_head.confidence')}</span>
+        <span role="columnheader" className="result-row-ppd">
+          {t('list_head.ppd')}
+        </span>
+        <span role="columnheader" className="result-row-sub">
+          {t('list_head.sub')}
+        </span>
+        <span role="columnheader" className="result-row-prediction">
+          {t('list_head.severity')}
+        </span>
+        <span role="columnheader" className="result-row-confidence">
+          {t('list_head.confidence')}
+        </span>
         <span className="result-actions" />
       </div>
       <Virtuoso

@@ -24,7 +24,16 @@ interface Props {
 }
 
 /** Search by image name, severity, a sample field's value, results count, grid/list toggle and CSV export. */
-export function ResultsFilterBar({ filter, onFilterChange, count, unscored, view, onViewChange, onExport, exporting }: Props) {
+export function ResultsFilterBar({
+  filter,
+  onFilterChange,
+  count,
+  unscored,
+  view,
+  onViewChange,
+  onExport,
+  exporting,
+}: Props) {
   const { t } = useTranslation('results');
   // Live search (issue 15 item 10): the filter follows the typing once it pauses, as on Images and Tasks.
   const [input, setInput] = useLiveSearch(filter, onFilterChange);
@@ -59,7 +68,9 @@ export function ResultsFilterBar({ filter, onFilterChange, count, unscored, view
       <MetadataFilter value={filter.meta ?? null} onChange={(meta) => onFilterChange({ ...filter, meta })} />
       <span className="results-count" data-testid="results-count">
         {count === null ? '' : t('filter.count', { count, formatted: formatCount(count) })}
-        {count !== null && unscored > 0 ? t('filter.unscored', { count: unscored, formatted: formatCount(unscored) }) : ''}
+        {count !== null && unscored > 0
+          ? t('filter.unscored', { count: unscored, formatted: formatCount(unscored) })
+          : ''}
       </span>
       <Segmented<ResultsView>
         value={view}

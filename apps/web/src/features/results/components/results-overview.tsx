@@ -26,12 +26,20 @@ export function ResultsOverview({ summary, allTasks }: { summary: ResultsSummary
       <Row gutter={[12, 12]}>
         <Col xs={12} md={6}>
           <Card size="small" data-testid="summary-total">
-            <Statistic title={allTasks ? t('summary.total_all') : t('summary.total')} value={summary ? count : '--'} prefix={<AppstoreOutlined />} />
+            <Statistic
+              title={allTasks ? t('summary.total_all') : t('summary.total')}
+              value={summary ? count : '--'}
+              prefix={<AppstoreOutlined />}
+            />
           </Card>
         </Col>
         <Col xs={12} md={6}>
           <Card size="small" data-testid="summary-average">
-            <Statistic title={t('summary.average')} value={ppd2(summary?.average ?? null)} prefix={<LineChartOutlined />} />
+            <Statistic
+              title={t('summary.average')}
+              value={ppd2(summary?.average ?? null)}
+              prefix={<LineChartOutlined />}
+            />
           </Card>
         </Col>
         <Col xs={12} md={6}>

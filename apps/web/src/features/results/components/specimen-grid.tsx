@@ -43,7 +43,13 @@ function SpecimenCard({ specimen: s, actions }: { specimen: SpecimenView; action
           {kind}
         </span>
         {s.needsReview && (
-          <Tag color="orange" icon={<EyeOutlined />} className="specimen-tag" title={t('specimen.needs_review')} data-testid="specimen-needs-review">
+          <Tag
+            color="orange"
+            icon={<EyeOutlined />}
+            className="specimen-tag"
+            title={t('specimen.needs_review')}
+            data-testid="specimen-needs-review"
+          >
             <span className="specimen-tag-text">{t('specimen.needs_review')}</span>
           </Tag>
         )}
@@ -51,13 +57,25 @@ function SpecimenCard({ specimen: s, actions }: { specimen: SpecimenView; action
       {(s.excluded || s.corrected || s.source === 'reviewer') && (
         <div className="specimen-flags">
           {s.excluded && <Tag className="specimen-tag">{t('specimen.excluded')}</Tag>}
-          {s.corrected && <Tag color="blue" className="specimen-tag">{t('specimen.corrected')}</Tag>}
+          {s.corrected && (
+            <Tag color="blue" className="specimen-tag">
+              {t('specimen.corrected')}
+            </Tag>
+          )}
           {s.source === 'reviewer' && <Tag className="specimen-tag">{t('specimen.added')}</Tag>}
         </div>
       )}
       <div className="specimen-images">
-        <SpecimenImage src={s.cutUrl} alt={t('specimen.image_alt', { n: s.index, what: t('specimen.cut') })} caption={t('specimen.cut')} />
-        <SpecimenImage src={s.predUrl} alt={t('specimen.image_alt', { n: s.index, what: t('specimen.pred') })} caption={t('specimen.pred')} />
+        <SpecimenImage
+          src={s.cutUrl}
+          alt={t('specimen.image_alt', { n: s.index, what: t('specimen.cut') })}
+          caption={t('specimen.cut')}
+        />
+        <SpecimenImage
+          src={s.predUrl}
+          alt={t('specimen.image_alt', { n: s.index, what: t('specimen.pred') })}
+          caption={t('specimen.pred')}
+        />
       </div>
       <footer className="specimen-values">
         <span className="specimen-ppd" data-testid="specimen-ppd">
@@ -77,7 +95,13 @@ function SpecimenCard({ specimen: s, actions }: { specimen: SpecimenView; action
  * Every specimen of a result as a grid (a 30-specimen photo stays scannable: compact cards, lazy images, and a
  * switch to show only those needing review). `renderActions` adds a specimen's review controls to its card.
  */
-export function SpecimenGrid({ specimens, renderActions }: { specimens: SpecimenView[]; renderActions?: (s: SpecimenView) => ReactNode }) {
+export function SpecimenGrid({
+  specimens,
+  renderActions,
+}: {
+  specimens: SpecimenView[];
+  renderActions?: (s: SpecimenView) => ReactNode;
+}) {
   const { t } = useTranslation('results');
   const [onlyReview, setOnlyReview] = useState(false);
   const flagged = specimens.filter((s) => s.needsReview).length;
@@ -91,7 +115,11 @@ export function SpecimenGrid({ specimens, renderActions }: { specimens: Specimen
             <Tag color="orange" icon={<EyeOutlined />} data-testid="specimen-review-count">
               {t('detail.review_count', { count: flagged })}
             </Tag>
-            <Checkbox checked={onlyReview} onChange={(e) => setOnlyReview(e.target.checked)} data-testid="specimen-only-review">
+            <Checkbox
+              checked={onlyReview}
+              onChange={(e) => setOnlyReview(e.target.checked)}
+              data-testid="specimen-only-review"
+            >
               {t('detail.only_review')}
             </Checkbox>
           </>

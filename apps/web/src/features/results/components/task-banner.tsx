@@ -5,7 +5,12 @@ import { formatDateTime } from '../../../lib/format';
 import { taskModelLabel } from '../../../lib/model-label';
 import { UNKNOWN_TASK_STATUS, type TaskView } from '../../../lib/normalize-task';
 
-const STATUS_COLOURS: Record<string, string> = { running: 'blue', completed: 'success', failed: 'error', cancelled: 'warning' };
+const STATUS_COLOURS: Record<string, string> = {
+  running: 'blue',
+  completed: 'success',
+  failed: 'error',
+  cancelled: 'warning',
+};
 
 /** The selected task: name, model, created time and status badge. */
 export function TaskBanner({ task }: { task: TaskView }) {

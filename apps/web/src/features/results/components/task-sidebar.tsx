@@ -20,7 +20,10 @@ export function TaskSidebar({ tasks, count, loading, selected, onSelect }: Props
   return (
     <aside className="results-sidebar" data-testid="results-sidebar">
       <div className="results-sidebar-title">
-        {t('sidebar.title')} <span className="results-sidebar-count" data-testid="results-sidebar-count">({count ?? '--'})</span>
+        {t('sidebar.title')}{' '}
+        <span className="results-sidebar-count" data-testid="results-sidebar-count">
+          ({count ?? '--'})
+        </span>
       </div>
       <button
         type="button"
@@ -32,7 +35,9 @@ export function TaskSidebar({ tasks, count, loading, selected, onSelect }: Props
         <span className="results-task-name">{t('sidebar.all')}</span>
       </button>
       {loading && <Skeleton active paragraph={{ rows: 3 }} />}
-      {!loading && tasks.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('sidebar.empty')} />}
+      {!loading && tasks.length === 0 && (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('sidebar.empty')} />
+      )}
       <div className="results-task-list">
         {tasks.map((task) => (
           <button
@@ -50,7 +55,9 @@ export function TaskSidebar({ tasks, count, loading, selected, onSelect }: Props
               </span>
               <span className="results-task-meta">{formatDateTime(task.createdDate)}</span>
               <span className="results-task-meta">{taskModelLabel(task, t)}</span>
-              <span className="results-task-meta results-task-count">{t('sidebar.results', { count: task.processedCount })}</span>
+              <span className="results-task-meta results-task-count">
+                {t('sidebar.results', { count: task.processedCount })}
+              </span>
             </span>
           </button>
         ))}

@@ -21,7 +21,12 @@ import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
 export type PatternScope = { folderId: number | null };
 
 /** The pattern's preview (apply false: nothing stored) or its application to the matched images. */
-export function parseNames(pattern: string, scope: PatternScope, apply: boolean, signal?: AbortSignal): Promise<MetadataParseResponse> {
+export function parseNames(
+  pattern: string,
+  scope: PatternScope,
+  apply: boolean,
+  signal?: AbortSignal,
+): Promise<MetadataParseResponse> {
   return apiRequest<MetadataParseResponse>('/images/metadata/parse/', {
     method: 'POST',
     body: { pattern, folder_id: scope.folderId, apply },
@@ -31,7 +36,12 @@ export function parseNames(pattern: string, scope: PatternScope, apply: boolean,
   });
 }
 
-export function uploadSheet(file: File, folderId: number | null, partial: boolean, onProgress: (p: number) => void): Promise<MetadataSheetResponse> {
+export function uploadSheet(
+  file: File,
+  folderId: number | null,
+  partial: boolean,
+  onProgress: (p: number) => void,
+): Promise<MetadataSheetResponse> {
   const form = new FormData();
   form.append('file', file, file.name);
   if (folderId !== null) form.append('folder_id', String(folderId));
@@ -45,7 +55,8 @@ const fieldListSchema = z.array(z.object({ field: z.string(), count: z.number() 
 export function useMetadataFields() {
   return useQuery({
     queryKey: ['samples', 'fields'],
-    queryFn: ({ signal }) => api.get<z.infer<typeof fieldListSchema>>('/images/metadata/fields/', undefined, signal, fieldListSchema),
+    queryFn: ({ signal }) =>
+      api.get<z.infer<typeof fieldListSchema>>('/images/metadata/fields/', undefined, signal, fieldListSchema),
   });
 }
 
@@ -67,7 +78,12 @@ export function useResultGroups(query: GroupQuery) {
     queryKey: ['samples', 'groups', query.by.join(','), query.taskId],
     enabled: query.by.length > 0,
     queryFn: ({ signal }) =>
-      api.get<ResultGroup[]>('/predictions/groups/', { by: query.by.join(','), task_id: query.taskId }, signal, z.array(resultGroupSchema)),
+      api.get<ResultGroup[]>(
+        '/predictions/groups/',
+        { by: query.by.join(','), task_id: query.taskId },
+        signal,
+        z.array(resultGroupSchema),
+      ),
   });
 }
 
@@ -95,7 +111,14 @@ export function useGroupImages(key: Record<string, string | number | null> | nul
     queryFn: async ({ signal }): Promise<ImageItem[]> => {
       const missing = Object.entries(key ?? {}).flatMap(([f, v]) => (v === null ? [f] : []));
       const pageSize = missing.length > 0 ? 1000 : GROUP_PHOTOS;
-      const images = listResults(await api.get('/images/', { ...metaQuery(key ?? {}), has_ppd: 'true', page_size: pageSize }, signal, imageListSchema)).map(normalizeImage);
+      const images = listResults(
+        await api.get(
+          '/images/',
+          { ...metaQuery(key ?? {}), has_ppd: 'true', page_size: pageSize },
+          signal,
+          imageListSchema,
+        ),
+      ).map(normalizeImage);
       return images.filter((img) => missing.every((f) => !(f in img.metadata))).slice(0, GROUP_PHOTOS);
     },
   });

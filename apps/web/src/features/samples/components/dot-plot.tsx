@@ -13,7 +13,15 @@ const WIDTH = 720;
  * Mean PPD per group with its 95 % interval, one row per group on the 0-10 scale, severity bands shaded behind:
  * the chart a breeder puts in a report. Plain SVG (scales with its box); a row is a button that opens its photos.
  */
-export function DotPlot({ groups, label, onPick }: { groups: ResultGroup[]; label: (g: ResultGroup) => string; onPick: (g: ResultGroup) => void }) {
+export function DotPlot({
+  groups,
+  label,
+  onPick,
+}: {
+  groups: ResultGroup[];
+  label: (g: ResultGroup) => string;
+  onPick: (g: ResultGroup) => void;
+}) {
   const { t } = useTranslation('samples');
   const plotWidth = WIDTH - LEFT - RIGHT;
   const x = (v: number) => LEFT + (Math.max(0, Math.min(PPD_MAX, v)) / PPD_MAX) * plotWidth;
@@ -24,9 +32,22 @@ export function DotPlot({ groups, label, onPick }: { groups: ResultGroup[]; labe
     { from: PPD_SEVERE_FROM, to: PPD_MAX, cls: 'band-severe' },
   ];
   return (
-    <svg className="dot-plot" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={t('plot_label')} data-testid="dot-plot">
+    <svg
+      className="dot-plot"
+      viewBox={`0 0 ${WIDTH} ${height}`}
+      role="img"
+      aria-label={t('plot_label')}
+      data-testid="dot-plot"
+    >
       {bands.map((b) => (
-        <rect key={b.cls} className={b.cls} x={x(b.from)} y={TOP - 8} width={x(b.to) - x(b.from)} height={groups.length * ROW + 8} />
+        <rect
+          key={b.cls}
+          className={b.cls}
+          x={x(b.from)}
+          y={TOP - 8}
+          width={x(b.to) - x(b.from)}
+          height={groups.length * ROW + 8}
+        />
       ))}
       {Array.from({ length: PPD_MAX + 1 }, (_v, i) => (
         <g key={i}>
@@ -43,7 +64,14 @@ export function DotPlot({ groups, label, onPick }: { groups: ResultGroup[]; labe
         const y = TOP + i * ROW + ROW / 2 - 4;
         const name = label(g);
         return (
-          <g key={name + i} className="dot-plot-row" role="button" tabIndex={0} onClick={() => onPick(g)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onPick(g)}>
+          <g
+            key={name + i}
+            className="dot-plot-row"
+            role="button"
+            tabIndex={0}
+            onClick={() => onPick(g)}
+            onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onPick(g)}
+          >
             <title>{`${name}: ${g.mean ?? '–'} (n = ${g.images})`}</title>
             <rect className="dot-plot-hit" x={0} y={y - ROW / 2 + 2} width={WIDTH} height={ROW - 2} />
             <text className="dot-plot-label" x={LEFT - 10} y={y + 4} textAnchor="end">
@@ -56,7 +84,9 @@ export function DotPlot({ groups, label, onPick }: { groups: ResultGroup[]; labe
                 <line className="dot-plot-ci" x1={x(g.ci95[1])} x2={x(g.ci95[1])} y1={y - 5} y2={y + 5} />
               </>
             ) : null}
-            {g.mean !== null ? <circle cx={x(g.mean)} cy={y} r={6} fill={ppdColour(g.mean) ?? undefined} className="dot-plot-mean" /> : null}
+            {g.mean !== null ? (
+              <circle cx={x(g.mean)} cy={y} r={6} fill={ppdColour(g.mean) ?? undefined} className="dot-plot-mean" />
+            ) : null}
           </g>
         );
       })}

@@ -5,7 +5,13 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/error-message';
 import { formatPpd } from '../../../lib/ppd';
-import { groupsExportUrl, useGroupImages, useMetadataFields, useResultGroups, useTaskChoices } from '../api/samples-api';
+import {
+  groupsExportUrl,
+  useGroupImages,
+  useMetadataFields,
+  useResultGroups,
+  useTaskChoices,
+} from '../api/samples-api';
 import { DotPlot } from './dot-plot';
 import { fieldLabel } from './metadata-values';
 
@@ -31,19 +37,43 @@ export function GroupsPanel({ initialTaskId = null }: { initialTaskId?: number |
   const groups = useResultGroups(query);
 
   const keyText = useMemo(
-    () => (key: Key) => by.map((f) => (key[f] === null || key[f] === undefined ? t('no_value') : `${by.length > 1 ? `${fieldLabel(t, f)} ` : ''}${key[f]}`)).join(' · '),
+    () => (key: Key) =>
+      by
+        .map((f) =>
+          key[f] === null || key[f] === undefined
+            ? t('no_value')
+            : `${by.length > 1 ? `${fieldLabel(t, f)} ` : ''}${key[f]}`,
+        )
+        .join(' · '),
     [by, t],
   );
   const fieldOptions = names.map((f) => ({ value: f, label: fieldLabel(t, f) }));
-  const taskOptions = [{ value: 0, label: t('all_tasks') }, ...(tasks.data ?? []).map((task) => ({ value: task.id, label: task.name }))];
+  const taskOptions = [
+    { value: 0, label: t('all_tasks') },
+    ...(tasks.data ?? []).map((task) => ({ value: task.id, label: task.name })),
+  ];
 
   if (fields.data && names.length === 0) return <Empty description={t('no_fields')} data-testid="groups-empty" />;
 
   return (
     <div className="samples-panel" data-testid="groups-panel">
       <Space wrap className="samples-controls">
-        <Select className="samples-task" value={taskId ?? 0} options={taskOptions} onChange={(v: number) => setTaskId(v === 0 ? null : v)} aria-label={t('task')} data-testid="groups-task" />
-        <Select className="samples-field" value={by1 ?? undefined} options={fieldOptions} onChange={(v: string) => setFirst(v)} aria-label={t('group_by')} data-testid="groups-by" />
+        <Select
+          className="samples-task"
+          value={taskId ?? 0}
+          options={taskOptions}
+          onChange={(v: number) => setTaskId(v === 0 ? null : v)}
+          aria-label={t('task')}
+          data-testid="groups-task"
+        />
+        <Select
+          className="samples-field"
+          value={by1 ?? undefined}
+          options={fieldOptions}
+          onChange={(v: string) => setFirst(v)}
+          aria-label={t('group_by')}
+          data-testid="groups-by"
+        />
         <Select
           className="samples-field"
           allowClear
@@ -54,7 +84,12 @@ export function GroupsPanel({ initialTaskId = null }: { initialTaskId?: number |
           aria-label={t('then_by')}
           data-testid="groups-then-by"
         />
-        <Button icon={<DownloadOutlined />} href={groupsExportUrl(query)} disabled={by.length === 0} data-testid="groups-export">
+        <Button
+          icon={<DownloadOutlined />}
+          href={groupsExportUrl(query)}
+          disabled={by.length === 0}
+          data-testid="groups-export"
+        >
           {t('export_csv')}
         </Button>
       </Space>
@@ -75,16 +110,32 @@ export function GroupsPanel({ initialTaskId = null }: { initialTaskId?: number |
               ...by.map((f) => ({
                 title: fieldLabel(t, f),
                 key: f,
-                render: (_: unknown, g: ResultGroup) => (g.key[f] === null ? <Typography.Text type="secondary">{t('no_value')}</Typography.Text> : String(g.key[f])),
+                render: (_: unknown, g: ResultGroup) =>
+                  g.key[f] === null ? (
+                    <Typography.Text type="secondary">{t('no_value')}</Typography.Text>
+                  ) : (
+                    String(g.key[f])
+                  ),
               })),
               { title: t('col_images'), dataIndex: 'images', key: 'images', align: 'right' as const },
               { title: t('col_specimens'), dataIndex: 'specimens', key: 'specimens', align: 'right' as const },
-              { title: t('col_mean'), key: 'mean', align: 'right' as const, render: (_: unknown, g: ResultGroup) => <strong data-testid="group-mean">{formatPpd(g.mean)}</strong> },
-              { title: t('col_sd'), key: 'sd', align: 'right' as const, render: (_: unknown, g: ResultGroup) => (g.sd === null ? '–' : g.sd.toFixed(2)) },
+              {
+                title: t('col_mean'),
+                key: 'mean',
+                align: 'right' as const,
+                render: (_: unknown, g: ResultGroup) => <strong data-testid="group-mean">{formatPpd(g.mean)}</strong>,
+              },
+              {
+                title: t('col_sd'),
+                key: 'sd',
+                align: 'right' as const,
+                render: (_: unknown, g: ResultGroup) => (g.sd === null ? '–' : g.sd.toFixed(2)),
+              },
               {
                 title: t('col_ci'),
                 key: 'ci',
-                render: (_: unknown, g: ResultGroup) => (g.ci95 ? `${g.ci95[0].toFixed(2)} – ${g.ci95[1].toFixed(2)}` : '–'),
+                render: (_: unknown, g: ResultGroup) =>
+                  g.ci95 ? `${g.ci95[0].toFixed(2)} – ${g.ci95[1].toFixed(2)}` : '–',
               },
               {
                 title: t('col_bands'),

@@ -2,7 +2,13 @@ import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 /** An image's fields as tags ("genotype TME419"), a refused value in red with why on hover. */
-export function MetadataValues({ metadata, problems }: { metadata: Record<string, string | number>; problems?: Record<string, string> | undefined }) {
+export function MetadataValues({
+  metadata,
+  problems,
+}: {
+  metadata: Record<string, string | number>;
+  problems?: Record<string, string> | undefined;
+}) {
   const { t } = useTranslation('samples');
   return (
     <span className="metadata-values">

@@ -44,7 +44,11 @@ export function PatternPanel() {
         .catch((err: unknown) => {
           if (controller.signal.aborted) return;
           setPreview(null);
-          setProblem(err instanceof ApiError && err.fields?.pattern ? t('pattern_invalid') : errorMessage(t, err, 'preview_failed'));
+          setProblem(
+            err instanceof ApiError && err.fields?.pattern
+              ? t('pattern_invalid')
+              : errorMessage(t, err, 'preview_failed'),
+          );
         })
         .finally(() => {
           if (!controller.signal.aborted) setLoading(false);
@@ -114,7 +118,9 @@ export function PatternPanel() {
         {t('pattern_fields_hint')}
       </Typography.Text>
       {problem ? <Alert type="error" showIcon message={problem} className="samples-alert" /> : null}
-      {refused > 0 ? <Alert type="warning" showIcon message={t('refused_values', { count: refused })} className="samples-alert" /> : null}
+      {refused > 0 ? (
+        <Alert type="warning" showIcon message={t('refused_values', { count: refused })} className="samples-alert" />
+      ) : null}
       {preview ? (
         <div className="samples-preview">
           <Typography.Title level={5} data-testid="matched-count">
@@ -133,7 +139,9 @@ export function PatternPanel() {
               {
                 title: t('values'),
                 key: 'values',
-                render: (_: unknown, row: MetadataParseResponse['matched'][number]) => <MetadataValues metadata={row.metadata} problems={row.problems} />,
+                render: (_: unknown, row: MetadataParseResponse['matched'][number]) => (
+                  <MetadataValues metadata={row.metadata} problems={row.problems} />
+                ),
               },
             ]}
           />
@@ -147,7 +155,9 @@ export function PatternPanel() {
               {preview.unmatched.slice(0, 200).map((u) => (
                 <Tag key={u.image_id}>{u.name}</Tag>
               ))}
-              {preview.unmatched.length > 200 ? <Tag>{t('more', { count: preview.unmatched.length - 200 })}</Tag> : null}
+              {preview.unmatched.length > 200 ? (
+                <Tag>{t('more', { count: preview.unmatched.length - 200 })}</Tag>
+              ) : null}
             </div>
           )}
         </div>

@@ -18,11 +18,17 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
 function rowDetail(t: Translate, r: MetadataSheetResponse['rows'][number]): string {
   const names = (fields: string[]) => fields.map((f) => t(`field.${f}`, { defaultValue: f })).join(', ');
   if (r.status === 'applied') return r.detail ? names(r.detail.split(', ')) : t('status_detail.no_values');
-  if (r.status === 'bad_value') return t('status_detail.bad_value', { fields: names(r.detail.split('; ').map((p) => p.split(':')[0]!.trim())) });
+  if (r.status === 'bad_value')
+    return t('status_detail.bad_value', { fields: names(r.detail.split('; ').map((p) => p.split(':')[0]!.trim())) });
   return t(`status_detail.${r.status}`);
 }
 
-const STATUS_COLOURS: Record<SheetRowStatus, string> = { applied: 'success', unknown_file: 'default', ambiguous: 'warning', bad_value: 'error' };
+const STATUS_COLOURS: Record<SheetRowStatus, string> = {
+  applied: 'success',
+  unknown_file: 'default',
+  ambiguous: 'warning',
+  bad_value: 'error',
+};
 
 /**
  * "From a sheet": a CSV or Excel field book (a name column, then one column per field). The report says what
@@ -56,14 +62,25 @@ export function SheetPanel() {
     }
   };
 
-  const counts = report?.rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}) ?? {};
-  const folderOptions = [{ value: 0, label: t('whole_library') }, ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.name }))];
+  const counts =
+    report?.rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}) ??
+    {};
+  const folderOptions = [
+    { value: 0, label: t('whole_library') },
+    ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.name })),
+  ];
 
   return (
     <div className="samples-panel" data-testid="sheet-panel">
       <Typography.Paragraph type="secondary">{t('sheet_help')}</Typography.Paragraph>
       <Space wrap className="samples-controls">
-        <Select className="samples-folder" value={folderId ?? 0} options={folderOptions} onChange={(v: number) => setFolderId(v === 0 ? null : v)} aria-label={t('folder')} />
+        <Select
+          className="samples-folder"
+          value={folderId ?? 0}
+          options={folderOptions}
+          onChange={(v: number) => setFolderId(v === 0 ? null : v)}
+          aria-label={t('folder')}
+        />
         <Checkbox checked={partial} onChange={(e) => setPartial(e.target.checked)}>
           {t('partial')}
         </Checkbox>

@@ -19,7 +19,8 @@ export interface TaskListParams {
 }
 
 /** Whether a list answers a name search or a status filter (not every task). */
-export const isFilteredList = (params: Pick<TaskListParams, 'search' | 'status'>) => params.search.trim() !== '' || params.status !== 'all';
+export const isFilteredList = (params: Pick<TaskListParams, 'search' | 'status'>) =>
+  params.search.trim() !== '' || params.status !== 'all';
 
 /** A page of tasks, and whether it is a filtered one (the summary's fallback must know). */
 export interface TaskListResult extends TaskList {
@@ -32,7 +33,10 @@ export async function getTasks(params: TaskListParams, signal?: AbortSignal): Pr
     search: params.search.trim() || undefined,
     status: params.status === 'all' ? undefined : params.status,
   };
-  return { ...normalizeTaskList(await api.get('/tasks/', query, signal, taskListSchema)), filtered: isFilteredList(params) };
+  return {
+    ...normalizeTaskList(await api.get('/tasks/', query, signal, taskListSchema)),
+    filtered: isFilteredList(params),
+  };
 }
 
 /** Whether any task runs anywhere (not only among the rows shown). */

@@ -64,7 +64,11 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
   const ttaIdle = !ttaActsOn({ label: task.engineLabel });
   const errorText = taskErrorText(t, task);
   const statusText =
-    task.status === 'running' || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled' || task.status === UNKNOWN_TASK_STATUS
+    task.status === 'running' ||
+    task.status === 'completed' ||
+    task.status === 'failed' ||
+    task.status === 'cancelled' ||
+    task.status === UNKNOWN_TASK_STATUS
       ? t(`details.status_text.${task.status}`)
       : task.status;
 
@@ -78,7 +82,12 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
         <Button key="rerun" icon={<RedoOutlined />} onClick={() => onRerun(task)} data-testid="task-rerun">
           {t('details.rerun')}
         </Button>,
-        <Button key="results" icon={<BarChartOutlined />} onClick={() => onViewResults(task)} data-testid="task-view-results">
+        <Button
+          key="results"
+          icon={<BarChartOutlined />}
+          onClick={() => onViewResults(task)}
+          data-testid="task-view-results"
+        >
           {t('details.view_results')}
         </Button>,
         <Button key="close" type="primary" onClick={onClose}>
@@ -96,7 +105,15 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
               { key: 'model', label: t('details.model'), children: taskModelLabel(task, t) },
               { key: 'images', label: t('details.image_count'), children: task.imageCount },
               { key: 'created', label: t('details.created'), children: formatDateTime(task.createdDate) },
-              ...(task.createdBy ? [{ key: 'created_by', label: t('details.created_by'), children: <span data-testid="task-created-by">{task.createdBy}</span> }] : []),
+              ...(task.createdBy
+                ? [
+                    {
+                      key: 'created_by',
+                      label: t('details.created_by'),
+                      children: <span data-testid="task-created-by">{task.createdBy}</span>,
+                    },
+                  ]
+                : []),
               { key: 'status', label: t('details.status'), children: <TaskStatusBadge status={task.status} /> },
               { key: 'progress', label: t('details.progress'), children: `${Math.round(task.progress)}%` },
             ]}
@@ -130,23 +147,37 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
               items={[
                 { key: 'healthy', label: t('details.healthy_count'), children: stats.healthyCount },
                 { key: 'disease', label: t('details.disease_count'), children: stats.diseaseCount },
-                { key: 'failed', label: t('details.failed_count'), children: <span data-testid="failed-count">{task.failedCount}</span> },
+                {
+                  key: 'failed',
+                  label: t('details.failed_count'),
+                  children: <span data-testid="failed-count">{task.failedCount}</span>,
+                },
                 {
                   key: 'confidence',
                   label: t('details.average_confidence'),
                   children: (
-                    <span data-testid="average-confidence">{scored > 0 ? `${(stats.averageConfidence * 100).toFixed(1)}%` : '--'}</span>
+                    <span data-testid="average-confidence">
+                      {scored > 0 ? `${(stats.averageConfidence * 100).toFixed(1)}%` : '--'}
+                    </span>
                   ),
                 },
                 {
                   key: 'time',
                   label: t('details.wall_time'),
-                  children: <span data-testid="wall-time">{wall === null ? '--' : t('details.seconds', { value: wall.toFixed(1) })}</span>,
+                  children: (
+                    <span data-testid="wall-time">
+                      {wall === null ? '--' : t('details.seconds', { value: wall.toFixed(1) })}
+                    </span>
+                  ),
                 },
                 {
                   key: 'worker-time',
                   label: t('details.worker_time'),
-                  children: <span data-testid="worker-time">{t('details.seconds', { value: stats.processingTime.toFixed(1) })}</span>,
+                  children: (
+                    <span data-testid="worker-time">
+                      {t('details.seconds', { value: stats.processingTime.toFixed(1) })}
+                    </span>
+                  ),
                 },
               ]}
             />
@@ -154,11 +185,19 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
               <div className="task-details-health">
                 <div className="task-details-health-row">
                   <span>{t('details.healthy')}</span>
-                  <Progress percent={percentOf(stats.healthyCount, stats.totalProcessed)} strokeColor="#389e0d" size="small" />
+                  <Progress
+                    percent={percentOf(stats.healthyCount, stats.totalProcessed)}
+                    strokeColor="#389e0d"
+                    size="small"
+                  />
                 </div>
                 <div className="task-details-health-row">
                   <span>{t('details.disease')}</span>
-                  <Progress percent={percentOf(stats.diseaseCount, stats.totalProcessed)} strokeColor="#cf1322" size="small" />
+                  <Progress
+                    percent={percentOf(stats.diseaseCount, stats.totalProcessed)}
+                    strokeColor="#cf1322"
+                    size="small"
+                  />
                 </div>
               </div>
             ) : (
@@ -171,7 +210,15 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
         <Block title={t('details.overall_progress')} testId="details-progress">
           <Progress
             percent={Math.round(task.progress)}
-            status={running ? 'active' : task.status === 'failed' ? 'exception' : task.status === 'completed' ? 'success' : 'normal'}
+            status={
+              running
+                ? 'active'
+                : task.status === 'failed'
+                  ? 'exception'
+                  : task.status === 'completed'
+                    ? 'success'
+                    : 'normal'
+            }
             strokeColor={task.status === 'cancelled' ? '#d48806' : undefined}
           />
           <div className="task-details-progress-meta">
@@ -191,7 +238,14 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
           <p className="task-details-status-text" data-testid="status-text">
             {statusText}
           </p>
-          {errorText && <Alert type="error" showIcon title={<span title={task.errorMessage ?? undefined}>{errorText}</span>} data-testid="task-error" />}
+          {errorText && (
+            <Alert
+              type="error"
+              showIcon
+              title={<span title={task.errorMessage ?? undefined}>{errorText}</span>}
+              data-testid="task-error"
+            />
+          )}
         </Block>
       </div>
     </Modal>

@@ -80,7 +80,14 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }
           {t('actions.details')}
         </Button>
         <Tooltip title={reason('change')}>
-          <Button danger type="text" icon={<DeleteOutlined />} disabled={!changes} onClick={() => onDelete(task)} data-testid="task-delete">
+          <Button
+            danger
+            type="text"
+            icon={<DeleteOutlined />}
+            disabled={!changes}
+            onClick={() => onDelete(task)}
+            data-testid="task-delete"
+          >
             {t('actions.delete')}
           </Button>
         </Tooltip>

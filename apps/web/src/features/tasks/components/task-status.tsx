@@ -1,9 +1,20 @@
-import { CheckCircleOutlined, ClockCircleOutlined, CloseCircleOutlined, StopOutlined, SyncOutlined } from '@ant-design/icons';
+import {
+  CheckCircleOutlined,
+  ClockCircleOutlined,
+  CloseCircleOutlined,
+  StopOutlined,
+  SyncOutlined,
+} from '@ant-design/icons';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { UNKNOWN_TASK_STATUS } from '../../../lib/normalize-task';
 
-const COLOURS: Record<string, string> = { running: 'blue', completed: 'success', failed: 'error', cancelled: 'warning' };
+const COLOURS: Record<string, string> = {
+  running: 'blue',
+  completed: 'success',
+  failed: 'error',
+  cancelled: 'warning',
+};
 
 /** The status icon of a task row; any status not in the spec gets a neutral one. */
 export function TaskStatusIcon({ status }: { status: string }) {

@@ -1,4 +1,11 @@
-import { PPD_MAX, PPD_MIN, REVIEW_NOTE_MAX, SPECIMEN_BOX_MIN, SPECIMEN_KINDS, type SpecimenKind } from '@cassavascope/contract';
+import {
+  PPD_MAX,
+  PPD_MIN,
+  REVIEW_NOTE_MAX,
+  SPECIMEN_BOX_MIN,
+  SPECIMEN_KINDS,
+  type SpecimenKind,
+} from '@cassavascope/contract';
 import { App, Button, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useRef, useState, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -69,7 +76,12 @@ export function AddSpecimenModal({ open, result, onClose }: Props) {
     <div
       key={key}
       className={className}
-      style={{ left: pct(b[0], size?.w), top: pct(b[1], size?.h), width: pct(b[2], size?.w), height: pct(b[3], size?.h) }}
+      style={{
+        left: pct(b[0], size?.w),
+        top: pct(b[1], size?.h),
+        width: pct(b[2], size?.w),
+        height: pct(b[3], size?.h),
+      }}
     >
       {label && <span>{label}</span>}
     </div>
@@ -110,7 +122,14 @@ export function AddSpecimenModal({ open, result, onClose }: Props) {
         <Button key="cancel" onClick={onClose}>
           {t('add.cancel')}
         </Button>,
-        <Button key="save" type="primary" disabled={!box || tooSmall} loading={review.isPending} onClick={() => void save()} data-testid="review-add-save">
+        <Button
+          key="save"
+          type="primary"
+          disabled={!box || tooSmall}
+          loading={review.isPending}
+          onClick={() => void save()}
+          data-testid="review-add-save"
+        >
           {t('add.save')}
         </Button>,
       ]}
@@ -134,7 +153,14 @@ export function AddSpecimenModal({ open, result, onClose }: Props) {
           />
           {size &&
             result.specimens.map((s) =>
-              s.box ? outline(s.box, `s${s.index}`, `review-draw-existing${s.excluded ? ' is-excluded' : ''}`, tr('specimen.number', { n: s.index })) : null,
+              s.box
+                ? outline(
+                    s.box,
+                    `s${s.index}`,
+                    `review-draw-existing${s.excluded ? ' is-excluded' : ''}`,
+                    tr('specimen.number', { n: s.index }),
+                  )
+                : null,
             )}
           {size && box && outline(box, 'new', `review-draw-box${tooSmall ? ' is-invalid' : ''}`)}
         </div>
@@ -142,7 +168,11 @@ export function AddSpecimenModal({ open, result, onClose }: Props) {
         <div className="review-add-noimage">{t('add.no_image')}</div>
       )}
       <div className="review-add-box" data-testid="review-add-box">
-        {box ? (tooSmall ? t('add.too_small') : t('add.box', { x: box[0], y: box[1], w: box[2], h: box[3] })) : t('add.no_box')}
+        {box
+          ? tooSmall
+            ? t('add.too_small')
+            : t('add.box', { x: box[0], y: box[1], w: box[2], h: box[3] })
+          : t('add.no_box')}
       </div>
       <Form form={form} layout="inline" className="review-add-form">
         <Form.Item name="kind" label={t('add.kind')}>
@@ -154,7 +184,15 @@ export function AddSpecimenModal({ open, result, onClose }: Props) {
           />
         </Form.Item>
         <Form.Item name="ppd" label={t('add.ppd')} rules={[{ type: 'number', min: PPD_MIN, max: PPD_MAX }]}>
-          <InputNumber min={PPD_MIN} max={PPD_MAX} step={0.1} precision={2} placeholder={t('add.ppd_placeholder')} style={{ width: 160 }} data-testid="review-add-ppd" />
+          <InputNumber
+            min={PPD_MIN}
+            max={PPD_MAX}
+            step={0.1}
+            precision={2}
+            placeholder={t('add.ppd_placeholder')}
+            style={{ width: 160 }}
+            data-testid="review-add-ppd"
+          />
         </Form.Item>
         <Form.Item name="note" label={t('add.note')} className="review-add-note">
           <Input maxLength={REVIEW_NOTE_MAX} data-testid="review-add-note" />

@@ -13,7 +13,15 @@ export function useNeedsReviewCount(filter: ResultFilter) {
   const base = { ...filter, needsReview: false };
   return useQuery({
     queryKey: ['results', 'review-count', base],
-    queryFn: async ({ signal }) => listCount(await api.get('/predictions/', { ...resultFilterQuery(base), needs_review: 'true', page_size: 1 }, signal, resultListSchema)),
+    queryFn: async ({ signal }) =>
+      listCount(
+        await api.get(
+          '/predictions/',
+          { ...resultFilterQuery(base), needs_review: 'true', page_size: 1 },
+          signal,
+          resultListSchema,
+        ),
+      ),
     staleTime: 10_000,
   });
 }

@@ -24,7 +24,10 @@ export function ReviewHistoryModal({ open, resultId, onClose }: Props) {
     queryFn: ({ signal }) => getHistory(resultId, signal),
     enabled: open,
   });
-  const time = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+  const time = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  });
   return (
     <Modal open={open} title={t('history.title')} footer={null} onCancel={onClose} destroyOnHidden width={560}>
       <div data-testid="review-history">
@@ -50,7 +53,8 @@ export function ReviewHistoryModal({ open, resultId, onClose }: Props) {
                   </div>
                   {e.note && <div className="review-history-note">“{e.note}”</div>}
                   <small>
-                    {time.format(new Date(e.time))} · {e.user ? (e.user.username ?? `#${e.user.id}`) : t('history.anonymous')}
+                    {time.format(new Date(e.time))} ·{' '}
+                    {e.user ? (e.user.username ?? `#${e.user.id}`) : t('history.anonymous')}
                   </small>
                 </div>
               ),

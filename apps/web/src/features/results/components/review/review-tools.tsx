@@ -25,7 +25,10 @@ interface Props {
 }
 
 const typing = (el: EventTarget | null) =>
-  el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || el.getAttribute('role') === 'spinbutton');
+  el instanceof HTMLElement &&
+  (el.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) ||
+    el.getAttribute('role') === 'spinbutton');
 
 /**
  * The review toolbar of the result detail: add a missed specimen (draw a box), the history, previous/next, and
@@ -65,7 +68,8 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
       const { onNext: next, onPrev: prev, dialogs } = latest.current;
       if (dialogs || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
       // A popover form (set PPD) has the focus inside it, or the full-screen preview is on top: their keys are their own.
-      if (document.querySelector('.ant-popover:not(.ant-popover-hidden) input, [data-testid="result-fullscreen"]')) return;
+      if (document.querySelector('.ant-popover:not(.ant-popover-hidden) input, [data-testid="result-fullscreen"]'))
+        return;
       const key = e.key.toLowerCase();
       if (key === 'n' && next) {
         e.preventDefault();
@@ -91,24 +95,47 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
             {t('tools.add')}
           </Button>
         )}
-        <Button size="small" icon={<HistoryOutlined />} onClick={() => setHistoryOpen(true)} data-testid="review-history-button">
+        <Button
+          size="small"
+          icon={<HistoryOutlined />}
+          onClick={() => setHistoryOpen(true)}
+          data-testid="review-history-button"
+        >
           {t('tools.history')}
         </Button>
         {(onPrev || onNext) && (
           <span className="review-tools-nav">
-            <Button size="small" icon={<LeftOutlined />} onClick={onPrev} disabled={!onPrev} aria-label={t('tools.previous')} title={t('tools.previous')} data-testid="review-prev" />
+            <Button
+              size="small"
+              icon={<LeftOutlined />}
+              onClick={onPrev}
+              disabled={!onPrev}
+              aria-label={t('tools.previous')}
+              title={t('tools.previous')}
+              data-testid="review-prev"
+            />
             {position && (
               <span className="review-tools-position" data-testid="review-position">
                 {t('tools.position', { current: position.current, total: position.total })}
               </span>
             )}
-            <Button size="small" icon={<RightOutlined />} onClick={onNext} disabled={!onNext} aria-label={t('tools.next')} title={t('tools.next')} data-testid="review-next" />
+            <Button
+              size="small"
+              icon={<RightOutlined />}
+              onClick={onNext}
+              disabled={!onNext}
+              aria-label={t('tools.next')}
+              title={t('tools.next')}
+              data-testid="review-next"
+            />
           </span>
         )}
       </div>
       {scored && <div className="review-tools-keys">{t('tools.keys')}</div>}
       {adding && <AddSpecimenModal open={adding} result={result} onClose={() => setAdding(false)} />}
-      {historyOpen && <ReviewHistoryModal open={historyOpen} resultId={result.id} onClose={() => setHistoryOpen(false)} />}
+      {historyOpen && (
+        <ReviewHistoryModal open={historyOpen} resultId={result.id} onClose={() => setHistoryOpen(false)} />
+      )}
     </div>
   );
 }

@@ -17,7 +17,13 @@ interface Props {
 }
 
 /** The "set PPD" form: a value on the 0-10 scale and the reason. */
-function SetPpdForm({ specimen, onDone }: { specimen: SpecimenView; onDone: (ppd: number, note: string) => Promise<void> }) {
+function SetPpdForm({
+  specimen,
+  onDone,
+}: {
+  specimen: SpecimenView;
+  onDone: (ppd: number, note: string) => Promise<void>;
+}) {
   const { t } = useTranslation('review');
   const [form] = Form.useForm<{ ppd: number | null; note: string }>();
   const [saving, setSaving] = useState(false);
@@ -38,11 +44,29 @@ function SetPpdForm({ specimen, onDone }: { specimen: SpecimenView; onDone: (ppd
         }
       }}
     >
-      <Form.Item name="ppd" label={t('set_ppd.ppd')} rules={[{ required: true, type: 'number', min: PPD_MIN, max: PPD_MAX }]}>
-        <InputNumber min={PPD_MIN} max={PPD_MAX} step={0.1} precision={2} autoFocus data-testid="review-ppd-input" style={{ width: '100%' }} />
+      <Form.Item
+        name="ppd"
+        label={t('set_ppd.ppd')}
+        rules={[{ required: true, type: 'number', min: PPD_MIN, max: PPD_MAX }]}
+      >
+        <InputNumber
+          min={PPD_MIN}
+          max={PPD_MAX}
+          step={0.1}
+          precision={2}
+          autoFocus
+          data-testid="review-ppd-input"
+          style={{ width: '100%' }}
+        />
       </Form.Item>
       <Form.Item name="note" label={t('set_ppd.reason')}>
-        <Input.TextArea maxLength={REVIEW_NOTE_MAX} showCount rows={2} placeholder={t('set_ppd.reason_placeholder')} data-testid="review-ppd-note" />
+        <Input.TextArea
+          maxLength={REVIEW_NOTE_MAX}
+          showCount
+          rows={2}
+          placeholder={t('set_ppd.reason_placeholder')}
+          data-testid="review-ppd-note"
+        />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={saving} block data-testid="review-ppd-save">
         {t('set_ppd.save')}
@@ -78,7 +102,11 @@ export function SpecimenReviewActions({ result, specimen: s, target }: Props) {
   return (
     <div className={`specimen-review${target ? ' is-target' : ''}`} data-testid="specimen-review" data-index={s.index}>
       {s.corrected && s.source === 'engine' && (
-        <div className="specimen-review-engine" data-testid="specimen-engine-value" title={t('actions.corrected_from', { value: formatPpd(s.enginePpd) })}>
+        <div
+          className="specimen-review-engine"
+          data-testid="specimen-engine-value"
+          title={t('actions.corrected_from', { value: formatPpd(s.enginePpd) })}
+        >
           {t('actions.engine_value', { value: formatPpd(s.enginePpd) })}
         </div>
       )}

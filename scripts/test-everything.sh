@@ -14,6 +14,7 @@ if ((${#need[@]})); then
   apt-get install -y -qq "${need[@]}"
 fi
 npm ci
-# The linter first (about 20 s): a lint error fails CI before the long test run (eslint.config.js).
+# The linter and the formatting first (about 30 s): either fails CI before the long test run.
 npm run lint
+npm run format:check
 npm test

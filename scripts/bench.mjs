@@ -13,5 +13,6 @@ const files = fs
   .sort();
 for (const f of files) {
   process.stderr.write(`\n# bench ${f}\n`);
-  spawnSync(process.execPath, ['--expose-gc', path.join(dir, f)], { stdio: 'inherit' });
+  // --single-threaded-gc as in production (package.json start/worker): see docs/model.md, Speed
+  spawnSync(process.execPath, ['--expose-gc', '--single-threaded-gc', path.join(dir, f)], { stdio: 'inherit' });
 }

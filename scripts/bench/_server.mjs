@@ -44,7 +44,8 @@ export function cpuSeconds(pid) {
 export async function startServer(dataDir, { env = {}, probePath = '/api/folders/?page_size=1' } = {}) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  // started as npm start starts it (package.json: --single-threaded-gc)
+  const child = spawn(process.execPath, ['--single-threaded-gc', path.join(root, 'apps/server/dist/main.js')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

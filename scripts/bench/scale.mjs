@@ -50,7 +50,7 @@ function cpuSeconds(pid) {
 
 /** `node apps/server/dist/worker-main.js` with one engine thread, pinned to `core`; resolves when ready. */
 async function startWorker(env, core) {
-  const entry = [process.execPath, path.join(root, 'apps/server/dist/worker-main.js')];
+  const entry = [process.execPath, '--single-threaded-gc', path.join(root, 'apps/server/dist/worker-main.js')];
   const [cmd, ...args] = canPin ? ['taskset', '-c', String(core), ...entry] : entry;
   const child = spawn(cmd, args, {
     env: { ...process.env, ...env, WORKERS: '1', LOG_LEVEL: 'info' },

@@ -68,6 +68,34 @@ const groupsQuerySchema = listQuerySchema
   .pick({ task_id: true, image_id: true, search: true, severity: true, needs_review: true, reviewed: true })
   .extend({ by: groupBy });
 
+/** The listing's filter parameters as sent; an empty one counts as absent (a form's blank field). */
+function filterParams(query: Record<string, string>) {
+  return {
+    task_id: query.task_id || undefined,
+    image_id: query.image_id || undefined,
+    search: query.search || undefined,
+    severity: query.severity || undefined,
+    needs_review: query.needs_review || undefined,
+    reviewed: query.reviewed || undefined,
+  };
+}
+
+/** The parsed filters as the service takes them, with the `meta.FIELD=VALUE` conditions of the query. */
+function resultFilter(
+  q: z.infer<typeof groupsQuerySchema> | z.infer<typeof exportQuerySchema> | z.infer<typeof listQuerySchema>,
+  query: Record<string, string>,
+) {
+  return {
+    taskId: q.task_id,
+    imageId: 'image_id' in q ? q.image_id : undefined,
+    search: q.search,
+    severity: q.severity,
+    needsReview: q.needs_review,
+    reviewed: q.reviewed,
+    meta: parseMetaQuery(query),
+  };
+}
+
 const note = z.string().max(REVIEW_NOTE_MAX, `at most ${REVIEW_NOTE_MAX} characters`).optional();
 const ppd = z.number().finite().min(PPD_MIN, `PPD is on the 0-10 scale`).max(PPD_MAX, `PPD is on the 0-10 scale`);
 
@@ -112,32 +140,11 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get('/predictions/', listDoc, async (req) => {
     const query = flatQuery(req.query);
     const paging = parsePaging(query);
-    const q = parseInput(
-      listQuerySchema,
-      {
-        task_id: query.task_id || undefined,
-        image_id: query.image_id || undefined,
-        search: query.search || undefined,
-        severity: query.severity || undefined,
-        needs_review: query.needs_review || undefined,
-        reviewed: query.reviewed || undefined,
-        ordering: query.ordering || undefined,
-      },
-      'query',
-    );
+    const q = parseInput(listQuerySchema, { ...filterParams(query), ordering: query.ordering || undefined }, 'query');
     const desc = q.ordering.startsWith('-');
     const key = q.ordering.replace(/^-/, '') as 'ppd_value' | 'imageName' | 'created_time';
-    const meta = parseMetaQuery(query);
     const { count, results } = await predictions.list(
-      {
-        taskId: q.task_id,
-        imageId: q.image_id,
-        search: q.search,
-        severity: q.severity,
-        needsReview: q.needs_review,
-        reviewed: q.reviewed,
-        meta,
-      },
+      resultFilter(q, query),
       { key, desc },
       paging.pageSize,
       paging.offset,
@@ -168,27 +175,8 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   });
   app.get('/predictions/export/', exportDoc, async (req, reply) => {
     const query = flatQuery(req.query);
-    const q = parseInput(
-      exportQuerySchema,
-      {
-        task_id: query.task_id || undefined,
-        search: query.search || undefined,
-        severity: query.severity || undefined,
-        needs_review: query.needs_review || undefined,
-        reviewed: query.reviewed || undefined,
-        format: query.format || undefined,
-      },
-      'query',
-    );
-    const meta = parseMetaQuery(query);
-    const filter = {
-      taskId: q.task_id,
-      search: q.search,
-      severity: q.severity,
-      needsReview: q.needs_review,
-      reviewed: q.reviewed,
-      meta,
-    };
+    const q = parseInput(exportQuerySchema, { ...filterParams(query), format: query.format || undefined }, 'query');
+    const filter = resultFilter(q, query);
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName(q.task_id)}"`)
@@ -201,26 +189,10 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     const query = flatQuery(raw);
     const q = parseInput(
       groupsQuerySchema,
-      {
-        by: query.by?.trim() ? query.by : undefined,
-        task_id: query.task_id || undefined,
-        image_id: query.image_id || undefined,
-        search: query.search || undefined,
-        severity: query.severity || undefined,
-        needs_review: query.needs_review || undefined,
-        reviewed: query.reviewed || undefined,
-      },
+      { by: query.by?.trim() ? query.by : undefined, ...filterParams(query) },
       'query',
     );
-    const filter = {
-      taskId: q.task_id,
-      imageId: q.image_id,
-      search: q.search,
-      severity: q.severity,
-      needsReview: q.needs_review,
-      reviewed: q.reviewed,
-      meta: parseMetaQuery(query),
-    };
+    const filter = resultFilter(q, query);
     return { fields: q.by, filter, taskId: q.task_id };
   };
   const groupsDoc = doc({

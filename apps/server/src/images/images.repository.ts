@@ -55,6 +55,14 @@ function ftsPhrase(text: string): string {
   return `"${text.toLowerCase().replace(/"/g, '""')}"`;
 }
 
+/** The column each listing order sorts by. ordering=folder: by folder name, case-insensitively; uncategorised first. */
+const ORDER_COLUMN = {
+  created_time: 'images.created_at',
+  name: 'images.name_sort',
+  size: 'images.size',
+  folder: 'images.folder_sort',
+} as const;
+
 /** Every SQL query about images. One method per use. */
 export class ImagesRepository {
   constructor(
@@ -137,14 +145,7 @@ export class ImagesRepository {
     // about `matching` lookups: take the cheaper.
     const walk = !!counts && counts.matching * counts.matching > (offset + limit) * counts.total;
     const ids = this.filtered(this.db, filter, walk).select('images.id');
-    // ordering=folder: by folder name, case-insensitively (folder_sort); uncategorised sort first.
-    const column = {
-      created_time: 'images.created_at',
-      name: 'images.name_sort',
-      size: 'images.size',
-      folder: 'images.folder_sort',
-    } as const;
-    const pageIds = ids.orderBy(column[order.key], dir).orderBy('images.id', dir);
+    const pageIds = ids.orderBy(ORDER_COLUMN[order.key], dir).orderBy('images.id', dir);
     const ordered = await pageIds.limit(limit).offset(offset).execute();
     if (ordered.length === 0) return [];
     const position = new Map(ordered.map((r, i) => [r.id, i]));
@@ -162,12 +163,6 @@ export class ImagesRepository {
    */
   async groupValuesInOrder(filter: ImageFilter, order: ImageOrder): Promise<{ v: string | number | null }[]> {
     const dir = order.desc ? 'desc' : 'asc';
-    const column = {
-      created_time: 'images.created_at',
-      name: 'images.name_sort',
-      size: 'images.size',
-      folder: 'images.folder_sort',
-    } as const;
     const value = {
       created_time: 'images.created_at',
       name: 'images.name',
@@ -176,7 +171,7 @@ export class ImagesRepository {
     } as const;
     return this.filtered(this.db, filter)
       .select(sql<string | number | null>`${sql.ref(value[order.key])}`.as('v'))
-      .orderBy(column[order.key], dir)
+      .orderBy(ORDER_COLUMN[order.key], dir)
       .orderBy('images.id', dir)
       .execute();
   }

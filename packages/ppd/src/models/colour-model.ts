@@ -263,6 +263,11 @@ function rankedIndex(values: Float64Array, sorted: Float64Array, rank: number): 
   return rank;
 }
 
+/** Width of the frame strip the background is sampled from (and its noise measured on): 3 % of the short side. */
+function frameStripWidth(width: number, height: number): number {
+  return Math.max(2, Math.round(Math.min(width, height) * 0.03));
+}
+
 /** Colour samples along the frame strip (about 6000), each with its perimeter bin. Typed arrays throughout. */
 function frameSamples(
   L: Float32Array,
@@ -271,7 +276,7 @@ function frameSamples(
   width: number,
   height: number,
 ): { L: Float64Array; a: Float64Array; b: Float64Array; bin: Int32Array } {
-  const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
+  const strip = frameStripWidth(width, height);
   const sideRow = strip < width - strip ? 2 * strip : width;
   let stripPixels = 0;
   for (let y = 0; y < height; y++) stripPixels += y < strip || y >= height - strip ? width : sideRow;
@@ -815,7 +820,7 @@ function frameBackground(
   frameSpecimen: Cluster[],
 ): Uint8Array {
   const frame = new Uint8Array(width * height);
-  const strip = Math.max(2, Math.round(Math.min(width, height) * 0.03));
+  const strip = frameStripWidth(width, height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       if (y < strip || y >= height - strip || x < strip || x >= width - strip) frame[y * width + x] = 1;

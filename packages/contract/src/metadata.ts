@@ -170,6 +170,34 @@ export type MetadataParseResponse = z.infer<typeof metadataParseResponseSchema>;
 export const SHEET_ROW_STATUSES = ['applied', 'unknown_file', 'ambiguous', 'bad_value'] as const;
 export type SheetRowStatus = (typeof SHEET_ROW_STATUSES)[number];
 
+/** Most image ids one sheet request may be scoped to (`image_ids`), as for a pattern. */
+export const SHEET_IMAGE_IDS_MAX = 100_000;
+
+/**
+ * The text fields of a `POST /images/metadata/sheet/` multipart request (the sheet itself is the `file` part).
+ * `image_ids` (an addition): the sheet's names are looked up among these images only (e.g. the ones an upload just
+ * stored); `dry_run` (an addition): report every row, store nothing.
+ */
+export const metadataSheetFieldsSchema = z
+  .object({
+    folder_id: z
+      .string()
+      .regex(/^\d{1,15}$/, 'must be a folder id')
+      .optional(),
+    image_ids: z
+      .string()
+      .regex(/^\d{1,15}(,\d{1,15})*$/, 'must be image ids separated by commas')
+      .transform((s) => s.split(',').map(Number))
+      .refine((ids) => ids.length <= SHEET_IMAGE_IDS_MAX, `at most ${SHEET_IMAGE_IDS_MAX} ids`)
+      .optional(),
+    partial: z.enum(['0', '1', 'true', 'false']).optional(),
+    dry_run: z.enum(['0', '1', 'true', 'false']).optional(),
+  })
+  .refine((f) => f.folder_id === undefined || f.image_ids === undefined, {
+    message: 'give image_ids or folder_id, not both',
+    path: ['image_ids'],
+  });
+
 export const metadataSheetResponseSchema = z.object({
   applied: z.number().int().min(0),
   committed: z.boolean().meta({
@@ -184,6 +212,10 @@ export const metadataSheetResponseSchema = z.object({
       image_id: z.number().int().nullable().optional(),
     }),
   ),
+  dry_run: z
+    .boolean()
+    .optional()
+    .meta({ description: 'with dry_run=1: the rows say what would happen; nothing stored' }),
 });
 export type MetadataSheetResponse = z.infer<typeof metadataSheetResponseSchema>;
 

@@ -4,6 +4,7 @@ import {
   METADATA_FIELD_PATTERN,
   metadataParseRequestSchema,
   metadataParseResponseSchema,
+  metadataSheetFieldsSchema,
   metadataSheetResponseSchema,
 } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
@@ -20,14 +21,6 @@ const SHEET_BYTES_MAX = 20 * 1024 * 1024;
 const parseBody = metadataParseRequestSchema.refine((b) => b.image_ids !== undefined || b.folder_id !== undefined, {
   message: 'give image_ids or folder_id',
   path: ['image_ids'],
-});
-
-const sheetFields = z.object({
-  folder_id: z
-    .string()
-    .regex(/^\d{1,15}$/, 'must be a folder id')
-    .optional(),
-  partial: z.enum(['0', '1', 'true', 'false']).optional(),
 });
 
 const valuesQuery = z.object({ field: z.string().regex(METADATA_FIELD_PATTERN, 'must be a field name') });
@@ -76,24 +69,40 @@ export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Pro
   const sheetDoc = doc({
     summary:
       'Set sample fields from a CSV or XLSX sheet (a name column, then one column per field), with a report per row',
-    multipart: { fields: sheetFields, files: { file: { many: false, description: 'the sheet: CSV (UTF-8) or XLSX' } } },
+    multipart: {
+      fields: metadataSheetFieldsSchema,
+      files: { file: { many: false, description: 'the sheet: CSV (UTF-8) or XLSX' } },
+    },
     responses: {
       200: metadataSheetResponseSchema,
-      400: errorResponse('`invalid` (no name column, bad column names, empty sheet) or `unknown_ids` (folder_id)'),
+      400: errorResponse(
+        '`invalid` (no name column, bad column names, empty sheet, malformed image_ids, image_ids with folder_id) or `unknown_ids` (folder_id, image_ids)',
+      ),
       413: errorResponse('`too_large`'),
       415: errorResponse('`unsupported_file_type`: not CSV or XLSX'),
     },
   });
   app.post('/images/metadata/sheet/', sheetDoc, async (req) => {
     const { bytes, fields } = await receiveSheet(req);
+    // An empty text field is an absent one (a form that always sends every field).
+    const given = (name: string) => fields[name] || undefined;
     const f = parseInput(
-      sheetFields,
-      { folder_id: fields.folder_id || undefined, partial: fields.partial || undefined },
+      metadataSheetFieldsSchema,
+      {
+        folder_id: given('folder_id'),
+        image_ids: given('image_ids'),
+        partial: given('partial'),
+        dry_run: given('dry_run'),
+      },
       'sheet request',
     );
     const sheet = await readSheet(bytes);
-    const partial = f.partial === '1' || f.partial === 'true';
-    return service.importSheet(sheet, f.folder_id === undefined ? undefined : Number(f.folder_id), partial);
+    const yes = (flag: string | undefined) => flag === '1' || flag === 'true';
+    return service.importSheet(
+      sheet,
+      { imageIds: f.image_ids, folderId: f.folder_id === undefined ? undefined : Number(f.folder_id) },
+      { partial: yes(f.partial), dryRun: yes(f.dry_run) },
+    );
   });
 
   // Additions (docs/api.md): the fields in use and one field's values, for the screens' filter and group menus.

@@ -35,7 +35,12 @@ export class MetadataService {
     if (scope.imageIds !== undefined) {
       const ids = [...new Set(scope.imageIds)];
       const missing = await this.images.missingIds(ids);
-      if (missing.length > 0) throw unknownIds(missing);
+      if (missing.length > 0) {
+        throw new ApiError(400, 'unknown_ids', `Unknown image ids: ${missing.join(', ')}`, {
+          ids: missing,
+          fields: { image_ids: `unknown ids: ${missing.slice(0, 20).join(', ')}` },
+        });
+      }
       const rows = await this.images.getByIds(ids);
       return rows.map((r) => ({ id: r.id, name: r.name })).sort((a, b) => a.id - b.id);
     }
@@ -104,13 +109,19 @@ export class MetadataService {
   }
 
   /**
-   * `POST /images/metadata/sheet/`: a row per file name. With any bad value nothing is applied unless
-   * `partial` (then the good rows are); the rows that apply are written in one transaction.
+   * `POST /images/metadata/sheet/`: a row per file name, looked up among the scope's images (the whole library
+   * when it names none). With any bad value nothing is applied unless `partial` (then the good rows are); the
+   * rows that apply are written in one transaction. A dry run only reports.
    */
-  async importSheet(sheet: SheetRows, folderId: number | undefined, partial: boolean): Promise<MetadataSheetResponse> {
-    const images = await this.imagesOf({ folderId });
+  async importSheet(
+    sheet: SheetRows,
+    scope: ImageScope,
+    options: { partial: boolean; dryRun: boolean },
+  ): Promise<MetadataSheetResponse> {
+    const images = await this.imagesOf(scope);
     const plan = planSheet(sheet, images);
-    const commit = plan.badValues === 0 || partial;
+    if (options.dryRun) return { applied: 0, committed: false, rows: plan.rows, dry_run: true };
+    const commit = plan.badValues === 0 || options.partial;
     if (commit && plan.changes.length > 0) {
       await this.ctx.db.kysely.transaction().execute((trx) => new MetadataRepository(trx).apply(plan.changes));
     }

@@ -9,6 +9,8 @@ export interface FoldersTable {
   name: string;
   /** lower-cased trimmed name: the unique key that makes names unique case-insensitively */
   name_key: string;
+  /** the name's natural sort key (images/name-sort.ts): what `GET /folders/` orders by (migration 0013) */
+  name_sort: Generated<string>;
   description: string;
   created_at: string;
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FoldersTable } from '../db/schema.js';
+import { nameSortKey } from '../images/name-sort.js';
 
 /** Ids per statement (SQLite's variable limit). */
 const IDS_PER_QUERY = 500;
@@ -36,9 +37,9 @@ export class FoldersRepository {
     return Number(row.n);
   }
 
-  /** Ordered by name, case-insensitively. */
+  /** Ordered by name as people sort names (name_sort: "Field trial 2" before "Field trial 10"), then id. */
   async listPage(limit: number, offset: number): Promise<FolderRow[]> {
-    const rows = await this.withCount(this.db).orderBy('name_key').orderBy('id').limit(limit).offset(offset).execute();
+    const rows = await this.withCount(this.db).orderBy('name_sort').orderBy('id').limit(limit).offset(offset).execute();
     return rows.map((r) => ({ ...r, image_count: Number(r.image_count) }));
   }
 
@@ -79,7 +80,7 @@ export class FoldersRepository {
   async insert(name: string, description: string, createdAt: string, db: Db = this.db): Promise<number> {
     const row = await db
       .insertInto('folders')
-      .values({ name, name_key: folderNameKey(name), description, created_at: createdAt })
+      .values({ name, name_key: folderNameKey(name), name_sort: nameSortKey(name), description, created_at: createdAt })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -88,7 +89,7 @@ export class FoldersRepository {
   async update(id: number, name: string, description: string, db: Db = this.db): Promise<void> {
     await db
       .updateTable('folders')
-      .set({ name, name_key: folderNameKey(name), description })
+      .set({ name, name_key: folderNameKey(name), name_sort: nameSortKey(name), description })
       .where('id', '=', id)
       .execute();
   }

@@ -11,6 +11,7 @@ import * as m0009 from './0009-image-name-sort.js';
 import * as m0010 from './0010-users-sessions.js';
 import * as m0011 from './0011-image-metadata.js';
 import * as m0012 from './0012-pending-uploads.js';
+import * as m0013 from './0013-folder-name-sort.js';
 
 /**
  * Every migration, in order. Static imports (not a folder scan) so the build output and the tests
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010-users-sessions': m0010,
   '0011-image-metadata': m0011,
   '0012-pending-uploads': m0012,
+  '0013-folder-name-sort': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -307,6 +307,8 @@ export default function ImagesPage() {
         items={upload.items}
         startedAt={upload.startedAt}
         onClose={upload.close}
+        sheet={upload.sheet}
+        onApplyGoodRows={upload.applyGoodRows}
       />
       <DuplicateDialog
         names={upload.duplicates}

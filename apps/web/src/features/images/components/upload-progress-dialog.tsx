@@ -3,8 +3,9 @@ import { Modal, Progress, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSizeMb } from '../../../lib/format';
-import type { UploadItem } from '../hooks/use-upload';
+import type { UploadItem, UploadSheet } from '../hooks/use-upload';
 import { uploadTotals } from '../upload-totals';
+import { UploadSheetReport } from './upload-sheet-report';
 
 /** The whole upload at a glance: files and bytes done of the total, speed and time left. */
 function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: number | null }) {
@@ -58,20 +59,27 @@ function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: n
 /** Ant Design's warning colour: a skipped duplicate is neither a success nor a failure. */
 const SKIPPED_COLOUR = '#d48806';
 
-/** One row per file: name, real progress, and its state (uploading, completed, error with the reason). */
+/**
+ * One row per file: name, real progress, and its state (uploading, completed, error with the reason); then the
+ * sheet given with the upload, if any, and its per-row report.
+ */
 export function UploadProgressDialog({
   open,
   items,
   startedAt,
   onClose,
+  sheet = null,
+  onApplyGoodRows = () => undefined,
 }: {
   open: boolean;
   items: UploadItem[];
   startedAt: number | null;
   onClose: () => void;
+  sheet?: UploadSheet | null;
+  onApplyGoodRows?: () => void;
 }) {
   const { t } = useTranslation('images');
-  const busy = items.some((i) => i.status === 'uploading');
+  const busy = items.some((i) => i.status === 'uploading') || sheet?.state === 'waiting' || sheet?.state === 'applying';
   return (
     <Modal
       open={open}
@@ -139,6 +147,7 @@ export function UploadProgressDialog({
           </div>
         ))}
       </div>
+      {sheet ? <UploadSheetReport sheet={sheet} onApplyGoodRows={onApplyGoodRows} /> : null}
     </Modal>
   );
 }

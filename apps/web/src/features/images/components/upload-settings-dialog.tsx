@@ -1,10 +1,13 @@
-import { Form, Input, Modal, Select, Switch, Typography, type ButtonProps } from 'antd';
+import { FileExcelOutlined } from '@ant-design/icons';
+import { Form, Input, Modal, Select, Switch, Typography, Upload, type ButtonProps } from 'antd';
 import { compileNamePattern } from '@cassavascope/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderItem } from '../../../lib/normalize-folder';
+import { isSheetFile } from '../api/upload-sheet';
 import type { UploadSettings } from '../hooks/use-upload';
 import { InlineFolderCreate } from './inline-folder-create';
+import './upload-sheet.css';
 
 export type UploadMode = 'single' | 'multiple' | 'zip';
 
@@ -16,8 +19,18 @@ interface Props {
   onFiles: (files: File[], settings: UploadSettings, mode: UploadMode) => void;
 }
 
-/** Spec section 5: image/* and .zip names; the ZIP picker takes only the first ZIP. */
-const ACCEPT: Record<UploadMode, string> = { single: 'image/*', multiple: 'image/*,.zip', zip: '.zip,application/zip' };
+/** The field-book sheet's types: CSV or Excel. */
+const SHEET_ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * Spec section 5: image/* and .zip names; the ZIP picker takes only the first ZIP. Many files may include the
+ * upload's sheet (one picker for photos and field book); the other modes take it from the sheet picker.
+ */
+const ACCEPT: Record<UploadMode, string> = {
+  single: 'image/*',
+  multiple: `image/*,.zip,${SHEET_ACCEPT}`,
+  zip: '.zip,application/zip',
+};
 
 /**
  * Upload settings: target folder (with inline create) and the duplicate check (on by default). Its button opens
@@ -29,6 +42,8 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
   const [checkDuplicate, setCheckDuplicate] = useState(true);
   // Optional: read sample fields from the names as they arrive (the Samples screen previews a pattern on a folder).
   const [pattern, setPattern] = useState('');
+  // Optional: a field book (file name -> fields) applied to the photos of this upload once they are in.
+  const [sheet, setSheet] = useState<File | null>(null);
   const patternBad = pattern.trim() !== '' && !compileNamePattern(pattern.trim()).ok;
   const input = useRef<HTMLInputElement>(null);
 
@@ -37,6 +52,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
       setFolderId(defaultFolderId);
       setCheckDuplicate(true);
       setPattern('');
+      setSheet(null);
     }
   }, [mode, defaultFolderId]);
 
@@ -82,6 +98,24 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
             data-testid="upload-pattern"
           />
         </Form.Item>
+        <Form.Item label={t('sample_sheet')} extra={t('sample_sheet_hint')}>
+          <Upload.Dragger
+            accept={SHEET_ACCEPT}
+            maxCount={1}
+            fileList={sheet ? [{ uid: 'sheet', name: sheet.name, status: 'done' }] : []}
+            beforeUpload={(file) => {
+              if (isSheetFile(file)) setSheet(file);
+              return false;
+            }}
+            onRemove={() => setSheet(null)}
+            className="upload-sheet-picker"
+            data-testid="upload-sheet-picker"
+          >
+            <span className="upload-sheet-drop">
+              <FileExcelOutlined /> {t('sample_sheet_drop')}
+            </span>
+          </Upload.Dragger>
+        </Form.Item>
         <Typography.Text type="secondary">{t(`upload_hint.${mode ?? 'single'}`)}</Typography.Text>
       </Form>
       {mode ? (
@@ -95,7 +129,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
           onChange={(e) => {
             const files = Array.from(e.target.files ?? []);
             e.target.value = '';
-            if (files.length) onFiles(files, { folderId, checkDuplicate, pattern: pattern.trim() }, mode);
+            if (files.length) onFiles(files, { folderId, checkDuplicate, pattern: pattern.trim(), sheet }, mode);
           }}
         />
       ) : null}

@@ -1,4 +1,4 @@
-import type { UploadResponse } from '@cassavascope/contract';
+import type { MetadataSheetResponse, UploadResponse } from '@cassavascope/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useRef, useState } from 'react';
@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorMessage, uploadErrorMessage } from '../../../lib/error-message';
 import { invalidateLibrary } from '../../../lib/folders-api';
 import { applyNamePattern } from '../api/sample-fields';
+import { isSheetFile, sendSheet } from '../api/upload-sheet';
 import {
   duplicateMatches,
   resumeUpload,
@@ -36,6 +37,23 @@ export interface UploadSettings {
   checkDuplicate: boolean;
   /** a file-name pattern (`{genotype}_{rep}_{dah}d_{root}`) whose fields the uploaded images get, or '' */
   pattern?: string;
+  /** a field-book sheet (CSV/XLSX) chosen in the settings: applied to the images this upload stores */
+  sheet?: File | null;
+}
+
+/**
+ * The sheet given with an upload and what became of it (the progress dialog shows it). It waits for the photos,
+ * then is applied to exactly the images this upload stored (`image_ids`), after any pattern: its values replace
+ * the pattern's field by field.
+ */
+export interface UploadSheet {
+  file: File;
+  /** the images this upload stored, among which the sheet's names are looked up */
+  imageIds: number[];
+  state: 'waiting' | 'applying' | 'done' | 'failed' | 'no_images';
+  report?: MetadataSheetResponse;
+  /** why it could not be applied, translated */
+  error?: string;
 }
 
 /** Spec section 9: the progress dialog closes 1 s after completion; the list reloads 1 s after a ZIP. */
@@ -72,6 +90,9 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
   /** when the bytes being sent now started (the dialog's speed and time left) */
   const [startedAt, setStartedAt] = useState<number | null>(null);
   const answer = useRef<((action: DuplicateAction | null) => void) | null>(null);
+  const [sheet, setSheet] = useState<UploadSheet | null>(null);
+  // With a sheet the dialog stays open for its report: the researcher closes it.
+  const keepOpen = useRef(false);
 
   const askDuplicates = (names: string[], found: DuplicateMatch[]) =>
     new Promise<DuplicateAction | null>((resolve) => {
@@ -115,7 +136,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
 
   const finish = (failed: boolean) => {
     // Failed items stay on screen until the user closes the dialog.
-    if (!failed) setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
+    if (!failed && !keepOpen.current) setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
   };
 
   /**
@@ -168,7 +189,8 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     return errors.size > 0;
   };
 
-  const uploadImages = async (files: File[], settings: UploadSettings) => {
+  /** Sends the photos; returns the ids of the images stored. */
+  const uploadImages = async (files: File[], settings: UploadSettings): Promise<number[]> => {
     const names = files.map((f) => f.name);
     const fresh = (): UploadItem[] =>
       files.map((f) => ({ fileName: f.name, size: f.size, progress: 0, status: 'uploading' }));
@@ -193,23 +215,26 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       );
       if (!res) {
         setOpen(false);
-        return;
+        return [];
       }
       const failed = applyResponse(res, files);
       announce(res);
       await readFields(res, settings);
       if (failed) message.error(t('upload_failed'));
       finish(failed);
+      return res.uploaded.map((image) => image.id);
     } catch (err) {
       const note = errorMessage(t, err);
       setItems((prev) => prev.map((it) => (it.status === 'completed' ? it : { ...it, status: 'error', note })));
       message.error(t('upload_failed'));
+      return [];
     } finally {
       await invalidateLibrary(queryClient);
     }
   };
 
-  const uploadArchive = async (file: File, settings: UploadSettings) => {
+  /** Sends one ZIP; returns the ids of the images stored from it. */
+  const uploadArchive = async (file: File, settings: UploadSettings): Promise<number[]> => {
     const item = (progress: number): UploadItem => ({
       fileName: file.name,
       size: file.size,
@@ -232,7 +257,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       );
       if (!res) {
         setOpen(false);
-        return;
+        return [];
       }
       const failedEntries = res.errors ?? [];
       setItems([
@@ -255,32 +280,112 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       announce(res);
       await readFields(res, settings);
       finish(failedEntries.length > 0);
+      return res.uploaded.map((image) => image.id);
     } catch (err) {
       setItems([{ fileName: file.name, size: file.size, progress: 100, status: 'error', note: errorMessage(t, err) }]);
       message.error(t('zip_failed'));
+      return [];
     } finally {
       // Spec section 4: after a ZIP upload the image list reloads after 1 second.
       setTimeout(() => void invalidateLibrary(queryClient), ZIP_RELOAD_DELAY_MS);
     }
   };
 
-  /** Images go in one request; ZIP archives picked alongside are imported after them, one by one. */
-  const start = async (files: File[], settings: UploadSettings, mode: 'single' | 'multiple' | 'zip') => {
-    if (mode === 'zip') {
-      const zip = files.find(isZipFile);
-      if (zip) await uploadArchive(zip, settings);
-      return;
+  /**
+   * A sheet that cannot be read is refused before any photo is sent: a dry run reads and matches it, storing
+   * nothing. The refusal names the sheet and says nothing was uploaded.
+   */
+  const sheetReadable = async (file: File): Promise<boolean> => {
+    try {
+      await sendSheet(file, { dryRun: true });
+      return true;
+    } catch (err) {
+      const why =
+        err instanceof ApiError && err.status === 415
+          ? t('sheet_not_a_sheet', { name: file.name })
+          : err instanceof ApiError && (err.status === 400 || err.status === 413)
+            ? t('sheet_unreadable', { name: file.name })
+            : t('sheet_check_failed', { name: file.name, reason: errorMessage(t, err) });
+      message.error(why, 10);
+      return false;
     }
-    const images = files.filter(isImageFile);
-    const zips = files.filter(isZipFile);
-    // Files that are neither are not sent: say which, rather than dropping them silently.
-    const ignored = files.filter((f) => !isImageFile(f) && !isZipFile(f)).map((f) => f.name);
-    if (ignored.length > 0)
-      message.warning(t('ignored_files', { count: ignored.length, names: namesList(ignored) }), 6);
-    if (images.length > 0) await uploadImages(mode === 'single' ? images.slice(0, 1) : images, settings);
-    for (const zip of mode === 'single' && images.length > 0 ? [] : zips) await uploadArchive(zip, settings);
-    if (images.length === 0 && zips.length === 0) message.error(t('no_supported_files'));
   };
 
-  return { items, startedAt, open, close: () => setOpen(false), duplicates, matches, resolveDuplicates, start };
+  /** Applies the sheet to the images this upload stored; `partial` applies the good rows despite bad values. */
+  const applySheet = async (file: File, imageIds: number[], partial: boolean) => {
+    if (imageIds.length === 0) {
+      setSheet({ file, imageIds, state: 'no_images' });
+      return;
+    }
+    setSheet({ file, imageIds, state: 'applying' });
+    try {
+      const report = await sendSheet(file, { imageIds, partial });
+      setSheet({ file, imageIds, state: 'done', report });
+      if (report.applied > 0) {
+        await invalidateLibrary(queryClient);
+        void queryClient.invalidateQueries({ queryKey: ['samples'] });
+      }
+    } catch (err) {
+      setSheet({ file, imageIds, state: 'failed', error: errorMessage(t, err) });
+    }
+  };
+
+  /**
+   * Images go in one request; ZIP archives picked alongside are imported after them, one by one. A CSV/XLSX
+   * among the files (or chosen in the settings) is the upload's sheet: exactly one, checked before the photos
+   * go up, applied to the images they became.
+   */
+  const start = async (picked: File[], settings: UploadSettings, mode: 'single' | 'multiple' | 'zip') => {
+    const sheets = [...(settings.sheet ? [settings.sheet] : []), ...picked.filter(isSheetFile)];
+    const files = picked.filter((f) => !isSheetFile(f));
+    if (sheets.length > 1) {
+      message.error(t('sheet_two', { count: sheets.length, names: namesList(sheets.map((f) => f.name)) }), 10);
+      return;
+    }
+    const sheetFile = sheets[0] ?? null;
+    if (sheetFile && !files.some((f) => isImageFile(f) || isZipFile(f))) {
+      message.error(t('sheet_without_photos'), 10);
+      return;
+    }
+    if (sheetFile && !(await sheetReadable(sheetFile))) return;
+    keepOpen.current = sheetFile !== null;
+    setSheet(sheetFile ? { file: sheetFile, imageIds: [], state: 'waiting' } : null);
+
+    const stored: number[] = [];
+    if (mode === 'zip') {
+      const zip = files.find(isZipFile);
+      if (zip) stored.push(...(await uploadArchive(zip, settings)));
+    } else {
+      const images = files.filter(isImageFile);
+      const zips = files.filter(isZipFile);
+      // Files that are neither are not sent: say which, rather than dropping them silently.
+      const ignored = files.filter((f) => !isImageFile(f) && !isZipFile(f)).map((f) => f.name);
+      if (ignored.length > 0)
+        message.warning(t('ignored_files', { count: ignored.length, names: namesList(ignored) }), 6);
+      if (images.length > 0)
+        stored.push(...(await uploadImages(mode === 'single' ? images.slice(0, 1) : images, settings)));
+      for (const zip of mode === 'single' && images.length > 0 ? [] : zips)
+        stored.push(...(await uploadArchive(zip, settings)));
+      if (images.length === 0 && zips.length === 0) message.error(t('no_supported_files'));
+    }
+    if (sheetFile) await applySheet(sheetFile, stored, false);
+  };
+
+  /** The report's offer when a bad value kept the sheet out: apply its good rows to the same images. */
+  const applyGoodRows = () => {
+    if (sheet?.state === 'done') void applySheet(sheet.file, sheet.imageIds, true);
+  };
+
+  return {
+    items,
+    startedAt,
+    open,
+    close: () => setOpen(false),
+    duplicates,
+    matches,
+    resolveDuplicates,
+    start,
+    sheet,
+    applyGoodRows,
+  };
 }

@@ -1,34 +1,14 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Checkbox, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
-import type { MetadataSheetResponse, SheetRowStatus } from '@cassavascope/contract';
+import { Alert, App, Checkbox, Progress, Select, Space, Typography, Upload } from 'antd';
+import type { MetadataSheetResponse } from '@cassavascope/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/auth';
 import { errorMessage } from '../../../lib/error-message';
 import { invalidateLibrary, useFolders } from '../../../lib/folders-api';
+import { SheetRowsReport, sheetStatusCounts } from '../../../lib/sheet-report';
 import { uploadSheet } from '../api/samples-api';
-
-type Translate = (key: string, options?: Record<string, unknown>) => string;
-
-/**
- * A row's detail in the screen's language: the fields it set, or for a bad value the fields refused (the
- * server's detail is English: "dah: must be ...; rep: ..."; only its field names are shown).
- */
-function rowDetail(t: Translate, r: MetadataSheetResponse['rows'][number]): string {
-  const names = (fields: string[]) => fields.map((f) => t(`field.${f}`, { defaultValue: f })).join(', ');
-  if (r.status === 'applied') return r.detail ? names(r.detail.split(', ')) : t('status_detail.no_values');
-  if (r.status === 'bad_value')
-    return t('status_detail.bad_value', { fields: names(r.detail.split('; ').map((p) => p.split(':')[0]!.trim())) });
-  return t(`status_detail.${r.status}`);
-}
-
-const STATUS_COLOURS: Record<SheetRowStatus, string> = {
-  applied: 'success',
-  unknown_file: 'default',
-  ambiguous: 'warning',
-  bad_value: 'error',
-};
 
 /**
  * "From a sheet": a CSV or Excel field book (a name column, then one column per field). The report says what
@@ -62,9 +42,6 @@ export function SheetPanel() {
     }
   };
 
-  const counts =
-    report?.rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}) ??
-    {};
   const folderOptions = [
     { value: 0, label: t('whole_library') },
     ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.name })),
@@ -107,37 +84,9 @@ export function SheetPanel() {
           {report.committed ? (
             <Alert type="success" showIcon message={t('sheet_applied', { count: report.applied })} />
           ) : (
-            <Alert type="error" showIcon message={t('sheet_blocked', { count: counts.bad_value ?? 0 })} />
+            <Alert type="error" showIcon message={t('sheet_blocked', { count: sheetStatusCounts(report).bad_value })} />
           )}
-          <Space wrap className="samples-report-counts">
-            {(Object.keys(STATUS_COLOURS) as SheetRowStatus[]).map((s) => (
-              <Tag key={s} color={STATUS_COLOURS[s]}>
-                {t(`status.${s}`)}: {counts[s] ?? 0}
-              </Tag>
-            ))}
-          </Space>
-          <Table
-            size="small"
-            rowKey="row"
-            dataSource={report.rows}
-            pagination={{ pageSize: 50, hideOnSinglePage: true }}
-            scroll={{ x: true }}
-            columns={[
-              { title: t('row'), dataIndex: 'row', key: 'row', width: 70 },
-              { title: t('name'), dataIndex: 'name', key: 'name', ellipsis: true },
-              {
-                title: t('status_title'),
-                dataIndex: 'status',
-                key: 'status',
-                render: (s: SheetRowStatus) => <Tag color={STATUS_COLOURS[s]}>{t(`status.${s}`)}</Tag>,
-              },
-              {
-                title: t('detail'),
-                key: 'detail',
-                render: (_: unknown, r: MetadataSheetResponse['rows'][number]) => rowDetail(t, r),
-              },
-            ]}
-          />
+          <SheetRowsReport report={report} scope="library" />
         </div>
       ) : null}
     </div>

@@ -131,6 +131,11 @@ try {
         groups_filtered: `/api/predictions/groups/?by=dah&meta.genotype=TME7`,
         images_meta_filter: '/api/images/?meta.genotype=TME7&meta.dah=7',
         results_meta_filter: `/api/predictions/?task_id=${taskId}&meta.genotype=TME7`,
+        // Images grouped by a field (issue 17): the groups, the first page and a deep page (position 60 000).
+        images_groups_by_genotype: '/api/images/groups/?group_by=genotype',
+        images_by_genotype_page1: '/api/images/?group_by=genotype&page_size=200',
+        images_by_genotype_deep: '/api/images/?group_by=genotype&page_size=200&page=301',
+        images_by_genotype_name_deep: '/api/images/?group_by=genotype&ordering=name&page_size=200&page=301',
       },
       { runs: RUNS, withCpu: true, extra: { images: IMAGES } },
     );

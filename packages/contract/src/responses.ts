@@ -71,6 +71,9 @@ export const imageGroupsSchema = z.object({
       key: z.string(),
       count,
       start: count.meta({ description: "0-based position of the group's first image in the listing" }),
+      value: z.union([z.number(), z.string()]).nullable().optional().meta({
+        description: 'with group_by=FIELD: the typed value (key is its text); null for the images without it',
+      }),
     }),
   ),
 });

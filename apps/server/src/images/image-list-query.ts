@@ -3,6 +3,7 @@ import { parseInput } from '../http/validation.js';
 import type { ImageFilter, ImageOrder, ImageOrderKey } from './images.repository.js';
 import { nfc } from '../names/names.js';
 import { parseMetaQuery } from '../metadata/meta-query.js';
+import { fieldNameProblem } from '@cassavascope/contract';
 
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'tiff', 'gif'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -47,13 +48,29 @@ export const imageListQuerySchema = z.object({
   format: z.enum(IMAGE_FORMATS, { message: `must be one of ${IMAGE_FORMATS.join(', ')}` }).optional(),
   day: isoDay.meta({ description: 'upload day YYYY-MM-DD (UTC)' }).optional(),
   has_ppd: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
+  group_by: z
+    .string()
+    .superRefine((s, ctx) => {
+      const problem = fieldNameProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({
+      description:
+        'a sample field: the listing goes group by group of its values (numbers, then text in name order, then the images without it), `ordering` inside each group',
+    })
+    .optional(),
 });
 
 /**
  * The filters and ordering of `GET /images/`. Empty values count as absent (`?folder=&search=`),
- * as in Django filters; malformed values are a 400 naming the field. `meta.FIELD=VALUE` filters by a sample field.
+ * as in Django filters; malformed values are a 400 naming the field. `meta.FIELD=VALUE` filters by a sample field;
+ * `group_by=FIELD` groups by one.
  */
-export function parseImageListQuery(query: Record<string, string>): { filter: ImageFilter; order: ImageOrder } {
+export function parseImageListQuery(query: Record<string, string>): {
+  filter: ImageFilter;
+  order: ImageOrder;
+  groupBy: string | undefined;
+} {
   const present = Object.fromEntries(
     Object.entries(query).filter(([k, v]) => k in imageListQuerySchema.shape && v.trim() !== ''),
   );
@@ -69,5 +86,6 @@ export function parseImageListQuery(query: Record<string, string>): { filter: Im
       meta: parseMetaQuery(query),
     },
     order: { key: ordering.replace(/^-/, '') as ImageOrderKey, desc: ordering.startsWith('-') },
+    groupBy: q.group_by,
   };
 }

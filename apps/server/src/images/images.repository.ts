@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Database, ImagesTable } from '../db/schema.js';
 import { nameSortKey } from './name-sort.js';
 import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
@@ -43,6 +43,11 @@ function nextDay(day: string): string {
 }
 
 type Db = Kysely<Database>;
+
+/** Whether the filter narrows the library at all. */
+function hasFilter(filter: ImageFilter): boolean {
+  return Object.values(filter).some((v) => v !== undefined);
+}
 
 /** PostgreSQL advisory lock key under which uploads insert their rows one request at a time. */
 const UPLOAD_ROWS_LOCK = 0x63617373;
@@ -147,14 +152,87 @@ export class ImagesRepository {
     const ids = this.filtered(this.db, filter, walk).select('images.id');
     const pageIds = ids.orderBy(ORDER_COLUMN[order.key], dir).orderBy('images.id', dir);
     const ordered = await pageIds.limit(limit).offset(offset).execute();
-    if (ordered.length === 0) return [];
-    const position = new Map(ordered.map((r, i) => [r.id, i]));
-    const rows = await this.db
-      .selectFrom('images')
-      .selectAll()
-      .where('id', 'in', [...position.keys()])
-      .execute();
+    return this.rowsInOrder(ordered.map((r) => r.id));
+  }
+
+  /** The rows of these ids (a page: at most PAGE_SIZE_MAX), in the order given. */
+  async rowsInOrder(ids: number[]): Promise<ImageRow[]> {
+    if (ids.length === 0) return [];
+    const position = new Map(ids.map((id, i) => [id, i]));
+    const rows = await this.db.selectFrom('images').selectAll().where('id', 'in', ids).execute();
     return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+  }
+
+  /**
+   * `group_by=FIELD`: how many images of the filter have each value of the field. Numbers and text are counted
+   * apart, each on its own (field, value, image) index of image_fields without reading a row (its owner, the
+   * metadata repository, writes it; here it is only read, as the filters do).
+   */
+  async fieldValueCounts(filter: ImageFilter, field: string): Promise<{ value: number | string; count: number }[]> {
+    const scope = hasFilter(filter) ? this.filtered(this.db, filter).select('images.id') : null;
+    const count = (column: 'num_value' | 'text_value') => {
+      let q = this.db
+        .selectFrom('image_fields')
+        .select([`image_fields.${column} as v`, (eb) => eb.fn.countAll<number>().as('n')])
+        .where('image_fields.field', '=', field)
+        .where(`image_fields.${column}`, 'is not', null);
+      if (scope) q = q.where('image_fields.image_id', 'in', scope);
+      return q.groupBy(`image_fields.${column}`).execute();
+    };
+    const [numbers, texts] = await Promise.all([count('num_value'), count('text_value')]);
+    return [
+      ...numbers.map((r) => ({ value: Number(r.v), count: Number(r.n) })),
+      ...texts.map((r) => ({ value: String(r.v), count: Number(r.n) })),
+    ];
+  }
+
+  /**
+   * `group_by=FIELD`: one page of ids from these consecutive groups of the field's values (`null`: the images
+   * without the field), group by group in the order given, each group in the listing's `order`.
+   */
+  async idsInFieldGroups(
+    filter: ImageFilter,
+    field: string,
+    values: (number | string | null)[],
+    order: ImageOrder,
+    limit: number,
+    offset: number,
+  ): Promise<number[]> {
+    const dir = order.desc ? 'desc' : 'asc';
+    const numbers = values.filter((v): v is number => typeof v === 'number');
+    const texts = values.filter((v): v is string => typeof v === 'string');
+    const withValue = (column: 'num_value' | 'text_value', list: (number | string)[]) =>
+      sql<boolean>`images.id in (select image_id from image_fields where field = ${field} and ${sql.ref(column)} in (${sql.join(list)}))`;
+    const members: RawBuilder<boolean>[] = [];
+    if (numbers.length > 0) members.push(withValue('num_value', numbers));
+    if (texts.length > 0) members.push(withValue('text_value', texts));
+    if (values.includes(null))
+      members.push(sql<boolean>`images.id not in (select image_id from image_fields where field = ${field})`);
+    let q = this.filtered(this.db, filter)
+      .select('images.id')
+      .where(sql<boolean>`(${sql.join(members, sql` or `)})`);
+    if (values.length > 1) {
+      // Each image's group, by its value: the groups' order is not one SQL can compute (text in name order).
+      const rank = sql.join(
+        values.flatMap((v, i) =>
+          v === null
+            ? []
+            : [sql`when ${sql.ref(typeof v === 'number' ? 'num_value' : 'text_value')} = ${v} then ${sql.lit(i)}`],
+        ),
+        sql` `,
+      );
+      const noValue = values.indexOf(null);
+      q = q.orderBy(
+        sql`coalesce((select case ${rank} end from image_fields where image_id = images.id and field = ${field}), ${sql.lit(noValue < 0 ? values.length : noValue)})`,
+      );
+    }
+    const rows = await q
+      .orderBy(ORDER_COLUMN[order.key], dir)
+      .orderBy('images.id', dir)
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   /**

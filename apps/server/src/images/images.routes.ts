@@ -27,9 +27,9 @@ import { metadataRoutes } from '../metadata/metadata.routes.js';
 export async function listImages(req: FastifyRequest, service: ImagesService, folderId?: number) {
   const query = flatQuery(req.query);
   const paging = parsePaging(query);
-  const { filter, order } = parseImageListQuery(query);
+  const { filter, order, groupBy } = parseImageListQuery(query);
   if (folderId !== undefined) filter.folder = folderId;
-  const { count, results, facets } = await service.list(filter, order, paging);
+  const { count, results, facets } = await service.list(filter, order, paging, groupBy);
   return { ...listEnvelope(req, paging, count, results), facets };
 }
 
@@ -72,8 +72,9 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
   app.get('/images/groups/', groupsDoc, (req) => {
     const query = flatQuery(req.query);
-    const { filter, order } = parseImageListQuery(query);
-    return service.groups(filter, order, parseDateGrouping(query.grouping));
+    const { filter, order, groupBy } = parseImageListQuery(query);
+    const grouping = parseDateGrouping(query.grouping);
+    return groupBy === undefined ? service.groups(filter, order, grouping) : service.fieldGroups(filter, groupBy);
   });
   app.get(
     '/images/types/',

@@ -5,6 +5,7 @@ import type { Paging } from '../http/paging.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { toImage } from './image-view.js';
 import { groupKey, groupRuns, type DateGrouping, type ImageGroup } from './image-groups.js';
+import { fieldGroupsOf, groupsOfPage, type FieldGroup } from './field-groups.js';
 import { ImagesRepository, type ImageFilter, type ImageOrder, type ImageRow } from './images.repository.js';
 import { crashPoint } from '../util/crash-point.js';
 import { ApiError, badRequest } from '../http/errors.js';
@@ -28,13 +29,44 @@ export class ImagesService {
     this.repo = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
   }
 
-  async list(filter: ImageFilter, order: ImageOrder, paging: Paging): Promise<Omit<ImageList, 'next' | 'previous'>> {
+  /** `groupBy`: a sample field; the listing then goes group by group of its values (`fieldGroups`). */
+  async list(
+    filter: ImageFilter,
+    order: ImageOrder,
+    paging: Paging,
+    groupBy?: string,
+  ): Promise<Omit<ImageList, 'next' | 'previous'>> {
     const [count, facets] = await Promise.all([this.repo.count(filter), this.repo.facets()]);
-    const rows = await this.repo.listPage(filter, order, paging.pageSize, paging.offset, {
-      matching: count,
-      total: facets.all,
-    });
+    const rows =
+      groupBy === undefined
+        ? await this.repo.listPage(filter, order, paging.pageSize, paging.offset, {
+            matching: count,
+            total: facets.all,
+          })
+        : await this.pageByField(filter, order, paging, groupBy, count);
     return { count, results: await this.withMetadata(rows), facets };
+  }
+
+  /** One page of the listing grouped by a field: the groups it spans, in one query, each in `order`. */
+  private async pageByField(
+    filter: ImageFilter,
+    order: ImageOrder,
+    paging: Paging,
+    field: string,
+    count: number,
+  ): Promise<ImageRow[]> {
+    const groups = fieldGroupsOf(await this.repo.fieldValueCounts(filter, field), count);
+    const page = groupsOfPage(groups, paging.offset, paging.pageSize);
+    if (page.groups.length === 0) return [];
+    const values = page.groups.map((g) => g.value);
+    const ids = await this.repo.idsInFieldGroups(filter, field, values, order, paging.pageSize, page.offset);
+    return this.repo.rowsInOrder(ids);
+  }
+
+  /** `GET /images/groups/?group_by=FIELD`: the field's groups over the whole filtered library (`fieldGroupsOf`). */
+  async fieldGroups(filter: ImageFilter, field: string): Promise<{ count: number; groups: FieldGroup[] }> {
+    const [counts, count] = await Promise.all([this.repo.fieldValueCounts(filter, field), this.repo.count(filter)]);
+    return { count, groups: fieldGroupsOf(counts, count) };
   }
 
   async get(id: number): Promise<Image> {

@@ -1,0 +1,58 @@
+import { nameSortKey } from './name-sort.js';
+
+/** A stored field value; `null` is the group of images without the field. */
+export type FieldGroupValue = number | string | null;
+
+/** One group of `group_by=FIELD`: a value, its images and the position of its first image in the listing. */
+export interface FieldGroup {
+  /** the value as text (`String(7)` = "7"); "" for the images without the field (stored text is never empty) */
+  key: string;
+  value: FieldGroupValue;
+  count: number;
+  start: number;
+}
+
+/**
+ * The listing's groups for `group_by=FIELD`, from each value's image count and the filter's total: numbers in
+ * numeric order, then text in the library's name order (case-insensitive, numbers by value, Chinese by pinyin;
+ * two spellings that share a sort key stay two groups, side by side), then the images without the field last.
+ * The order does not follow `ordering`, which orders the images inside each group.
+ */
+export function fieldGroupsOf(counts: { value: number | string; count: number }[], total: number): FieldGroup[] {
+  const numbers = counts.filter((c) => typeof c.value === 'number').sort((a, b) => Number(a.value) - Number(b.value));
+  const texts = counts
+    .filter((c) => typeof c.value === 'string')
+    .map((c) => ({ ...c, sort: nameSortKey(String(c.value)) }))
+    .sort((a, b) => byCodePoint(a.sort, b.sort) || byCodePoint(String(a.value), String(b.value)));
+  const groups: FieldGroup[] = [];
+  let start = 0;
+  for (const { value, count } of [...numbers, ...texts]) {
+    groups.push({ key: String(value), value, count, start });
+    start += count;
+  }
+  if (total > start) groups.push({ key: '', value: null, count: total - start, start });
+  return groups;
+}
+
+/**
+ * Compares as the database compares the name order's key (byte by byte in UTF-8): by code point. JavaScript's
+ * `<` compares UTF-16 units, which puts the key's supplementary characters (Han ranks) before U+E000-U+FFFF.
+ */
+function byCodePoint(a: string, b: string): number {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return Buffer.compare(x, y);
+}
+
+/**
+ * The groups a page of the listing (`limit` images from position `offset`) takes its images from, and the
+ * offset of the page's first image among theirs.
+ */
+export function groupsOfPage(
+  groups: FieldGroup[],
+  offset: number,
+  limit: number,
+): { groups: FieldGroup[]; offset: number } {
+  const spanned = groups.filter((g) => g.count > 0 && g.start < offset + limit && g.start + g.count > offset);
+  return { groups: spanned, offset: spanned.length > 0 ? offset - spanned[0]!.start : 0 };
+}

@@ -4,12 +4,15 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations/index.js';
+import { SqliteReaders } from './sqlite-readers.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** SQLite only: reader threads for heavy reads (see SqliteReaders) */
+  readers?: SqliteReaders;
   close(): Promise<void>;
 }
 
@@ -30,14 +33,20 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
 
 function openSqlite(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(dataDir, 'cassavascope.db'));
+  const file = path.join(dataDir, 'cassavascope.db');
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingTheFirstError(sqlite) }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const readers = new SqliteReaders(file);
+  const close = async () => {
+    await readers.close();
+    await kysely.destroy();
+  };
+  return { kysely, dialect: 'sqlite', readers, close };
 }
 
 /** A statement that does nothing: the ROLLBACK of a transaction SQLite has already rolled back. */

@@ -19,7 +19,7 @@ export class PredictionsService {
     private readonly ctx: AppContext,
     private readonly tasks: TasksService,
   ) {
-    this.repo = new ResultsRepository(ctx.db.kysely);
+    this.repo = new ResultsRepository(ctx.db.kysely, ctx.db.readers);
   }
 
   async list(filter: ResultFilter, order: ResultOrder, limit: number, offset: number) {

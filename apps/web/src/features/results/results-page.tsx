@@ -1,4 +1,4 @@
-import { BarChartOutlined, DotChartOutlined, PlusOutlined } from '@ant-design/icons';
+import { BarChartOutlined, DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -6,16 +6,17 @@ import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../lib/section-context';
 import { LoadErrorState } from '../../lib/load-error-state';
 import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
-import { focusSamplesOnGroups } from '../../lib/samples-focus';
-import { exportResults } from './api/export-results';
+import { missingFields } from '../../lib/groups/group-key';
+import { GroupSummary, type GroupFields } from '../../lib/groups/group-summary';
+import { exportGroups, exportResults } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
-import { useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
+import { resultFilterQuery, useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
 import { useResultsSummary } from './api/get-results-summary';
 import { refreshAfterReview } from './api/review-api';
 import { FullScreenPreview } from './components/full-screen-preview';
 import { ResultDetailModal } from './components/result-detail-modal';
 import { ResultsCollection } from './components/results-collection';
-import { ResultsFilterBar, type ResultsView } from './components/results-filter-bar';
+import { ResultsFilterBar, type ResultsListView, type ResultsView } from './components/results-filter-bar';
 import { ResultsOverview } from './components/results-overview';
 import { TaskBanner } from './components/task-banner';
 import { TaskSidebar } from './components/task-sidebar';
@@ -34,6 +35,9 @@ export default function ResultsPage() {
     severity: 'all',
   }));
   const [view, setView] = useState<ResultsView>('grid');
+  // The list layout a picked group returns to (the one shown before "By group").
+  const [listView, setListView] = useState<ResultsListView>('grid');
+  const [groupFields, setGroupFields] = useState<GroupFields>({ first: null, second: null });
   // The first result of the current filter is selected; the detail modal and the preview show the selected one.
   const [selectedIndex, setSelectedIndex] = useState(0);
   const [detailOpen, setDetailOpen] = useState(false);
@@ -83,11 +87,16 @@ export default function ResultsPage() {
     setPreviewOpen(false);
   };
 
+  const changeView = (next: ResultsView) => {
+    setView(next);
+    if (next !== 'groups') setListView(next);
+  };
+
   // The CSV is fetched and checked first: the success message only follows a file the server really sent.
-  const onExport = async () => {
+  const onExport = async (by?: string[]) => {
     setExporting(true);
     try {
-      await exportResults(filter);
+      await (by ? exportGroups(filter, by) : exportResults(filter));
       message.success(t('export.success'));
     } catch {
       message.error(t('export.failed'));
@@ -118,7 +127,8 @@ export default function ResultsPage() {
     filter.search.trim() === '' &&
     filter.severity === 'all' &&
     !filter.needsReview &&
-    !filter.meta?.value
+    !filter.meta?.value &&
+    !filter.group
       ? Math.max(0, count - summary.data.count)
       : 0;
 
@@ -127,7 +137,8 @@ export default function ResultsPage() {
     filter.search.trim() !== '' ||
     filter.severity !== 'all' ||
     filter.needsReview === true ||
-    !!filter.meta?.value;
+    !!filter.meta?.value ||
+    !!filter.group;
 
   // Review: the detail walks the list (N / P); reviewed results stay in place until it closes, then lists reload.
   const total = count ?? 0;
@@ -148,16 +159,6 @@ export default function ResultsPage() {
           <BarChartOutlined /> {t('title')}
         </Typography.Title>
         <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
-        <Button
-          icon={<DotChartOutlined />}
-          onClick={() => {
-            focusSamplesOnGroups(filter.taskId);
-            navigate('samples');
-          }}
-          data-testid="results-by-group"
-        >
-          {t('by_group')}
-        </Button>
       </header>
       <div className="results-layout">
         <TaskSidebar
@@ -176,11 +177,36 @@ export default function ResultsPage() {
             count={count}
             unscored={unscored}
             view={view}
-            onViewChange={setView}
-            onExport={() => void onExport()}
+            onViewChange={changeView}
+            onExport={view === 'groups' ? undefined : () => void onExport()}
             exporting={exporting}
           />
-          {first.isLoading ? (
+          {view === 'groups' ? (
+            // The groups of the results the filters select; a group opens the list filtered to it.
+            <GroupSummary
+              filter={resultFilterQuery(filter)}
+              fields={groupFields}
+              onFieldsChange={setGroupFields}
+              onPick={(g) => {
+                changeFilter({ ...filter, group: g.key });
+                setView(listView);
+              }}
+              canPick={(g) => missingFields(g.key).length === 0}
+              notPickable={t('groups.no_value_hint')}
+              emptyText={t('groups.empty')}
+              actions={(query) => (
+                <Button
+                  icon={<DownloadOutlined />}
+                  onClick={() => void onExport(query.by)}
+                  loading={exporting}
+                  disabled={query.by.length === 0}
+                  data-testid="groups-export"
+                >
+                  {t('groups.export')}
+                </Button>
+              )}
+            />
+          ) : first.isLoading ? (
             <div className="results-loading">
               <Spin size="large" />
             </div>
@@ -219,7 +245,7 @@ export default function ResultsPage() {
             </Empty>
           ) : (
             <ResultsCollection
-              view={view}
+              view={listView}
               filter={filter}
               count={count}
               selectedIndex={selectedIndex}

@@ -1,7 +1,6 @@
 import { Tabs, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { clearSamplesFocus, peekSamplesFocus } from '../../lib/samples-focus';
 import { GroupsPanel } from './components/groups-panel';
 import { PatternPanel } from './components/pattern-panel';
 import { SheetPanel } from './components/sheet-panel';
@@ -13,10 +12,7 @@ import './samples.css';
  */
 export default function SamplesPage() {
   const { t } = useTranslation('samples');
-  // Results' "By group" hands over its task: open on the group table of that task.
-  const [focus] = useState(peekSamplesFocus);
-  const [tab, setTab] = useState(focus ? 'groups' : 'names');
-  useEffect(clearSamplesFocus, []);
+  const [tab, setTab] = useState('names');
   return (
     <div className="page samples-page">
       <div className="page-head">
@@ -39,7 +35,7 @@ export default function SamplesPage() {
           {
             key: 'groups',
             label: <span data-testid="tab-groups">{t('tab_groups')}</span>,
-            children: <GroupsPanel initialTaskId={focus?.taskId ?? null} />,
+            children: <GroupsPanel />,
           },
         ]}
       />

@@ -1,4 +1,4 @@
-import { ApiError, apiUrl, errorFromResponse } from '../../../lib/api-client';
+import { ApiError, apiUrl, errorFromResponse, type QueryValue } from '../../../lib/api-client';
 import { resultFilterQuery, type ResultFilter } from './get-results-page';
 
 /**
@@ -57,8 +57,21 @@ function saveBlob(blob: Blob, name: string): void {
  * checks the answer, and saves it under the server's file name (else `exportFileName`). Resolves with that name
  * once the file is handed to the browser; rejects with an ApiError (bad status, network error, timeout).
  */
-export async function exportResults(filter: ResultFilter): Promise<string> {
-  const taskId = filter.taskId;
+export function exportResults(filter: ResultFilter): Promise<string> {
+  // The screen's filter (task, search, severity...): the file holds the results the researcher is looking at.
+  return downloadCsv('/predictions/export/', resultFilterQuery(filter), exportFileName(filter.taskId));
+}
+
+/** The group table of the "By group" view (`GET /api/predictions/groups/export/`), the same way. */
+export function exportGroups(filter: ResultFilter, by: string[]): Promise<string> {
+  return downloadCsv(
+    '/predictions/groups/export/',
+    { ...resultFilterQuery(filter), by: by.join(',') },
+    exportFileName(filter.taskId).replace('prediction_results_', 'prediction_groups_'),
+  );
+}
+
+async function downloadCsv(path: string, query: Record<string, QueryValue>, fallbackName: string): Promise<string> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -69,8 +82,7 @@ export async function exportResults(filter: ResultFilter): Promise<string> {
     let res: Response;
     let blob: Blob;
     try {
-      // The screen's filter (task, search, severity): the file holds the results the researcher is looking at.
-      res = await fetch(apiUrl('/predictions/export/', resultFilterQuery(filter)), {
+      res = await fetch(apiUrl(path, query), {
         headers: { Accept: 'text/csv' },
         signal: controller.signal,
       });
@@ -81,7 +93,7 @@ export async function exportResults(filter: ResultFilter): Promise<string> {
       if (timedOut) throw new ApiError(0, 'timeout', `Export timed out after ${EXPORT_TIMEOUT_MS / 1000} s`);
       throw new ApiError(0, 'network_error', err instanceof Error ? err.message : 'Network error');
     }
-    const name = fileNameFromDisposition(res.headers.get('Content-Disposition')) ?? exportFileName(taskId);
+    const name = fileNameFromDisposition(res.headers.get('Content-Disposition')) ?? fallbackName;
     saveBlob(blob, name);
     return name;
   } finally {

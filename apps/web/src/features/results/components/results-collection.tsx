@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Virtuoso, VirtuosoGrid } from 'react-virtuoso';
 import { pageOfIndex, RESULT_PAGE_SIZE, useResultsPage, type ResultFilter } from '../api/get-results-page';
 import { ResultCard, ResultRow, type ResultItemLabels, type ResultItemProps } from './result-item';
-import type { ResultsView } from './results-filter-bar';
+import type { ResultsListView } from './results-filter-bar';
 import { EXPLAINED_FAILURES } from '../failure-codes';
 
 interface Props {
-  view: ResultsView;
+  view: ResultsListView;
   filter: ResultFilter;
   count: number;
   selectedIndex: number;
@@ -26,7 +26,7 @@ const Item = memo(function Item({
   filter,
   index,
   ...rest
-}: Omit<ResultItemProps, 'result'> & { view: ResultsView; filter: ResultFilter }) {
+}: Omit<ResultItemProps, 'result'> & { view: ResultsListView; filter: ResultFilter }) {
   const { data } = useResultsPage(filter, pageOfIndex(index));
   const result = data?.items[index % RESULT_PAGE_SIZE];
   return view === 'grid' ? (

@@ -1,15 +1,19 @@
-import { AppstoreOutlined, DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { Button, Input, Segmented, Select } from 'antd';
+import { AppstoreOutlined, DotChartOutlined, DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { Button, Input, Segmented, Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldLabel } from '../../../lib/field-label';
 import { formatCount } from '../../../lib/format';
+import { groupKeyText } from '../../../lib/groups/group-key';
 import { useLiveSearch } from '../../../lib/use-live-search';
 import { MetadataFilter } from '../../../lib/metadata-filter';
 import type { ResultFilter } from '../api/get-results-page';
 import { NeedsReviewFilter } from './review/needs-review-filter';
 
-export type ResultsView = 'grid' | 'list';
+/** The result list's two layouts. */
+export type ResultsListView = 'grid' | 'list';
+/** The list, or the group summary ("By group": mean PPD per group of a sample field). */
+export type ResultsView = ResultsListView | 'groups';
 
-/** Typing pauses this long before the search applies. */
 interface Props {
   filter: ResultFilter;
   onFilterChange: (filter: ResultFilter) => void;
@@ -18,12 +22,16 @@ interface Props {
   unscored: number;
   view: ResultsView;
   onViewChange: (view: ResultsView) => void;
-  onExport: () => void;
+  /** the results' CSV; none in the "By group" view, which exports its own table */
+  onExport?: () => void;
   /** an export is being fetched */
   exporting: boolean;
 }
 
-/** Search by image name, severity, a sample field's value, results count, grid/list toggle and CSV export. */
+/**
+ * Search by image name, severity, a sample field's value, the group picked in "By group" (a tag that removes it),
+ * results count, the grid / list / by-group switch and CSV export.
+ */
 export function ResultsFilterBar({
   filter,
   onFilterChange,
@@ -66,6 +74,16 @@ export function ResultsFilterBar({
       />
       <NeedsReviewFilter filter={filter} onFilterChange={onFilterChange} />
       <MetadataFilter value={filter.meta ?? null} onChange={(meta) => onFilterChange({ ...filter, meta })} />
+      {filter.group ? (
+        <Tag
+          closable
+          className="results-group-filter"
+          onClose={() => onFilterChange({ ...filter, group: null })}
+          data-testid="results-group-filter"
+        >
+          {t('filter.group', { group: groupKeyText(filter.group, (f) => fieldLabel(t, f), '', 'always') })}
+        </Tag>
+      ) : null}
       <span className="results-count" data-testid="results-count">
         {count === null ? '' : t('filter.count', { count, formatted: formatCount(count) })}
         {count !== null && unscored > 0
@@ -75,14 +93,23 @@ export function ResultsFilterBar({
       <Segmented<ResultsView>
         value={view}
         onChange={onViewChange}
+        data-testid="results-view"
         options={[
           { value: 'grid', icon: <AppstoreOutlined />, title: t('filter.grid') },
           { value: 'list', icon: <UnorderedListOutlined />, title: t('filter.list') },
+          {
+            value: 'groups',
+            icon: <DotChartOutlined />,
+            label: <span data-testid="results-view-groups">{t('filter.by_group')}</span>,
+            title: t('filter.by_group_hint'),
+          },
         ]}
       />
-      <Button icon={<DownloadOutlined />} onClick={onExport} loading={exporting} data-testid="results-export">
-        {t('export.button')}
-      </Button>
+      {onExport ? (
+        <Button icon={<DownloadOutlined />} onClick={onExport} loading={exporting} data-testid="results-export">
+          {t('export.button')}
+        </Button>
+      ) : null}
     </div>
   );
 }

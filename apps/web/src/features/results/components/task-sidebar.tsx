@@ -25,20 +25,17 @@ export function TaskSidebar({ tasks, count, loading, selected, onSelect }: Props
           ({count ?? '--'})
         </span>
       </div>
-      <button
-        type="button"
-        className={`results-task${selected === null ? ' is-current' : ''}`}
-        onClick={() => onSelect(null)}
-        data-testid="results-all-tasks"
-      >
-        <AppstoreOutlined className="results-task-icon" />
-        <span className="results-task-name">{t('sidebar.all')}</span>
-      </button>
-      {loading && <Skeleton active paragraph={{ rows: 3 }} />}
-      {!loading && tasks.length === 0 && (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('sidebar.empty')} />
-      )}
+      {/* One list with "All tasks" first: on a narrow screen it becomes a strip that scrolls sideways. */}
       <div className="results-task-list">
+        <button
+          type="button"
+          className={`results-task${selected === null ? ' is-current' : ''}`}
+          onClick={() => onSelect(null)}
+          data-testid="results-all-tasks"
+        >
+          <AppstoreOutlined className="results-task-icon" />
+          <span className="results-task-name">{t('sidebar.all')}</span>
+        </button>
         {tasks.map((task) => (
           <button
             key={task.id}
@@ -62,6 +59,10 @@ export function TaskSidebar({ tasks, count, loading, selected, onSelect }: Props
           </button>
         ))}
       </div>
+      {loading && <Skeleton active paragraph={{ rows: 3 }} />}
+      {!loading && tasks.length === 0 && (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('sidebar.empty')} />
+      )}
     </aside>
   );
 }

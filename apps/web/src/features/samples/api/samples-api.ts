@@ -4,14 +4,12 @@ import {
   metadataParseResponseSchema,
   metadataSheetResponseSchema,
   PAGE_SIZE_MAX,
-  resultGroupSchema,
   taskListSchema,
   type MetadataParseResponse,
   type MetadataSheetResponse,
-  type ResultGroup,
 } from '@cassavascope/contract';
-import { z } from 'zod';
-import { api, apiRequest, apiUrl, listResults, uploadWithProgress } from '../../../lib/api-client';
+import { api, apiRequest, listResults, uploadWithProgress } from '../../../lib/api-client';
+import { groupMetaParams, missingFields, type GroupKey } from '../../../lib/groups/group-key';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
 import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
 
@@ -49,52 +47,12 @@ export function uploadSheet(
   return uploadWithProgress('/images/metadata/sheet/', form, onProgress, undefined, metadataSheetResponseSchema);
 }
 
-const fieldListSchema = z.array(z.object({ field: z.string(), count: z.number() }));
-
-/** The sample fields in use (most used first), for the group and filter menus. */
-export function useMetadataFields() {
-  return useQuery({
-    queryKey: ['samples', 'fields'],
-    queryFn: ({ signal }) =>
-      api.get<z.infer<typeof fieldListSchema>>('/images/metadata/fields/', undefined, signal, fieldListSchema),
-  });
-}
-
 export function useTaskChoices() {
   return useQuery({
     queryKey: ['samples', 'tasks'],
     queryFn: async ({ signal }): Promise<TaskView[]> =>
       normalizeTaskList(await api.get('/tasks/', { page_size: PAGE_SIZE_MAX }, signal, taskListSchema)).results,
   });
-}
-
-export interface GroupQuery {
-  by: string[];
-  taskId: number | null;
-}
-
-export function useResultGroups(query: GroupQuery) {
-  return useQuery({
-    queryKey: ['samples', 'groups', query.by.join(','), query.taskId],
-    enabled: query.by.length > 0,
-    queryFn: ({ signal }) =>
-      api.get<ResultGroup[]>(
-        '/predictions/groups/',
-        { by: query.by.join(','), task_id: query.taskId },
-        signal,
-        z.array(resultGroupSchema),
-      ),
-  });
-}
-
-/** The group table as a CSV download (the browser saves the server's attachment). */
-export function groupsExportUrl(query: GroupQuery): string {
-  return apiUrl('/predictions/groups/export/', { by: query.by.join(','), task_id: query.taskId });
-}
-
-/** `meta.FIELD=VALUE` for a group's key (a null value has no filter: those images lack the field). */
-export function metaQuery(key: Record<string, string | number | null>): Record<string, string> {
-  return Object.fromEntries(Object.entries(key).flatMap(([f, v]) => (v === null ? [] : [[`meta.${f}`, String(v)]])));
 }
 
 /** Photos shown for a group at most (the table has the figures; these are to look at). */
@@ -104,17 +62,17 @@ const GROUP_PHOTOS = 60;
  * The scored photos of a group, newest first. A key value null means "without that field": the listing has no
  * such filter, so those are picked from a larger page of the other keys' images.
  */
-export function useGroupImages(key: Record<string, string | number | null> | null) {
+export function useGroupImages(key: GroupKey | null) {
   return useQuery({
     queryKey: ['samples', 'group-images', JSON.stringify(key)],
     enabled: key !== null,
     queryFn: async ({ signal }): Promise<ImageItem[]> => {
-      const missing = Object.entries(key ?? {}).flatMap(([f, v]) => (v === null ? [f] : []));
+      const missing = missingFields(key ?? {});
       const pageSize = missing.length > 0 ? 1000 : GROUP_PHOTOS;
       const images = listResults(
         await api.get(
           '/images/',
-          { ...metaQuery(key ?? {}), has_ppd: 'true', page_size: pageSize },
+          { ...groupMetaParams(key ?? {}), has_ppd: 'true', page_size: pageSize },
           signal,
           imageListSchema,
         ),

@@ -1,5 +1,6 @@
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldLabel } from '../../../lib/field-label';
 
 /** An image's fields as tags ("genotype TME419"), a refused value in red with why on hover. */
 export function MetadataValues({
@@ -27,9 +28,4 @@ export function MetadataValues({
       )}
     </span>
   );
-}
-
-/** A well-known field by its translated name; any other by its own. */
-export function fieldLabel(t: (key: string, options?: Record<string, unknown>) => string, field: string): string {
-  return t(`field.${field}`, { defaultValue: field });
 }

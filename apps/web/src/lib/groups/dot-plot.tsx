@@ -1,0 +1,156 @@
+import type { ResultGroup } from '@cassavascope/contract';
+import { PPD_MAX, PPD_MILD_FROM, PPD_SEVERE_FROM } from '@cassavascope/contract';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ppdColour } from '../ppd';
+
+const ROW = 30;
+const TOP = 44;
+const BOTTOM = 44;
+/** Narrower than this the chart scrolls sideways rather than shrink its text (a phone's 390 px fits). */
+const MIN_WIDTH = 320;
+/** Under this width (a phone) the label and n columns are narrower. */
+const NARROW = 640;
+
+/** The label column (wide enough for a genotype and its day), how many characters fit it, and the n column. */
+const columns = (width: number) =>
+  width < NARROW ? { label: 104, chars: 14, n: 36 } : { label: 180, chars: 26, n: 64 };
+
+/** The drawing's width: its box's, in pixels (text stays 12 px on any screen), at least MIN_WIDTH. */
+function useBoxWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(720);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const observer = new ResizeObserver((entries) => setWidth(entries[0]?.contentRect.width ?? 720));
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, Math.max(MIN_WIDTH, Math.floor(width))] as const;
+}
+
+/**
+ * The chart a breeder puts in a report: one row per group on the PPD scale (0-10, severity bands shaded behind),
+ * the group's mean as a dot coloured by its band with its 95 % interval, and n at the right; both axes are named.
+ * Plain SVG drawn at its box's width (a phone scrolls it sideways); a row a researcher can open is a button.
+ */
+export function DotPlot({
+  groups,
+  label,
+  groupAxis,
+  onPick,
+  canPick = () => true,
+}: {
+  groups: ResultGroup[];
+  label: (g: ResultGroup) => string;
+  /** the fields grouped by, named: the vertical axis's title */
+  groupAxis: string;
+  onPick: (g: ResultGroup) => void;
+  canPick?: (g: ResultGroup) => boolean;
+}) {
+  const { t } = useTranslation('samples');
+  const [boxRef, width] = useBoxWidth();
+  const { label: left, chars, n: nColumn } = columns(width);
+  const plotWidth = width - left - nColumn - 12;
+  const x = (v: number) => left + (Math.max(0, Math.min(PPD_MAX, v)) / PPD_MAX) * plotWidth;
+  const rowsHeight = groups.length * ROW;
+  const height = TOP + rowsHeight + BOTTOM;
+  const bands = [
+    { from: 0, to: PPD_MILD_FROM, cls: 'band-healthy' },
+    { from: PPD_MILD_FROM, to: PPD_SEVERE_FROM, cls: 'band-mild' },
+    { from: PPD_SEVERE_FROM, to: PPD_MAX, cls: 'band-severe' },
+  ];
+  return (
+    <div className="dot-plot-box" ref={boxRef}>
+      <svg
+        className="dot-plot"
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={t('plot_label')}
+        data-testid="dot-plot"
+      >
+        {/* Legend: what a dot and a bar are. */}
+        <g className="dot-plot-legend">
+          <circle cx={18} cy={14} r={5} className="dot-plot-mean" fill="rgba(0, 0, 0, 0.55)" />
+          <text x={28} y={18}>
+            {t('plot_mean')}
+          </text>
+          <line className="dot-plot-ci" x1={122} x2={152} y1={14} y2={14} />
+          <line className="dot-plot-ci" x1={122} x2={122} y1={9} y2={19} />
+          <line className="dot-plot-ci" x1={152} x2={152} y1={9} y2={19} />
+          <text x={160} y={18}>
+            {t('plot_ci')}
+          </text>
+        </g>
+        <text className="dot-plot-axis" x={12} y={TOP - 10} data-testid="dot-plot-group-axis">
+          {groupAxis}
+        </text>
+        <text className="dot-plot-axis" x={width - 12} y={TOP - 10} textAnchor="end">
+          n
+        </text>
+        {bands.map((b) => (
+          <rect key={b.cls} className={b.cls} x={x(b.from)} y={TOP} width={x(b.to) - x(b.from)} height={rowsHeight} />
+        ))}
+        {Array.from({ length: PPD_MAX + 1 }, (_v, i) => (
+          <g key={i}>
+            <line className="dot-plot-grid" x1={x(i)} x2={x(i)} y1={TOP} y2={TOP + rowsHeight + 4} />
+            <text className="dot-plot-tick" x={x(i)} y={TOP + rowsHeight + 18} textAnchor="middle">
+              {i}
+            </text>
+          </g>
+        ))}
+        <text
+          className="dot-plot-axis"
+          x={left + plotWidth / 2}
+          y={height - 6}
+          textAnchor="middle"
+          data-testid="dot-plot-ppd-axis"
+        >
+          {t('plot_axis')}
+        </text>
+        {groups.map((g, i) => {
+          const y = TOP + i * ROW + ROW / 2;
+          const name = label(g);
+          const pickable = canPick(g);
+          return (
+            <g
+              key={`${name}:${i}`}
+              className={pickable ? 'dot-plot-row dot-plot-row-pickable' : 'dot-plot-row'}
+              data-testid="dot-plot-row"
+              {...(pickable
+                ? {
+                    role: 'button',
+                    tabIndex: 0,
+                    onClick: () => onPick(g),
+                    onKeyDown: (e: KeyboardEvent) => (e.key === 'Enter' || e.key === ' ') && onPick(g),
+                  }
+                : {})}
+            >
+              <title>{`${name}: ${g.mean ?? '–'} (n = ${g.images})`}</title>
+              <rect className="dot-plot-hit" x={0} y={y - ROW / 2 + 1} width={width} height={ROW - 2} />
+              <text className="dot-plot-label" x={left - 10} y={y + 4} textAnchor="end">
+                {name.length > chars ? `${name.slice(0, chars - 1)}…` : name}
+              </text>
+              {g.ci95 ? (
+                <>
+                  <line className="dot-plot-ci" x1={x(g.ci95[0])} x2={x(g.ci95[1])} y1={y} y2={y} />
+                  <line className="dot-plot-ci" x1={x(g.ci95[0])} x2={x(g.ci95[0])} y1={y - 6} y2={y + 6} />
+                  <line className="dot-plot-ci" x1={x(g.ci95[1])} x2={x(g.ci95[1])} y1={y - 6} y2={y + 6} />
+                </>
+              ) : null}
+              {g.mean !== null ? (
+                <circle cx={x(g.mean)} cy={y} r={6} fill={ppdColour(g.mean) ?? undefined} className="dot-plot-mean" />
+              ) : null}
+              <text className="dot-plot-n" x={width - 12} y={y + 4} textAnchor="end" data-testid="dot-plot-n">
+                {g.images}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+    </div>
+  );
+}

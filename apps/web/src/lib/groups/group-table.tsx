@@ -1,0 +1,84 @@
+import type { ResultGroup } from '@cassavascope/contract';
+import { Table, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatPpd } from '../ppd';
+import { fieldLabel } from '../field-label';
+
+/**
+ * The group table: each key field, n (images and specimens), mean PPD, SD, 95 % interval and band counts.
+ * A row opens its group when `canPick` allows it; otherwise it says why (`notPickable`) on hover.
+ */
+export function GroupTable({
+  groups,
+  by,
+  onPick,
+  canPick = () => true,
+  notPickable,
+}: {
+  groups: ResultGroup[];
+  by: string[];
+  onPick: (g: ResultGroup) => void;
+  canPick?: (g: ResultGroup) => boolean;
+  notPickable?: string;
+}) {
+  const { t } = useTranslation('samples');
+  const keyCell = (g: ResultGroup, f: string, i: number) => {
+    if (g.key[f] !== null) return String(g.key[f]);
+    const none = <Typography.Text type="secondary">{t('no_value')}</Typography.Text>;
+    // The reason goes on the first column only, once per row.
+    return i === 0 && !canPick(g) && notPickable ? <Tooltip title={notPickable}>{none}</Tooltip> : none;
+  };
+  return (
+    <Table
+      size="small"
+      rowKey={(g) => JSON.stringify(g.key)}
+      dataSource={groups}
+      pagination={{ pageSize: 50, hideOnSinglePage: true }}
+      scroll={{ x: true }}
+      data-testid="groups-table"
+      onRow={(g) =>
+        canPick(g)
+          ? { onClick: () => onPick(g), className: 'groups-row groups-row-pickable' }
+          : { className: 'groups-row', title: notPickable }
+      }
+      columns={[
+        ...by.map((f, i) => ({
+          title: fieldLabel(t, f),
+          key: f,
+          render: (_: unknown, g: ResultGroup) => keyCell(g, f, i),
+        })),
+        { title: t('col_images'), dataIndex: 'images', key: 'images', align: 'right' as const },
+        { title: t('col_specimens'), dataIndex: 'specimens', key: 'specimens', align: 'right' as const },
+        {
+          title: t('col_mean'),
+          key: 'mean',
+          align: 'right' as const,
+          render: (_: unknown, g: ResultGroup) => <strong data-testid="group-mean">{formatPpd(g.mean)}</strong>,
+        },
+        {
+          title: t('col_sd'),
+          key: 'sd',
+          align: 'right' as const,
+          render: (_: unknown, g: ResultGroup) => (g.sd === null ? '–' : g.sd.toFixed(2)),
+        },
+        {
+          title: t('col_ci'),
+          key: 'ci',
+          render: (_: unknown, g: ResultGroup) => (g.ci95 ? `${g.ci95[0].toFixed(2)} – ${g.ci95[1].toFixed(2)}` : '–'),
+        },
+        {
+          title: t('col_bands'),
+          key: 'bands',
+          render: (_: unknown, g: ResultGroup) => (
+            <span className="group-bands">
+              <span className="band-dot band-dot-healthy" />
+              {g.bands.healthy} <span className="band-dot band-dot-mild" />
+              {g.bands.mild} <span className="band-dot band-dot-severe" />
+              {g.bands.severe}
+            </span>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,217 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
+import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { startE2e, type E2e } from './helpers/e2e';
+import { zipBytes } from './helpers/test-files';
+
+/**
+ * Results' "By group" view (issue 17) in a real browser against the real server and engine: photos named
+ * genotype_rep_dah_root get their fields from a pattern, a task scores them, and Results groups the scored
+ * results by genotype (then by days after harvest): the table's mean and n are the server's, the chart is drawn,
+ * a group opens the result list filtered to it, and the group without a value cannot be opened. In English and
+ * Chinese, wide and on a phone (where the task list and the cards' review mark must fit too).
+ */
+let e2e: E2e;
+let page: Page;
+
+const NAMES = [
+  'TME419_1_7d_R1.jpg',
+  'TME419_2_7d_R2.jpg',
+  'TME419_3_14d_R1.jpg',
+  'TME419_4_14d_R2.jpg',
+  'TME693_1_7d_R1.jpg',
+  'TME693_2_7d_R2.jpg',
+  'TME693_3_7d_R3.jpg',
+  'notes_field.jpg',
+];
+
+interface Group {
+  key: Record<string, string | number | null>;
+  images: number;
+  mean: number;
+}
+
+async function groupsOf(by: string): Promise<Group[]> {
+  const res = await e2e.server.api(`/api/predictions/groups/?by=${by}`);
+  expect(res.status).toBe(200);
+  return res.body as Group[];
+}
+
+async function chooseOption(testId: string, label: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
+}
+
+/** The table row of a group: its first cells are the key's values. */
+function groupRow(...values: string[]): Locator {
+  let row = page.getByTestId('groups-table').locator('tbody tr.groups-row');
+  for (const v of values) row = row.filter({ has: page.locator('td', { hasText: new RegExp(`^${v}$`) }) });
+  return row;
+}
+
+/** The image names of the result cards on screen. */
+function cardNames(): Promise<string[]> {
+  return page.locator('[data-testid="result-card"] .result-card-name').allTextContents();
+}
+
+beforeAll(async () => {
+  e2e = await startE2e();
+  page = e2e.page;
+  const entries = await Promise.all(
+    NAMES.map(async (name, i) => ({
+      name,
+      // One photo with most of each slice discoloured: the engine asks a person to look at such a photo.
+      bytes: await makeSpecimenJpeg({ seed: 3 + i * 5, ...(i === 2 ? { lesionShare: 0.85 } : {}) }),
+    })),
+  );
+  const up = await e2e.server.upload('/api/images/upload-batch/', [{ name: 'trial.zip', bytes: zipBytes(entries) }], {
+    check_duplicate: '0',
+  });
+  expect(up.status).toBe(201);
+  const ids = (up.body.uploaded as { id: number }[]).map((i) => i.id);
+  expect(ids).toHaveLength(NAMES.length);
+  const parsed = await e2e.server.api('/api/images/metadata/parse/', {
+    method: 'POST',
+    body: { pattern: '{genotype}_{rep}_{dah}d_{root}', image_ids: ids, apply: true },
+  });
+  expect(parsed.status).toBe(200);
+  expect(parsed.body.matched).toHaveLength(NAMES.length - 1);
+  const task = await e2e.server.api('/api/tasks/prediction/', {
+    method: 'POST',
+    body: { name: 'Genotype trial', image_ids: ids },
+  });
+  expect(task.status).toBe(201);
+  const deadline = Date.now() + 120_000;
+  while ((await e2e.server.api(`/api/tasks/${task.body.id}/`)).body.status !== 'completed') {
+    if (Date.now() > deadline) throw new Error('the task did not complete within 2 minutes');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await e2e.open();
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+describe('results: the By group view', () => {
+  it('shows mean and n per genotype with the chart, and opens a group as a filtered list (English)', async () => {
+    const byGenotype = await groupsOf('genotype');
+    const tme419 = byGenotype.find((g) => g.key.genotype === 'TME419')!;
+    expect(tme419.images).toBe(4);
+
+    await e2e.goto('results');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('8');
+    await page.getByTestId('results-view-groups').click();
+    // Grouped by genotype until another field is picked: TME419, TME693 and the photo without a genotype.
+    await expect
+      .poll(() => groupRow('TME419').locator('td').allTextContents(), POLL)
+      .toEqual([
+        'TME419',
+        '4',
+        expect.any(String),
+        tme419.mean.toFixed(2),
+        expect.any(String),
+        expect.any(String),
+        expect.any(String),
+      ]);
+    await expect.poll(() => page.getByTestId('groups-table').locator('tbody tr.groups-row').count(), POLL).toBe(3);
+
+    // The chart: one row per group, its n, both axes named.
+    const plot = page.getByTestId('dot-plot');
+    await expect.poll(() => plot.getByTestId('dot-plot-row').count(), POLL).toBe(byGenotype.length);
+    const at = byGenotype.indexOf(tme419);
+    expect(await plot.getByTestId('dot-plot-n').nth(at).textContent()).toBe('4');
+    expect(await plot.getByTestId('dot-plot-ppd-axis').textContent()).toBe('PPD (0-10 scale)');
+    expect(await plot.getByTestId('dot-plot-group-axis').textContent()).toBe('Genotype');
+    expect(await plot.locator('.dot-plot-mean').count()).toBe(byGenotype.length + 1); // + the legend's
+    await screenshot(page, 'results-groups-en-1440');
+
+    // The group without a genotype cannot be listed on its own: its row says why and opens nothing.
+    const none = groupRow('\\(none\\)');
+    expect(await none.getAttribute('title')).toContain('cannot be listed on their own');
+    await none.click();
+    expect(await page.getByTestId('groups-table').isVisible()).toBe(true);
+    expect(await plot.locator('[role="button"]').count()).toBe(byGenotype.length - 1);
+
+    // Then by days after harvest: TME419 splits into 7 and 14 days.
+    await chooseOption('groups-then-by', 'Days after harvest');
+    const byDay = await groupsOf('genotype,dah');
+    const late = byDay.find((g) => g.key.genotype === 'TME419' && g.key.dah === 14)!;
+    expect(late.images).toBe(2);
+    await expect
+      .poll(() => groupRow('TME419', '14').getByTestId('group-mean').textContent(), POLL)
+      .toBe(late.mean.toFixed(2));
+    await expect.poll(() => plot.getByTestId('dot-plot-row').count(), POLL).toBe(byDay.length);
+    expect(await plot.getByTestId('dot-plot-group-axis').textContent()).toBe('Genotype · Days after harvest');
+
+    // A group opens the result list filtered to it: only its two photos.
+    await groupRow('TME419', '14').click();
+    await expect.poll(() => page.getByTestId('results-grid').isVisible(), POLL).toBe(true);
+    await expect
+      .poll(() => page.getByTestId('results-group-filter').textContent(), POLL)
+      .toBe('Group: Genotype TME419 · Days after harvest 14');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('2 results');
+    await expect
+      .poll(async () => (await cardNames()).sort(), POLL)
+      .toEqual(['TME419_3_14d_R1.jpg', 'TME419_4_14d_R2.jpg']);
+    await screenshot(page, 'results-group-list-en-1440');
+    // Removing the group's tag lists everything again.
+    await page.getByTestId('results-group-filter').locator('.ant-tag-close-icon').click();
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('8');
+  });
+
+  it('shows the same figures in Chinese and opens a group there too', async () => {
+    await e2e.setLanguage('zh');
+    await page.getByTestId('results-view-groups').click();
+    const byDay = await groupsOf('genotype,dah');
+    const tme693 = byDay.find((g) => g.key.genotype === 'TME693')!;
+    expect(tme693.images).toBe(3);
+    await expect
+      .poll(() => page.getByTestId('groups-table').locator('th').allTextContents(), POLL)
+      .toEqual(expect.arrayContaining(['基因型', '采后天数', '平均 PPD']));
+    await expect
+      .poll(() => groupRow('TME693', '7').getByTestId('group-mean').textContent(), POLL)
+      .toBe(tme693.mean.toFixed(2));
+    const plot = page.getByTestId('dot-plot');
+    expect(await plot.getByTestId('dot-plot-ppd-axis').textContent()).toBe('PPD（0-10 分制）');
+    await screenshot(page, 'results-groups-zh-1440');
+    await groupRow('TME693', '7').click();
+    await expect
+      .poll(() => page.getByTestId('results-group-filter').textContent(), POLL)
+      .toBe('分组：基因型 TME693 · 采后天数 7');
+    await expect
+      .poll(async () => (await cardNames()).sort(), POLL)
+      .toEqual(['TME693_1_7d_R1.jpg', 'TME693_2_7d_R2.jpg', 'TME693_3_7d_R3.jpg']);
+    await page.getByTestId('results-group-filter').locator('.ant-tag-close-icon').click();
+    await e2e.setLanguage('en');
+  });
+
+  it('fits a phone: the chart scrolls sideways, the tasks are a strip, a card keeps its review mark whole', async () => {
+    await page.setViewportSize(PHONE);
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('8');
+    // The task list is no box that scrolls inside the page.
+    const sidebar = page.getByTestId('results-sidebar');
+    expect(await sidebar.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    // Every review mark on a card shows its whole text.
+    const marks = page.locator('[data-testid="result-card"] [data-testid="result-needs-review"]');
+    await expect.poll(() => marks.count(), POLL).toBeGreaterThan(0);
+    for (const mark of await marks.all()) {
+      expect(await mark.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+    await screenshot(page, 'results-grid-en-390');
+
+    await page.getByTestId('results-view-groups').click();
+    await expect.poll(() => page.getByTestId('dot-plot').isVisible(), POLL).toBe(true);
+    // The chart keeps its text size and scrolls sideways inside its box rather than widen the page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'results-groups-en-390');
+    await e2e.setLanguage('zh');
+    await expect.poll(() => page.getByTestId('dot-plot-ppd-axis').textContent(), POLL).toBe('PPD（0-10 分制）');
+    await screenshot(page, 'results-groups-zh-390');
+    await page.getByTestId('results-view').locator('.ant-segmented-item').first().click();
+    await screenshot(page, 'results-grid-zh-390');
+    await e2e.setLanguage('en');
+    await page.setViewportSize(DESKTOP);
+  });
+});

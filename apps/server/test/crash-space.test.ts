@@ -1,14 +1,13 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
 import type { BlobStorage } from '../src/storage/blob-storage.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
+import { ensureServerBuilt, startServerProcess, type ServerProcess } from './helpers/server-process.js';
 import { specimenFiles, type SpecimenFile } from './helpers/specimens.js';
 
 /**
@@ -17,9 +16,6 @@ import { specimenFiles, type SpecimenFile } from './helpers/specimens.js';
  * upload is received (temp files). After a restart: zero orphaned blobs, zero temp leftovers. In the
  * scale-out pass the same runs on PostgreSQL + S3.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = path.join(ROOT, 'apps/server/dist/main.js');
-
 const children: ChildProcess[] = [];
 let dataDir = '';
 let env: Record<string, string> = {};
@@ -31,38 +27,8 @@ afterAll(async () => {
   if (dataDir) await fsp.rm(dataDir, { recursive: true, force: true });
 });
 
-function ensureBuilt(): void {
-  if (fs.existsSync(MAIN)) return;
-  const build = spawnSync(
-    'npm',
-    ['run', 'build', '-w', '@cassavascope/contract', '-w', '@cassavascope/ppd', '-w', '@cassavascope/server'],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('building the server failed');
-}
-
-function startServer(
-  crashPoint?: string,
-): Promise<{ child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | null> }> {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, ...(crashPoint ? { CASSAVA_CRASH_POINT: crashPoint } : {}) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    child.once('exit', (_code, signal) => resolve(signal)),
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve({ child, url: m[1]!, exited });
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${out}`)));
-  });
+function startServer(crashPoint?: string): Promise<ServerProcess> {
+  return startServerProcess({ ...env, ...(crashPoint ? { CASSAVA_CRASH_POINT: crashPoint } : {}) }, children);
 }
 
 function form(files: SpecimenFile[], fields: Record<string, string> = {}): FormData {
@@ -93,14 +59,14 @@ async function referenced(url: string): Promise<string[]> {
 }
 
 /** Sends a request the server dies in the middle of; resolves once the process is gone. */
-async function crashWith(server: Awaited<ReturnType<typeof startServer>>, request: () => Promise<Response>) {
+async function crashWith(server: ServerProcess, request: () => Promise<Response>) {
   await request().catch(() => undefined);
   expect(await server.exited).toBe('SIGKILL');
 }
 
 describe('SIGKILL at the bad moments, then a restart', () => {
   it('leaves zero orphaned blobs and zero temp files', async () => {
-    ensureBuilt();
+    ensureServerBuilt();
     dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cassava-crash-space-'));
     env = {
       DATA_DIR: dataDir,

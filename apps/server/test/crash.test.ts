@@ -1,18 +1,15 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ensureServerBuilt, startServerProcess, type ServerProcess } from './helpers/server-process.js';
 import { specimenFiles, uploadFiles } from './helpers/specimens.js';
 
 /**
  * Crash safety with a real child process: the built server (node apps/server/dist/main.js) is killed
  * with SIGKILL in the middle of a 300-image task and started again on the same DATA_DIR.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = path.join(ROOT, 'apps/server/dist/main.js');
 const IMAGES = 300;
 
 const children: ChildProcess[] = [];
@@ -23,39 +20,12 @@ afterAll(async () => {
   if (dataDir) await fsp.rm(dataDir, { recursive: true, force: true });
 });
 
-/** `npm test` builds first; a test run on its own builds what is missing. */
-function ensureBuilt(): void {
-  if (fs.existsSync(MAIN)) return;
-  const build = spawnSync(
-    'npm',
-    ['run', 'build', '-w', '@cassavascope/contract', '-w', '@cassavascope/ppd', '-w', '@cassavascope/server'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
+/** Starts the built server on the test's DATA_DIR. */
+function startServer(): Promise<ServerProcess> {
+  return startServerProcess(
+    { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '2' },
+    children,
   );
-  if (build.status !== 0) throw new Error('building the server failed');
-}
-
-/** Starts the server; resolves with its base URL once Fastify logs the address it listens on. */
-function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '2' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve({ child, url: m[1]! });
-    });
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${err || out}`)));
-  });
 }
 
 async function getTask(url: string, id: number) {
@@ -66,7 +36,7 @@ async function getTask(url: string, id: number) {
 
 describe('SIGKILL in the middle of a task', () => {
   it('resumes on restart and completes with one result per image, no orphan files, progress never backwards', async () => {
-    ensureBuilt();
+    ensureServerBuilt();
     dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cassava-crash-'));
     const first = await startServer();
     const images = await uploadFiles(first.url, await specimenFiles(IMAGES, { width: 200, height: 130 }));

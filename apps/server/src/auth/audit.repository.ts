@@ -1,17 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { AuditEntry } from './deletion-audit.js';
 
 /** The `audit_log` table's one owner: who deleted what. */
 export class AuditRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async record(entry: {
-    userId: number | null;
-    username: string | null;
-    action: string;
-    target: string;
-  }): Promise<void> {
-    await this.db
+  /** `db`: the deletion's transaction, so the entry commits with it. */
+  async record(entry: AuditEntry, db: Kysely<Database> = this.db): Promise<void> {
+    await db
       .insertInto('audit_log')
       .values({
         user_id: entry.userId,

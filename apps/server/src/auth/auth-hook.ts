@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuthService } from './auth.service.js';
+import { auditEntryOf, isAuditedInDeletion } from './deletion-audit.js';
 import { accessFor, roleAllows } from './role-policy.js';
 import { sessionTokenOf } from './session-token.js';
 import type { SessionUser } from './sessions.repository.js';
@@ -39,16 +40,13 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     });
   }
 
-  // Deletions are recorded once they succeeded (the row is written right after the deletion's own commit).
+  // Folder, task and user deletions write their entry inside their own transaction (deletion-audit.ts). Any other
+  // deletion (today DELETE /images/:id/) is recorded here once it succeeded, right after its own commit.
   app.addHook('onResponse', async (req: FastifyRequest, reply) => {
     if (req.method !== 'DELETE' || reply.statusCode >= 300 || !req.routeOptions.url) return;
+    if (isAuditedInDeletion(req)) return;
     try {
-      await audit.record({
-        userId: req.user?.id ?? null,
-        username: req.user?.username ?? null,
-        action: `DELETE ${req.routeOptions.url}`,
-        target: JSON.stringify({ ...(req.params as object), ...(req.query as object) }),
-      });
+      await audit.record(auditEntryOf(req));
     } catch (err) {
       req.log.error({ err }, 'could not record a deletion in the audit log');
     }

@@ -1,6 +1,7 @@
 import { FOLDER_NAME_MAX, folderListSchema, folderSchema, imageListSchema, movedSchema } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { auditInDeletion } from '../auth/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
@@ -104,7 +105,7 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const q = parseInput(deleteQuery, { images: present.images, target: present.target }, 'query');
     const mode: FolderDeleteMode =
       q.images === 'delete' ? { images: 'delete' } : { images: 'move', target: q.target ?? null };
-    await service.delete(id, mode);
+    await service.delete(id, mode, auditInDeletion(req));
     return reply.status(204).send();
   });
 

@@ -1,4 +1,6 @@
 import type { Folder } from '@cassavascope/contract';
+import { AuditRepository } from '../auth/audit.repository.js';
+import type { AuditEntry } from '../auth/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError, badRequest, notFound, unknownIds } from '../http/errors.js';
@@ -22,10 +24,12 @@ const nameExists = (name: string) =>
 export class FoldersService {
   readonly repo: FoldersRepository;
   private readonly images: ImagesService;
+  private readonly audit: AuditRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new FoldersRepository(ctx.db.kysely);
     this.images = new ImagesService(ctx);
+    this.audit = new AuditRepository(ctx.db.kysely);
   }
 
   async list(paging: Paging): Promise<{ count: number; results: Folder[] }> {
@@ -77,11 +81,15 @@ export class FoldersService {
     return this.get(id);
   }
 
-  /** Deletes a folder, moving its images (to `target` or uncategorised) or deleting them: all or nothing. */
-  async delete(id: number, mode: FolderDeleteMode): Promise<void> {
+  /**
+   * Deletes a folder, moving its images (to `target` or uncategorised) or deleting them: all or nothing,
+   * its audit entry included.
+   */
+  async delete(id: number, mode: FolderDeleteMode, audit: AuditEntry): Promise<void> {
     const repoImages = this.images.repo;
     const keys = await this.ctx.db.kysely.transaction().execute(async (trx) => {
       if (!(await this.repo.exists(id, trx))) throw notFound(`Folder ${id}`);
+      await this.audit.record(audit, trx);
       if (mode.images === 'move') {
         if (mode.target === id) throw badRequest('target must be another folder', { target: 'must be another folder' });
         const targetSort = mode.target === null ? '' : await this.repo.nameKeyOf(mode.target, trx);

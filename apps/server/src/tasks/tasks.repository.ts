@@ -136,18 +136,16 @@ export class TasksRepository {
   }
 
   /**
-   * Deletes the task, its jobs and its results in one transaction (images whose newest result was among
-   * them fall back to their next newest scored result, or none). Returns the stored file keys of those
-   * results, which the caller deletes after commit.
+   * Deletes the task, its jobs and its results, in the caller's transaction `trx` (images whose newest result was
+   * among them fall back to their next newest scored result, or none). Returns the stored file keys of those
+   * results, which the caller deletes after commit; null when there is no such task.
    */
-  async deleteWithResults(id: number): Promise<string[] | null> {
-    return this.db.transaction().execute(async (trx) => {
-      const task = await trx.selectFrom('tasks').select('id').where('id', '=', id).executeTakeFirst();
-      if (!task) return null;
-      const keys = await new ResultsRepository(trx).removeForTask(id);
-      await new JobsRepository(trx).deleteJobsOf(id);
-      await trx.deleteFrom('tasks').where('id', '=', id).execute();
-      return keys;
-    });
+  async deleteWithResults(id: number, trx: Db): Promise<string[] | null> {
+    const task = await trx.selectFrom('tasks').select('id').where('id', '=', id).executeTakeFirst();
+    if (!task) return null;
+    const keys = await new ResultsRepository(trx).removeForTask(id);
+    await new JobsRepository(trx).deleteJobsOf(id);
+    await trx.deleteFrom('tasks').where('id', '=', id).execute();
+    return keys;
   }
 }

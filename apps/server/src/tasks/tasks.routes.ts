@@ -1,5 +1,6 @@
 import { taskListSchema, taskSchema } from '@cassavascope/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { auditInDeletion } from '../auth/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
@@ -100,7 +101,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promis
     responses: { 204: null },
   });
   app.delete<{ Params: { id: string } }>('/tasks/:id/', deleteDoc, async (req, reply) => {
-    await tasks.delete(parsePathId(req.params.id));
+    await tasks.delete(parsePathId(req.params.id), auditInDeletion(req));
     return reply.status(204).send();
   });
 }

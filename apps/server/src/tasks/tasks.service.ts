@@ -7,6 +7,8 @@ import {
   type Task,
   type TaskStatus,
 } from '@cassavascope/contract';
+import { AuditRepository } from '../auth/audit.repository.js';
+import type { AuditEntry } from '../auth/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
 import { ImagesRepository } from '../images/images.repository.js';
@@ -36,11 +38,13 @@ export class TasksService {
   /** Read only here: a task's image_ids/folder_ids become a list of existing images. */
   private readonly images: ImagesRepository;
   private readonly folders: FoldersRepository;
+  private readonly audit: AuditRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new TasksRepository(ctx.db.kysely);
     this.images = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
     this.folders = new FoldersRepository(ctx.db.kysely);
+    this.audit = new AuditRepository(ctx.db.kysely);
   }
 
   /** Creates a running task over the union of image_ids and folder_ids and hands its jobs to the queue. */
@@ -162,11 +166,18 @@ export class TasksService {
     return this.get(id);
   }
 
-  /** Cancels the task if running, then removes it, its results and their files; originals stay. */
-  async delete(id: number): Promise<void> {
+  /**
+   * Cancels the task if running, then removes it, its jobs and its results with the deletion's audit entry in one
+   * transaction, then their files; originals stay.
+   */
+  async delete(id: number, audit: AuditEntry): Promise<void> {
     this.ctx.queue.cancel(id);
-    const keys = await this.repo.deleteWithResults(id);
-    if (keys === null) throw notFound('Task');
+    const keys = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const keys = await this.repo.deleteWithResults(id, trx);
+      if (keys === null) throw notFound('Task');
+      await this.audit.record(audit, trx);
+      return keys;
+    });
     // Files go after commit: a crash in between leaves unreferenced files, never rows without files.
     // The prefix listing also catches files an in-flight image wrote meanwhile.
     const removeFiles = async () => {

@@ -1,5 +1,6 @@
 import { createUserBodySchema, updateUserBodySchema, userListSchema, userRowSchema } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
+import { auditInDeletion } from '../auth/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
@@ -47,7 +48,7 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     '/users/:id/',
     doc({ summary: 'Delete a user (and end their sessions)', responses: { 204: null, 409: lastAdmin } }),
     async (req, reply) => {
-      await users.delete(parsePathId(req.params.id));
+      await users.delete(parsePathId(req.params.id), auditInDeletion(req));
       return reply.status(204).send();
     },
   );

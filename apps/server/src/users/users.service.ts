@@ -3,6 +3,8 @@ import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError, notFound } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
+import { AuditRepository } from '../auth/audit.repository.js';
+import type { AuditEntry } from '../auth/deletion-audit.js';
 import { hashPassword } from '../auth/password.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
@@ -22,11 +24,13 @@ export function toUserRow(u: UserRecord): UserRow {
 export class UsersService {
   private readonly users: UsersRepository;
   private readonly sessions: SessionsRepository;
+  private readonly audit: AuditRepository;
 
   /** Takes the database only: the `users` command line uses it too. */
   constructor(private readonly db: Db) {
     this.users = new UsersRepository(db.kysely);
     this.sessions = new SessionsRepository(db.kysely);
+    this.audit = new AuditRepository(db.kysely);
   }
 
   async list(paging: Paging): Promise<{ count: number; results: UserRow[] }> {
@@ -77,10 +81,12 @@ export class UsersService {
     return u && toUserRow(u);
   }
 
-  async delete(id: number): Promise<void> {
+  /** Deletes a user and ends their sessions, with the deletion's audit entry, in one transaction. */
+  async delete(id: number, audit: AuditEntry): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       const user = await this.users.getById(id, trx);
       if (!user) throw notFound('User');
+      await this.audit.record(audit, trx);
       if (user.role === 'admin') await this.keepAnAdmin(trx, id);
       await this.sessions.deleteOfUser(id, trx);
       await this.users.delete(id, trx);

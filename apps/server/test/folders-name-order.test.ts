@@ -1,13 +1,8 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../src/db/migrations/index.js';
-import { openPostgresKysely } from '../src/db/postgres.js';
 import { nameSortKey } from '../src/images/name-sort.js';
-import { createTestDatabase } from './helpers/scale-out-env.js';
+import { emptyDatabase } from './helpers/empty-database.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /** `GET /folders/` lists names as people sort them, as `ordering=name` does for images (migration 0013). */
@@ -72,23 +67,6 @@ describe('GET /folders/ order', () => {
     expect(await folderNames()).toEqual(['Field trial 1', 'Field trial 2', '稻田', '地块']);
   });
 });
-
-/** A database of this run's kind (SQLite, or PostgreSQL in the scale-out pass) with no migration applied. */
-async function emptyDatabase(): Promise<{ db: Kysely<any>; drop: () => Promise<void> }> {
-  if (process.env.TEST_DATABASE_URL) {
-    const db = await openPostgresKysely(await createTestDatabase(process.env.TEST_DATABASE_URL));
-    return { db: db as Kysely<any>, drop: () => db.destroy() };
-  }
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-0013-'));
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dir, 'db.sqlite')) }) });
-  return {
-    db,
-    drop: async () => {
-      await db.destroy();
-      await fs.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe('migration 0013', () => {
   it('fills name_sort for folders stored before it, and GET /folders/ order uses it', async () => {

@@ -1,39 +1,14 @@
-import { sql, type Kysely } from 'kysely';
-import { nameSortKey } from '../../images/name-sort.js';
-import { isPostgres } from './id-column.js';
-
-/** Rows per UPDATE while filling the new column. */
-const CHUNK = 500;
+import type { Kysely } from 'kysely';
+import { addNameSortColumn } from './name-sort-column.js';
 
 /**
  * `images.name_sort` (issue 15 item 9): the key `ordering=name` sorts by (images/name-sort.ts: case-insensitive,
- * numbers in numeric order, Chinese by pinyin), with the same two indexes the name ordering had. PostgreSQL
- * compares it byte by byte ("C" collation), as SQLite does, whatever the database's locale.
+ * numbers in numeric order, Chinese by pinyin), with the same two indexes the name ordering had. Its first
+ * version failed on PostgreSQL when images were stored (an id compared with text while filling the column), so it
+ * never applied to a PostgreSQL library with images; the fill now lives in name-sort-column.ts, shared with 0013.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = await isPostgres(db);
-  await db.schema
-    .alterTable('images')
-    .addColumn('name_sort', 'text', (c) =>
-      pg
-        ? c
-            .modifyFront(sql`collate "C"`)
-            .notNull()
-            .defaultTo('')
-        : c.notNull().defaultTo(''),
-    )
-    .execute();
-  const rows = (await db.selectFrom('images').select(['id', 'name']).orderBy('id').execute()) as {
-    id: number;
-    name: string;
-  }[];
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const values = sql.join(rows.slice(i, i + CHUNK).map((r) => sql`(${r.id}, ${nameSortKey(r.name)})`));
-    await sql`with v(id, k) as (values ${values})
-      update images set name_sort = (select k from v where v.id = images.id) where id in (select id from v)`.execute(
-      db,
-    );
-  }
+  await addNameSortColumn(db, 'images');
   await db.schema.createIndex('images_name_sort').on('images').columns(['name_sort', 'id']).execute();
   await db.schema
     .createIndex('images_folder_name_sort')

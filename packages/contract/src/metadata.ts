@@ -228,6 +228,9 @@ export const imagePatchSchema = z
     description: 'metadata: fields to set or replace (null removes one); name: a new name under the upload rules',
   });
 
+/** `GET /predictions/groups/?values=1` gives each result's value when the query selects at most this many. */
+export const GROUP_VALUES_MAX = 5000;
+
 export const resultGroupSchema = z.object({
   key: z.record(z.string(), z.union([metadataValueSchema, z.null()])),
   images: z.number().int().min(0),
@@ -239,6 +242,12 @@ export const resultGroupSchema = z.object({
     .nullable()
     .meta({ description: "95 % interval of the mean (Student's t); null with fewer than 2 images" }),
   bands: z.object({ healthy: z.number().int(), mild: z.number().int(), severe: z.number().int() }),
+  values: z
+    .array(z.number())
+    .optional()
+    .meta({
+      description: `with values=true: the reviewed PPD of each result of the group, ascending (left out when the query selects more than ${GROUP_VALUES_MAX} scored results)`,
+    }),
 });
 export type ResultGroup = z.infer<typeof resultGroupSchema>;
 

@@ -24,7 +24,7 @@ import {
 import { exportFileName } from './results-export.js';
 import { nfc } from '../names/names.js';
 import { parseMetaQuery } from '../metadata/meta-query.js';
-import { METADATA_FIELD_PATTERN, resultGroupSchema } from '@cassavascope/contract';
+import { GROUP_VALUES_MAX, METADATA_FIELD_PATTERN, resultGroupSchema } from '@cassavascope/contract';
 
 const idParam = (field: string) =>
   z
@@ -66,7 +66,12 @@ const groupBy = z
 /** The groups take the listing's filters (and meta.FIELD=VALUE). */
 const groupsQuerySchema = listQuerySchema
   .pick({ task_id: true, image_id: true, search: true, severity: true, needs_review: true, reviewed: true })
-  .extend({ by: groupBy });
+  .extend({
+    by: groupBy,
+    values: boolParam.optional().meta({
+      description: `true: each group also lists its results' values (when the query selects at most ${GROUP_VALUES_MAX})`,
+    }),
+  });
 
 /** The listing's filter parameters as sent; an empty one counts as absent (a form's blank field). */
 function filterParams(query: Record<string, string>) {
@@ -189,11 +194,11 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     const query = flatQuery(raw);
     const q = parseInput(
       groupsQuerySchema,
-      { by: query.by?.trim() ? query.by : undefined, ...filterParams(query) },
+      { by: query.by?.trim() ? query.by : undefined, values: query.values || undefined, ...filterParams(query) },
       'query',
     );
     const filter = resultFilter(q, query);
-    return { fields: q.by, filter, taskId: q.task_id };
+    return { fields: q.by, filter, taskId: q.task_id, withValues: q.values === true };
   };
   const groupsDoc = doc({
     summary:
@@ -202,8 +207,8 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
     responses: { 200: z.array(resultGroupSchema) },
   });
   app.get('/predictions/groups/', groupsDoc, async (req) => {
-    const { fields, filter } = groupsRequest(req.query);
-    return predictions.groups(filter, fields);
+    const { fields, filter, withValues } = groupsRequest(req.query);
+    return predictions.groups(filter, fields, withValues);
   });
   // An addition (docs/api.md): the same table as a CSV file, columns named for a breeding database.
   const groupsExportDoc = doc({

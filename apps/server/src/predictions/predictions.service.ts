@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../http/errors.js';
 import { TasksService, type CreateTaskInput } from '../tasks/tasks.service.js';
 import { toResult } from './result.mapper.js';
 import { groupsCsv, toResultGroups } from './result-groups.js';
-import { PPD_TRAIT_COLUMN, type ResultGroup } from '@cassavascope/contract';
+import { GROUP_VALUES_MAX, PPD_TRAIT_COLUMN, type ResultGroup } from '@cassavascope/contract';
 import { exportCsvStream, type ExportFilter } from './results-export.js';
 import { ResultsRepository, type ExportFormat, type ResultFilter, type ResultOrder } from './results.repository.js';
 
@@ -57,9 +57,16 @@ export class PredictionsService {
     };
   }
 
-  /** Scored results grouped by one or two sample fields, with reviewed values (api.md GET /predictions/groups/). */
-  async groups(filter: ResultFilter, fields: string[]): Promise<ResultGroup[]> {
-    return toResultGroups(fields, await this.repo.groupSums(filter, fields));
+  /**
+   * Scored results grouped by one or two sample fields, with reviewed values (api.md GET /predictions/groups/);
+   * `withValues`: each group also lists its results' values, when there are at most GROUP_VALUES_MAX in all.
+   */
+  async groups(filter: ResultFilter, fields: string[], withValues = false): Promise<ResultGroup[]> {
+    const [sums, values] = await Promise.all([
+      this.repo.groupSums(filter, fields),
+      withValues ? this.repo.groupValues(filter, fields, GROUP_VALUES_MAX) : null,
+    ]);
+    return toResultGroups(fields, sums, values ?? undefined);
   }
 
   groupsCsv(fields: string[], groups: ResultGroup[]): string {

@@ -15,8 +15,21 @@ function compareValues(a: KeyValue, b: KeyValue): number {
   return a.localeCompare(b, 'en', { numeric: true }) || (a < b ? -1 : 1);
 }
 
-/** `GET /predictions/groups/`: each group's key object, counts, statistics and bands, sorted by key. */
-export function toResultGroups(fields: string[], sums: GroupSums[]): ResultGroup[] {
+/**
+ * `GET /predictions/groups/`: each group's key object, counts, statistics and bands, sorted by key; with `values`
+ * (each result's key and value) also each group's values, ascending.
+ */
+export function toResultGroups(
+  fields: string[],
+  sums: GroupSums[],
+  values?: { key: KeyValue[]; value: number }[],
+): ResultGroup[] {
+  const valuesByKey = new Map<string, number[]>();
+  for (const v of values ?? []) {
+    // A number and a text never share a key (1 is not "1"): JSON keeps the difference.
+    const id = JSON.stringify(v.key);
+    valuesByKey.set(id, [...(valuesByKey.get(id) ?? []), v.value]);
+  }
   const sorted = [...sums].sort((x, y) => {
     for (let i = 0; i < fields.length; i++) {
       const c = compareValues(x.key[i] ?? null, y.key[i] ?? null);
@@ -30,6 +43,7 @@ export function toResultGroups(fields: string[], sums: GroupSums[]): ResultGroup
     specimens: g.specimens,
     ...groupStatistics(g.images, g.sum, g.sumSquares),
     bands: { healthy: g.healthy, mild: g.mild, severe: g.severe },
+    ...(values ? { values: (valuesByKey.get(JSON.stringify(g.key)) ?? []).sort((a, b) => a - b) } : {}),
   }));
 }
 

@@ -75,12 +75,17 @@ export interface GroupSums {
 /** A row of the grouped pass, as the driver answers it (PostgreSQL: two key columns per field, counts as text). */
 type GroupRow = Record<string, unknown>;
 
+/** A row's key values, one per field (PostgreSQL answers a number column and a text column per field). */
+function keyOf(r: GroupRow, fields: string[], postgres: boolean): (number | string | null)[] {
+  return fields.map((_f, i) => {
+    if (!postgres) return (r[`k${i}`] as number | string | null) ?? null;
+    return r[`k${2 * i}`] !== null ? Number(r[`k${2 * i}`]) : ((r[`k${2 * i + 1}`] as string | null) ?? null);
+  });
+}
+
 function toGroupSums(r: GroupRow, fields: string[], postgres: boolean): GroupSums {
   return {
-    key: fields.map((_f, i) => {
-      if (!postgres) return (r[`k${i}`] as number | string | null) ?? null;
-      return r[`k${2 * i}`] !== null ? Number(r[`k${2 * i}`]) : ((r[`k${2 * i + 1}`] as string | null) ?? null);
-    }),
+    key: keyOf(r, fields, postgres),
     images: Number(r.images),
     specimens: Number(r.specimens ?? 0),
     sum: Number(r.total),
@@ -186,8 +191,27 @@ export class ResultsRepository {
     return [...merged.values()];
   }
 
-  /** The grouped pass of `groupSums` over the filter (or over the part of it the caller narrows it to). */
-  private groupQuery(filter: ResultFilter, fields: string[], postgres: boolean) {
+  /**
+   * The reviewed PPD of every scored result of the filter with its key (as `groupSums` groups them), for a chart of
+   * each result; null when there are more than `limit` (the chart then shows the groups' figures only).
+   */
+  async groupValues(
+    filter: ResultFilter,
+    fields: string[],
+    limit: number,
+  ): Promise<{ key: (number | string | null)[]; value: number }[] | null> {
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const { q, keys } = this.groupJoins(filter, fields, postgres);
+    const rows = (await q
+      .select([...keys.map((k, i) => sql`${k}`.as(`k${i}`)), sql`results.ppd_value`.as('value')])
+      .limit(limit + 1)
+      .execute()) as GroupRow[];
+    if (rows.length > limit) return null;
+    return rows.map((r) => ({ key: keyOf(r, fields, postgres), value: Number(r.value) }));
+  }
+
+  /** The scored results of the filter joined to each field's value, and the key expression of each field. */
+  private groupJoins(filter: ResultFilter, fields: string[], postgres: boolean) {
     // The (task, image, ppd, counted) index covers this scan (the wide result rows are never read), in image
     // order, so the lookups of the fields walk their primary key in order too.
     const scored = this.filtered(filter)
@@ -209,6 +233,12 @@ export class ResultsRepository {
     const keys = postgres
       ? aliases.flatMap((a) => [sql.ref(`${a}.num_value`), sql.ref(`${a}.text_value`)])
       : aliases.map((a) => sql`coalesce(${sql.ref(`${a}.num_value`)}, ${sql.ref(`${a}.text_value`)})`);
+    return { q, keys };
+  }
+
+  /** The grouped pass of `groupSums` over the filter (or over the part of it the caller narrows it to). */
+  private groupQuery(filter: ResultFilter, fields: string[], postgres: boolean) {
+    const { q, keys } = this.groupJoins(filter, fields, postgres);
     const band = (from: number | null, to: number | null) => {
       const lo = from === null ? sql`1 = 1` : sql`results.ppd_value >= ${from}`;
       const hi = to === null ? sql`1 = 1` : sql`results.ppd_value < ${to}`;

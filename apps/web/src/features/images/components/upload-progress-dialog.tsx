@@ -84,6 +84,8 @@ export function UploadProgressDialog({
     <Modal
       open={open}
       title={t('upload_progress')}
+      // A sheet's report is a table: a little more room for it.
+      width={sheet?.state === 'done' ? 640 : undefined}
       footer={null}
       closable={!busy}
       mask={{ closable: !busy }}

@@ -99,22 +99,23 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
           />
         </Form.Item>
         <Form.Item label={t('sample_sheet')} extra={t('sample_sheet_hint')}>
-          <Upload.Dragger
-            accept={SHEET_ACCEPT}
-            maxCount={1}
-            fileList={sheet ? [{ uid: 'sheet', name: sheet.name, status: 'done' }] : []}
-            beforeUpload={(file) => {
-              if (isSheetFile(file)) setSheet(file);
-              return false;
-            }}
-            onRemove={() => setSheet(null)}
-            className="upload-sheet-picker"
-            data-testid="upload-sheet-picker"
-          >
-            <span className="upload-sheet-drop">
-              <FileExcelOutlined /> {t('sample_sheet_drop')}
-            </span>
-          </Upload.Dragger>
+          <div data-testid="upload-sheet-picker">
+            <Upload.Dragger
+              accept={SHEET_ACCEPT}
+              maxCount={1}
+              fileList={sheet ? [{ uid: 'sheet', name: sheet.name, status: 'done' }] : []}
+              beforeUpload={(file) => {
+                if (isSheetFile(file)) setSheet(file);
+                return false;
+              }}
+              onRemove={() => setSheet(null)}
+              className="upload-sheet-picker"
+            >
+              <span className="upload-sheet-drop">
+                <FileExcelOutlined /> {t('sample_sheet_drop')}
+              </span>
+            </Upload.Dragger>
+          </div>
         </Form.Item>
         <Typography.Text type="secondary">{t(`upload_hint.${mode ?? 'single'}`)}</Typography.Text>
       </Form>

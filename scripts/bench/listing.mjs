@@ -42,7 +42,10 @@ try {
   // 2. Seed realistic rows in one transaction.
   const db = new Database(path.join(dataDir, 'cassavascope.db'));
   const sites = ['Wuming', 'Danzhou', 'Nanning', 'Haikou', 'Field trial', 'Greenhouse', '木薯试验田', 'Plot'];
-  const insertFolder = db.prepare('insert into folders (name, name_key, description, created_at) values (?, ?, ?, ?)');
+  // name_sort (migration 0013) approximated by the lower-cased name, as for the images below.
+  const insertFolder = db.prepare(
+    'insert into folders (name, name_key, name_sort, description, created_at) values (?, ?, ?, ?, ?)',
+  );
   const insertImage = db.prepare(
     // name_sort (migration 0009) approximated by the lower-cased name: distinct values, as real keys are.
     `insert into images (name, name_lower, name_sort, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
@@ -55,7 +58,7 @@ try {
   db.transaction(() => {
     for (let f = 1; f <= FOLDERS; f++) {
       const name = `${sites[f % sites.length]} ${2025 + (f % 2)} batch ${f}`;
-      insertFolder.run(name, name.toLowerCase(), '', new Date(start + f * 86400000).toISOString());
+      insertFolder.run(name, name.toLowerCase(), name.toLowerCase(), '', new Date(start + f * 86400000).toISOString());
       folderKeys.push(name.toLowerCase());
     }
     for (let i = 1; i <= IMAGES; i++) {

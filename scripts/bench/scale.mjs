@@ -159,9 +159,10 @@ async function seedListing(databaseUrl) {
   const folderIds = [null];
   for (let f = 1; f <= FOLDERS; f++) {
     const name = `${sites[f % sites.length]} ${2025 + (f % 2)} batch ${f}`;
+    // name_sort (migration 0013) approximated by the lower-cased name.
     const r = await client.query(
-      'insert into folders (name, name_key, description, created_at) values ($1, $2, $3, $4) returning id',
-      [name, name.toLowerCase(), '', new Date(start + f * 86400000).toISOString()],
+      'insert into folders (name, name_key, name_sort, description, created_at) values ($1, $2, $3, $4, $5) returning id',
+      [name, name.toLowerCase(), name.toLowerCase(), '', new Date(start + f * 86400000).toISOString()],
     );
     folderKeys.push(name.toLowerCase());
     folderIds.push(r.rows[0].id);

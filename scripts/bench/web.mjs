@@ -69,7 +69,10 @@ async function seed() {
 
   const Database = requireServer('better-sqlite3');
   const db = new Database(path.join(dataDir, 'cassavascope.db'));
-  const insertFolder = db.prepare('insert into folders (name, name_key, description, created_at) values (?, ?, ?, ?)');
+  // name_sort (migration 0013) approximated by the lower-cased name, as for the images below.
+  const insertFolder = db.prepare(
+    'insert into folders (name, name_key, name_sort, description, created_at) values (?, ?, ?, ?, ?)',
+  );
   const insertImage = db.prepare(
     // name_sort (migration 0009) approximated by the lower-cased name: distinct values, as real keys are.
     `insert into images (name, name_lower, name_sort, folder_id, folder_sort, size, format, width, height, sha256, blob_key, thumb_key, created_at, ppd_value, last_prediction)
@@ -82,7 +85,13 @@ async function seed() {
   db.transaction(() => {
     for (let f = 1; f <= FOLDERS; f++) {
       const name = `Field trial ${f}`;
-      insertFolder.run(name, name.toLowerCase(), '', new Date(start + f * 86_400_000).toISOString());
+      insertFolder.run(
+        name,
+        name.toLowerCase(),
+        name.toLowerCase(),
+        '',
+        new Date(start + f * 86_400_000).toISOString(),
+      );
       folderKeys.push(name.toLowerCase());
     }
     for (let i = 1; i <= IMAGES; i++) {

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { makeJpeg } from './helpers/fixtures.js';
-import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
-import { ensureServerBuilt, startServerProcess } from './helpers/server-process.js';
+import { ensureServerBuilt, oneProcessEnv, startServerProcess } from './helpers/server-process.js';
 
 /**
  * Issue 14 with a real process killed by SIGKILL (CASSAVA_CRASH_POINT=delete-before-files) right after a folder
@@ -25,16 +24,7 @@ describe('SIGKILL right after a deletion committed', () => {
   it('keeps its audit entry', async () => {
     ensureServerBuilt();
     dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cassava-audit-crash-'));
-    const env: Record<string, string> = {
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      WORKERS: '1',
-      ...(await scaleOutEnvForTest()),
-      WORKER_PROCESSES: '0',
-    };
-    if (env.DATABASE_URL) env.API_WORKS_JOBS = '1';
+    const env = await oneProcessEnv(dataDir);
 
     // A folder with one photo (so the deletion has files to remove after its commit: the crash point).
     const setup = await startServerProcess(env, children);

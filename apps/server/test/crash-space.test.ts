@@ -6,8 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
 import type { BlobStorage } from '../src/storage/blob-storage.js';
 import { createStorage } from '../src/storage/create-storage.js';
-import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
-import { ensureServerBuilt, startServerProcess, type ServerProcess } from './helpers/server-process.js';
+import { ensureServerBuilt, oneProcessEnv, startServerProcess, type ServerProcess } from './helpers/server-process.js';
 import { specimenFiles, type SpecimenFile } from './helpers/specimens.js';
 
 /**
@@ -68,18 +67,8 @@ describe('SIGKILL at the bad moments, then a restart', () => {
   it('leaves zero orphaned blobs and zero temp files', async () => {
     ensureServerBuilt();
     dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cassava-crash-space-'));
-    env = {
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      WORKERS: '1',
-      ...(await scaleOutEnvForTest()),
-      // One API process and no worker processes: every orphan may go at once.
-      WORKER_PROCESSES: '0',
-      ORPHAN_GRACE_MINUTES: '0',
-    };
-    if (env.DATABASE_URL) env.API_WORKS_JOBS = '1';
+    // One API process and no worker processes: every orphan may go at once.
+    env = { ...(await oneProcessEnv(dataDir)), ORPHAN_GRACE_MINUTES: '0' };
     storage = await createStorage(loadConfig(env));
     const photos = await specimenFiles(12, { width: 160, height: 100 });
 

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaleOutEnvForTest } from './scale-out-env.js';
 
 /**
  * The built server (node apps/server/dist/main.js) as a real child process, for the tests that kill it with
@@ -15,6 +16,24 @@ export interface ServerProcess {
   url: string;
   /** resolves with the signal that ended the process (null for a plain exit) */
   exited: Promise<NodeJS.Signals | null>;
+}
+
+/**
+ * The environment of one server process on `dataDir` (PostgreSQL and S3 in the scale-out pass) with no worker
+ * processes: the API process works the jobs itself.
+ */
+export async function oneProcessEnv(dataDir: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    WORKERS: '1',
+    ...(await scaleOutEnvForTest()),
+    WORKER_PROCESSES: '0',
+  };
+  if (env.DATABASE_URL) env.API_WORKS_JOBS = '1';
+  return env;
 }
 
 /** `npm test` builds first; a test run on its own builds what is missing. */

@@ -124,7 +124,11 @@ describe('results: the By group view', () => {
     expect(await plot.getByTestId('dot-plot-n').nth(at).textContent()).toBe('4');
     expect(await plot.getByTestId('dot-plot-ppd-axis').textContent()).toBe('PPD (0-10 scale)');
     expect(await plot.getByTestId('dot-plot-group-axis').textContent()).toBe('Genotype');
-    expect(await plot.locator('.dot-plot-mean').count()).toBe(byGenotype.length + 1); // + the legend's
+    // Each group's mean, and a dot per result: TME419's four, eight in all.
+    expect(await plot.locator('.dot-plot-mean').count()).toBe(byGenotype.length);
+    expect(await plot.getByTestId('dot-plot-row').nth(at).getByTestId('dot-plot-value').count()).toBe(4);
+    expect(await plot.getByTestId('dot-plot-value').count()).toBe(NAMES.length);
+    expect(await page.getByTestId('dot-plot-no-values').count()).toBe(0);
     await screenshot(page, 'results-groups-en-1440');
 
     // The group without a genotype cannot be listed on its own: its row says why and opens nothing.

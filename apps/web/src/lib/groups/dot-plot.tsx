@@ -1,11 +1,15 @@
 import type { ResultGroup } from '@cassavascope/contract';
-import { PPD_MAX, PPD_MILD_FROM, PPD_SEVERE_FROM } from '@cassavascope/contract';
+import { GROUP_VALUES_MAX, PPD_MAX, PPD_MILD_FROM, PPD_SEVERE_FROM } from '@cassavascope/contract';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatCount } from '../format';
 import { ppdColour } from '../ppd';
 
 const ROW = 30;
-const TOP = 44;
+const TOP = 26;
+/** A result's dot, and how far dots of one row spread up and down so that equal values stay apart. */
+const VALUE_R = 3.5;
+const JITTER = [0, -5, 5, -2.5, 2.5, -7.5, 7.5];
 const BOTTOM = 44;
 /** Narrower than this the chart scrolls sideways rather than shrink its text (a phone's 390 px fits). */
 const MIN_WIDTH = 320;
@@ -32,7 +36,8 @@ function useBoxWidth() {
 
 /**
  * The chart a breeder puts in a report: one row per group on the PPD scale (0-10, severity bands shaded behind),
- * the group's mean as a dot coloured by its band with its 95 % interval, and n at the right; both axes are named.
+ * a small grey dot per result, the group's mean as a larger dot coloured by its band with its 95 % interval, and
+ * n at the right; both axes are named.
  * Plain SVG drawn at its box's width (a phone scrolls it sideways); a row a researcher can open is a button.
  */
 export function DotPlot({
@@ -61,8 +66,34 @@ export function DotPlot({
     { from: PPD_MILD_FROM, to: PPD_SEVERE_FROM, cls: 'band-mild' },
     { from: PPD_SEVERE_FROM, to: PPD_MAX, cls: 'band-severe' },
   ];
+  const dots = groups.every((g) => g.values !== undefined);
   return (
     <div className="dot-plot-box" ref={boxRef}>
+      {/* The legend wraps as text does, in any language and width. */}
+      <div className="dot-plot-legend">
+        {dots ? (
+          <span>
+            <svg width={12} height={12} aria-hidden>
+              <circle cx={6} cy={6} r={VALUE_R} className="dot-plot-value" />
+            </svg>
+            {t('plot_result')}
+          </span>
+        ) : null}
+        <span>
+          <svg width={14} height={14} aria-hidden>
+            <circle cx={7} cy={7} r={6} className="dot-plot-mean" fill="rgba(0, 0, 0, 0.55)" />
+          </svg>
+          {t('plot_mean')}
+        </span>
+        <span>
+          <svg width={32} height={14} aria-hidden>
+            <line className="dot-plot-ci" x1={1} x2={31} y1={7} y2={7} />
+            <line className="dot-plot-ci" x1={1} x2={1} y1={2} y2={12} />
+            <line className="dot-plot-ci" x1={31} x2={31} y1={2} y2={12} />
+          </svg>
+          {t('plot_ci')}
+        </span>
+      </div>
       <svg
         className="dot-plot"
         width={width}
@@ -72,19 +103,6 @@ export function DotPlot({
         aria-label={t('plot_label')}
         data-testid="dot-plot"
       >
-        {/* Legend: what a dot and a bar are. */}
-        <g className="dot-plot-legend">
-          <circle cx={18} cy={14} r={5} className="dot-plot-mean" fill="rgba(0, 0, 0, 0.55)" />
-          <text x={28} y={18}>
-            {t('plot_mean')}
-          </text>
-          <line className="dot-plot-ci" x1={122} x2={152} y1={14} y2={14} />
-          <line className="dot-plot-ci" x1={122} x2={122} y1={9} y2={19} />
-          <line className="dot-plot-ci" x1={152} x2={152} y1={9} y2={19} />
-          <text x={160} y={18}>
-            {t('plot_ci')}
-          </text>
-        </g>
         <text className="dot-plot-axis" x={12} y={TOP - 10} data-testid="dot-plot-group-axis">
           {groupAxis}
         </text>
@@ -134,6 +152,16 @@ export function DotPlot({
               <text className="dot-plot-label" x={left - 10} y={y + 4} textAnchor="end">
                 {name.length > chars ? `${name.slice(0, chars - 1)}…` : name}
               </text>
+              {(g.values ?? []).map((v, j) => (
+                <circle
+                  key={j}
+                  className="dot-plot-value"
+                  cx={x(v)}
+                  cy={y + JITTER[j % JITTER.length]!}
+                  r={VALUE_R}
+                  data-testid="dot-plot-value"
+                />
+              ))}
               {g.ci95 ? (
                 <>
                   <line className="dot-plot-ci" x1={x(g.ci95[0])} x2={x(g.ci95[1])} y1={y} y2={y} />
@@ -151,6 +179,11 @@ export function DotPlot({
           );
         })}
       </svg>
+      {dots ? null : (
+        <div className="dot-plot-note" data-testid="dot-plot-no-values">
+          {t('plot_no_values', { max: formatCount(GROUP_VALUES_MAX) })}
+        </div>
+      )}
     </div>
   );
 }

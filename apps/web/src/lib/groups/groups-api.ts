@@ -28,12 +28,18 @@ export function useMetadataFields() {
 
 const groupsParams = (query: GroupQuery) => ({ ...query.filter, by: query.by.join(',') });
 
+/** The groups with each result's value (`values=true`: the chart's dots; left out past GROUP_VALUES_MAX results). */
 export function useResultGroups(query: GroupQuery) {
   return useQuery({
     queryKey: ['results', 'groups', query.by.join(','), query.filter],
     enabled: query.by.length > 0,
     queryFn: ({ signal }) =>
-      api.get<ResultGroup[]>('/predictions/groups/', groupsParams(query), signal, z.array(resultGroupSchema)),
+      api.get<ResultGroup[]>(
+        '/predictions/groups/',
+        { ...groupsParams(query), values: 'true' },
+        signal,
+        z.array(resultGroupSchema),
+      ),
   });
 }
 

@@ -203,4 +203,38 @@ describe('a sample sheet given with the photos', () => {
     await closeProgress();
     await page.setViewportSize(DESKTOP);
   });
+  it('a sheet kept out by a bad value can be corrected and applied later on Samples', async () => {
+    const dialog = await openSettings('zip');
+    await dialog
+      .getByTestId('upload-sheet-picker')
+      .locator('input[type="file"]')
+      .setInputFiles([csv('late.csv', 'name,dah\nY1.png,-1\n')]);
+    await expect.poll(() => dialog.getByTestId('upload-sheet-picker').textContent(), POLL).toContain('late.csv');
+    await dialog.getByTestId('upload-input').setInputFiles([
+      {
+        name: 'late.zip',
+        mimeType: 'application/zip',
+        buffer: zipBytes([{ name: 'Y1.png', bytes: pngBytes(41) }]),
+      },
+    ]);
+    const outcome = progressDialog().getByTestId('sheet-outcome');
+    await expect.poll(() => outcome.getAttribute('data-outcome'), POLL).toBe('blocked');
+    expect(await sheetRow('Y1.png').textContent()).toContain('Days after harvest: “-1” is not a number of 0 or more');
+
+    await progressDialog().getByTestId('sheet-open-samples').click();
+    await page.locator('[data-section="samples"]').waitFor();
+    await progressDialog().waitFor({ state: 'hidden' });
+    await page.getByTestId('tab-sheet').click();
+    await page
+      .getByTestId('sheet-panel')
+      .locator('input[type="file"]')
+      .setInputFiles([csv('late-fixed.csv', 'name,dah\nY1.png,1\n')]);
+    const report = page.getByTestId('sheet-report');
+    await expect.poll(() => report.locator('.ant-alert-title').textContent(), POLL).toBe('Fields stored from 1 row.');
+    expect(await report.getByTestId('sheet-rows').locator('tr').filter({ hasText: 'Y1.png' }).textContent()).toContain(
+      'Days after harvest',
+    );
+    expect((await uncategorised('Y1.png'))?.metadata).toEqual({ dah: 1 });
+    await e2e.goto('images');
+  });
 });

@@ -27,7 +27,7 @@ export function GroupsPanel() {
   return (
     <div className="samples-panel">
       <Select
-        className="samples-task"
+        className="groups-task"
         value={taskId ?? 0}
         options={taskOptions}
         onChange={(v: number) => setTaskId(v === 0 ? null : v)}

@@ -237,4 +237,24 @@ describe('a sample sheet given with the photos', () => {
     expect((await uncategorised('Y1.png'))?.metadata).toEqual({ dah: 1 });
     await e2e.goto('images');
   });
+  it('takes a photo and its sheet dropped together on the upload dialog', async () => {
+    await page.getByTestId('upload-single').click();
+    const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('choose-files') });
+    await dialog.waitFor();
+    const dropped = [png('D1.png', 51), csv('drop.csv', 'file_name;genotype;dah\nD1;TME3;21\n')];
+    const dataTransfer = await page.evaluateHandle(
+      (files) => {
+        const dt = new DataTransfer();
+        for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: f.type }));
+        return dt;
+      },
+      dropped.map((f) => ({ name: f.name, type: f.mimeType, bytes: [...f.buffer] })),
+    );
+    await dialog.getByTestId('upload-drop').dispatchEvent('drop', { dataTransfer });
+    const outcome = progressDialog().getByTestId('sheet-outcome');
+    await expect.poll(() => outcome.getAttribute('data-outcome'), POLL).toBe('applied');
+    expect(await outcome.textContent()).toBe('Fields stored from 1 row.');
+    expect((await uncategorised('D1.png'))?.metadata).toEqual({ genotype: 'TME3', dah: 21 });
+    await closeProgress();
+  });
 });

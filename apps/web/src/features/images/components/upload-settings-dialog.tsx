@@ -1,7 +1,7 @@
 import { FileExcelOutlined } from '@ant-design/icons';
 import { Form, Input, Modal, Select, Switch, Typography, Upload, type ButtonProps } from 'antd';
 import { compileNamePattern } from '@cassavascope/contract';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderItem } from '../../../lib/normalize-folder';
 import { isSheetFile } from '../api/upload-sheet';
@@ -32,9 +32,14 @@ const ACCEPT: Record<UploadMode, string> = {
   zip: '.zip,application/zip',
 };
 
+/** A drag over the sheet's own drop area is for the sheet picker, not the upload. */
+const overSheetPicker = (e: DragEvent<HTMLElement>) =>
+  e.target instanceof Element && e.target.closest('.upload-sheet-picker') !== null;
+
 /**
  * Upload settings: target folder (with inline create) and the duplicate check (on by default). Its button opens
- * the file picker; the chosen files start the upload.
+ * the file picker; the chosen files start the upload, and so do files dropped on the dialog (photos, a ZIP and
+ * the sheet together).
  */
 export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel, onFiles }: Props) {
   const { t } = useTranslation('images');
@@ -46,6 +51,12 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
   const [sheet, setSheet] = useState<File | null>(null);
   const patternBad = pattern.trim() !== '' && !compileNamePattern(pattern.trim()).ok;
   const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const take = (files: File[]) => {
+    if (mode && files.length > 0 && !patternBad)
+      onFiles(files, { folderId, checkDuplicate, pattern: pattern.trim(), sheet }, mode);
+  };
 
   useEffect(() => {
     if (mode) {
@@ -67,58 +78,79 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
       okButtonProps={{ 'data-testid': 'choose-files', disabled: patternBad } as ButtonProps}
       destroyOnHidden
     >
-      <Form layout="vertical">
-        <Form.Item label={t('target_folder')}>
-          <Select
-            allowClear
-            value={folderId ?? undefined}
-            placeholder={t('uncategorized')}
-            onChange={(v?: number) => setFolderId(v ?? null)}
-            options={folders.map((f) => ({ value: f.id, label: f.name }))}
-            data-testid="upload-folder-select"
-          />
-        </Form.Item>
-        <Form.Item>
-          <InlineFolderCreate onCreated={(f) => setFolderId(f.id)} />
-        </Form.Item>
-        <Form.Item label={t('check_duplicates')} extra={t('check_duplicates_hint')}>
-          <Switch checked={checkDuplicate} onChange={setCheckDuplicate} data-testid="duplicate-switch" />
-        </Form.Item>
-        <Form.Item
-          label={t('name_pattern')}
-          extra={patternBad ? undefined : t('name_pattern_hint')}
-          validateStatus={patternBad ? 'error' : undefined}
-          help={patternBad ? t('name_pattern_invalid') : undefined}
-        >
-          <Input
-            value={pattern}
-            onChange={(e) => setPattern(e.target.value)}
-            placeholder="{genotype}_{rep}_{dah}d_{root}"
-            spellCheck={false}
-            data-testid="upload-pattern"
-          />
-        </Form.Item>
-        <Form.Item label={t('sample_sheet')} extra={t('sample_sheet_hint')}>
-          <div data-testid="upload-sheet-picker">
-            <Upload.Dragger
-              accept={SHEET_ACCEPT}
-              maxCount={1}
-              fileList={sheet ? [{ uid: 'sheet', name: sheet.name, status: 'done' }] : []}
-              beforeUpload={(file) => {
-                if (isSheetFile(file)) setSheet(file);
-                return false;
-              }}
-              onRemove={() => setSheet(null)}
-              className="upload-sheet-picker"
-            >
-              <span className="upload-sheet-drop">
-                <FileExcelOutlined /> {t('sample_sheet_drop')}
-              </span>
-            </Upload.Dragger>
-          </div>
-        </Form.Item>
-        <Typography.Text type="secondary">{t(`upload_hint.${mode ?? 'single'}`)}</Typography.Text>
-      </Form>
+      <div
+        className={`upload-settings-drop${dragging ? ' is-dragging' : ''}`}
+        data-testid="upload-drop"
+        onDragOver={(e) => {
+          if (overSheetPicker(e)) return;
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+        }}
+        onDrop={(e) => {
+          setDragging(false);
+          if (overSheetPicker(e)) return;
+          e.preventDefault();
+          take(Array.from(e.dataTransfer.files));
+        }}
+      >
+        <Form layout="vertical">
+          <Form.Item label={t('target_folder')}>
+            <Select
+              allowClear
+              value={folderId ?? undefined}
+              placeholder={t('uncategorized')}
+              onChange={(v?: number) => setFolderId(v ?? null)}
+              options={folders.map((f) => ({ value: f.id, label: f.name }))}
+              data-testid="upload-folder-select"
+            />
+          </Form.Item>
+          <Form.Item>
+            <InlineFolderCreate onCreated={(f) => setFolderId(f.id)} />
+          </Form.Item>
+          <Form.Item label={t('check_duplicates')} extra={t('check_duplicates_hint')}>
+            <Switch checked={checkDuplicate} onChange={setCheckDuplicate} data-testid="duplicate-switch" />
+          </Form.Item>
+          <Form.Item
+            label={t('name_pattern')}
+            extra={patternBad ? undefined : t('name_pattern_hint')}
+            validateStatus={patternBad ? 'error' : undefined}
+            help={patternBad ? t('name_pattern_invalid') : undefined}
+          >
+            <Input
+              value={pattern}
+              onChange={(e) => setPattern(e.target.value)}
+              placeholder="{genotype}_{rep}_{dah}d_{root}"
+              spellCheck={false}
+              data-testid="upload-pattern"
+            />
+          </Form.Item>
+          <Form.Item label={t('sample_sheet')} extra={t('sample_sheet_hint')}>
+            <div data-testid="upload-sheet-picker">
+              <Upload.Dragger
+                accept={SHEET_ACCEPT}
+                maxCount={1}
+                fileList={sheet ? [{ uid: 'sheet', name: sheet.name, status: 'done' }] : []}
+                beforeUpload={(file) => {
+                  if (isSheetFile(file)) setSheet(file);
+                  return false;
+                }}
+                onRemove={() => setSheet(null)}
+                className="upload-sheet-picker"
+              >
+                <span className="upload-sheet-drop">
+                  <FileExcelOutlined /> {t('sample_sheet_drop')}
+                </span>
+              </Upload.Dragger>
+            </div>
+          </Form.Item>
+          <Typography.Text type="secondary">
+            {t(`upload_hint.${mode ?? 'single'}`)} {t('drop_hint')}
+          </Typography.Text>
+        </Form>
+      </div>
       {mode ? (
         <input
           ref={input}
@@ -130,7 +162,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
           onChange={(e) => {
             const files = Array.from(e.target.files ?? []);
             e.target.value = '';
-            if (files.length) onFiles(files, { folderId, checkDuplicate, pattern: pattern.trim(), sheet }, mode);
+            take(files);
           }}
         />
       ) : null}

@@ -3,15 +3,24 @@ import { ApiError } from '../http/errors.js';
 import type { MetaCondition } from './metadata.repository.js';
 
 const PREFIX = 'meta.';
+/** `meta_missing=FIELD[,FIELD]`: images without these fields (the group whose key value is null). */
+const MISSING = 'meta_missing';
 
 /**
  * The `meta.FIELD=VALUE` parameters of a listing (GET /images/, /predictions/, their export and groups): one
  * condition per field (AND), the value typed as stored values are (so `meta.dah=7` matches the number 7).
  * An empty value counts as absent, as for the other filters; a bad name or value is a 400 naming the parameter.
+ * `meta_missing` adds a condition "without the field" for each field it names.
  */
 export function parseMetaQuery(query: Record<string, string>): MetaCondition[] | undefined {
   const conditions: MetaCondition[] = [];
   const fields: Record<string, string> = {};
+  for (const field of (query[MISSING] ?? '').split(',').map((f) => f.trim())) {
+    if (field === '') continue;
+    const problem = fieldNameProblem(field);
+    if (problem) fields[MISSING] = `${field}: ${problem}`;
+    else conditions.push({ field, value: null });
+  }
   for (const [key, raw] of Object.entries(query)) {
     if (!key.startsWith(PREFIX) || raw.trim() === '') continue;
     const field = key.slice(PREFIX.length);

@@ -176,6 +176,11 @@ describe('image grouping', () => {
     expect(groupKeyOf(a, 'folder', 'day')).toBe('folder:4');
     // A time with an offset is grouped by its UTC day.
     expect(groupKeyOf(img('x.jpg', 1, '2026-11-21T23:30:00-02:00'), 'date', 'day')).toBe('2026-11-22');
+    // Grouped by a sample field: its value as text, "" without it (the server's keys), whatever the sort.
+    const tagged = { ...a, metadata: { genotype: 'TME419', dah: 7 } };
+    expect(groupKeyOf(tagged, 'date', 'day', 'genotype')).toBe('TME419');
+    expect(groupKeyOf(tagged, 'name', 'day', 'dah')).toBe('7');
+    expect(groupKeyOf(tagged, 'name', 'day', 'plot')).toBe('');
   });
 
   it('flattens groups into header rows and rows of N images', () => {
@@ -206,10 +211,10 @@ describe('image grouping', () => {
       4,
     );
     expect(rows.slice(0, 5)).toEqual([
-      { kind: 'header', key: '2026-11-09', count: 5 },
+      { kind: 'header', key: '2026-11-09', count: 5, first: 0 },
       { kind: 'slots', key: '2026-11-09', first: 0, length: 4 },
       { kind: 'slots', key: '2026-11-09', first: 4, length: 1 },
-      { kind: 'header', key: '2026-11-01', count: 90_000 },
+      { kind: 'header', key: '2026-11-01', count: 90_000, first: 5 },
       { kind: 'slots', key: '2026-11-01', first: 5, length: 4 },
     ]);
     expect(rows).toHaveLength(3 + 1 + 22_500);

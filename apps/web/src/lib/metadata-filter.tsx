@@ -7,6 +7,13 @@ import { api } from './api-client';
 import type { MetadataFilterValue } from './metadata-params';
 
 const fieldsSchema = z.array(z.object({ field: z.string(), count: z.number() }));
+/** Every field name in use with its image count, most used first: for the filter and the Images grouping. */
+export const sampleFieldsQuery = {
+  queryKey: ['samples', 'fields'],
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api.get<z.infer<typeof fieldsSchema>>('/images/metadata/fields/', undefined, signal, fieldsSchema),
+  staleTime: 30_000,
+};
 const valuesSchema = z.array(z.object({ value: z.union([z.number(), z.string()]), count: z.number() }));
 
 /**
@@ -21,12 +28,7 @@ export function MetadataFilter({
   onChange: (next: MetadataFilterValue) => void;
 }) {
   const { t } = useTranslation();
-  const fields = useQuery({
-    queryKey: ['samples', 'fields'],
-    queryFn: ({ signal }) =>
-      api.get<z.infer<typeof fieldsSchema>>('/images/metadata/fields/', undefined, signal, fieldsSchema),
-    staleTime: 30_000,
-  });
+  const fields = useQuery(sampleFieldsQuery);
   const pending = value?.field ?? null;
   // A new field starts without a value (no filter yet) until one is picked.
   const setPending = (f: string | null) => onChange(f ? { field: f, value: '' } : null);

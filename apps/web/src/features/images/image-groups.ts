@@ -15,8 +15,20 @@ export function sizeBucketOf(bytes: number): (typeof SIZE_BUCKETS)[number] {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
 
-/** The group an image falls in for the current sort: date part (UTC, as the server groups), first letter, folder, size bucket. */
-export function groupKeyOf(image: ImageItem, sort: SortField, dateGrouping: DateGrouping): string {
+/**
+ * The group an image falls in: grouped by a field, its value as text ("" without it, as the server keys it); else
+ * for the current sort: date part (UTC, as the server groups), first letter, folder, size bucket.
+ */
+export function groupKeyOf(
+  image: ImageItem,
+  sort: SortField,
+  dateGrouping: DateGrouping,
+  groupBy: string | null = null,
+): string {
+  if (groupBy) {
+    const value = image.metadata[groupBy];
+    return value === undefined ? '' : String(value);
+  }
   switch (sort) {
     case 'date': {
       const iso = image.createdTime ?? image.uploadDate ?? '';
@@ -47,7 +59,8 @@ export function knownGroupKeys(sort: SortField, direction: SortDirection): strin
 }
 
 export type BrowserRow =
-  | { kind: 'header'; key: string; count: number }
+  /** `first`: the position of the group's first image (a key may head two runs while the order is changing) */
+  | { kind: 'header'; key: string; count: number; first: number }
   | { kind: 'images'; key: string; items: ImageItem[]; first: number }
   /** `length` images from position `first` of the whole list, loaded or not (placeholders until they are) */
   | { kind: 'slots'; key: string; first: number; length: number };
@@ -75,7 +88,7 @@ export function buildRows(
       groupStart.set(key, rows.length);
       groupOrder.push(key);
     }
-    rows.push({ kind: 'header', key, count: end - i });
+    rows.push({ kind: 'header', key, count: end - i, first: i });
     for (let j = i; j < end; j += columns) {
       rows.push({ kind: 'images', key, items: images.slice(j, Math.min(j + columns, end)), first: j });
     }
@@ -98,7 +111,7 @@ export function layoutRows(
   for (const g of groups) {
     if (g.count <= 0) continue;
     if (!groupStart.has(g.key)) groupStart.set(g.key, rows.length);
-    rows.push({ kind: 'header', key: g.key, count: g.count });
+    rows.push({ kind: 'header', key: g.key, count: g.count, first: g.start });
     for (let j = 0; j < g.count; j += columns)
       rows.push({ kind: 'slots', key: g.key, first: g.start + j, length: Math.min(columns, g.count - j) });
   }

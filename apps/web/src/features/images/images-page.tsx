@@ -27,7 +27,7 @@ import { UploadProgressDialog } from './components/upload-progress-dialog';
 import { UploadSettingsDialog, type UploadMode } from './components/upload-settings-dialog';
 import { useImagesByPosition } from './hooks/use-images-by-position';
 import { useUpload } from './hooks/use-upload';
-import type { DateGrouping } from './image-groups';
+import { loadGrouping, useImagesGrouping } from './hooks/use-images-grouping';
 import './images.css';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
 import { MetadataFilter } from '../../lib/metadata-filter';
@@ -36,7 +36,7 @@ import { EditFieldsDialog } from './components/edit-fields-dialog';
 
 /** Called by the shell when idle: the folders and the first page of images are ready before the first visit. */
 export function prefetch(queryClient: QueryClient): void {
-  prefetchImageList(queryClient);
+  prefetchImageList(queryClient, loadGrouping().groupBy);
   void queryClient.prefetchQuery({ queryKey: FOLDERS_KEY, queryFn: ({ signal }) => fetchAllFolders(signal) });
 }
 
@@ -55,7 +55,7 @@ export default function ImagesPage() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortField>(DEFAULT_LIST_PARAMS.sort);
   const [direction, setDirection] = useState<SortDirection>(DEFAULT_LIST_PARAMS.direction);
-  const [dateGrouping, setDateGrouping] = useState<DateGrouping>('day');
+  const [{ groupBy, dateGrouping }, setGrouping] = useImagesGrouping();
   const [view, setView] = useState<ViewMode>('grid');
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [previewIndex, setPreviewIndex] = useState<number | null>(null);
@@ -80,8 +80,8 @@ export default function ImagesPage() {
     [metaField, metaValue],
   );
   const listParams = useMemo(
-    () => ({ folder, search, sort, direction, meta: metaFilter }),
-    [folder, search, sort, direction, metaFilter],
+    () => ({ folder, search, sort, direction, meta: metaFilter, groupBy }),
+    [folder, search, sort, direction, metaFilter, groupBy],
   );
   const list = useImageList(listParams);
   const groups = useImageGroups(listParams, dateGrouping);
@@ -235,7 +235,9 @@ export default function ImagesPage() {
           direction={direction}
           onDirection={setDirection}
           dateGrouping={dateGrouping}
-          onDateGrouping={setDateGrouping}
+          onDateGrouping={(g) => setGrouping({ dateGrouping: g })}
+          groupBy={groupBy}
+          onGroupBy={(f) => setGrouping({ groupBy: f })}
           selectedCount={selected.size}
           allSelected={allSelected}
           selectingAll={selectingAll}
@@ -260,13 +262,14 @@ export default function ImagesPage() {
           {loadError ? '\u00a0' : t('total_count', { count: total })}
         </div>
         <ImageBrowser
-          listKey={`${filterKey}|${sort}|${direction}`}
+          listKey={`${filterKey}|${sort}|${direction}|${groupBy ?? ''}`}
           images={images}
           total={total}
           view={view}
           sort={sort}
           direction={direction}
           dateGrouping={dateGrouping}
+          groupBy={groupBy}
           folderNames={folderNames}
           selected={selected}
           loading={list.isLoading}

@@ -17,6 +17,8 @@ export interface ImageListParams {
   direction: SortDirection;
   /** a sample field's value (`meta.FIELD=VALUE`), or none */
   meta?: MetadataFilterValue;
+  /** a sample field to group by (`group_by=FIELD`: the list goes value by value, `sort` inside each), or none */
+  groupBy?: string | null;
 }
 
 /** One page of the server's list; small enough to answer fast at 100 000 images, large enough to scroll far. */
@@ -48,6 +50,7 @@ export async function fetchImagePage(params: ImageListParams, page: number, sign
       search: params.search.trim() || undefined,
       ordering: orderingOf(params.sort, params.direction),
       ...metaParams(params.meta ?? null),
+      group_by: params.groupBy || undefined,
       page,
       page_size: IMAGE_PAGE_SIZE,
     },
@@ -83,6 +86,7 @@ export const DEFAULT_LIST_PARAMS: ImageListParams = {
   sort: 'date',
   direction: 'desc',
   meta: null,
+  groupBy: null,
 };
 
 const listOptions = (params: ImageListParams) => ({
@@ -124,12 +128,15 @@ export function useImageAt(params: ImageListParams, index: number | null, loaded
   };
 }
 
-/** Warms the first page of the default view (called by the shell when the browser is idle). */
-export function prefetchImageList(queryClient: QueryClient): void {
-  void queryClient.prefetchInfiniteQuery(listOptions(DEFAULT_LIST_PARAMS));
+/** Warms the first page of the default view, grouped as last time (called by the shell when the browser is idle). */
+export function prefetchImageList(queryClient: QueryClient, groupBy: string | null): void {
+  void queryClient.prefetchInfiniteQuery(listOptions({ ...DEFAULT_LIST_PARAMS, groupBy }));
 }
 
-/** One run of the listing (`GET /images/groups/`): a group key, its image count and its first image's position. */
+/**
+ * One run of the listing (`GET /images/groups/`): a group key, its image count and its first image's position.
+ * Grouped by a field, the key is the value as text, "" for the images without the field.
+ */
 export interface ImageGroup {
   key: string;
   count: number;
@@ -154,6 +161,7 @@ export async function fetchImageGroups(
         search: params.search.trim() || undefined,
         ordering: orderingOf(params.sort, params.direction),
         ...metaParams(params.meta ?? null),
+        group_by: params.groupBy || undefined,
         grouping,
       },
       signal,
@@ -168,7 +176,7 @@ export async function fetchImageGroups(
 
 export function useImageGroups(params: ImageListParams, grouping: string) {
   return useQuery({
-    queryKey: [...IMAGES_KEY, 'groups', params, params.sort === 'date' ? grouping : null],
+    queryKey: [...IMAGES_KEY, 'groups', params, params.sort === 'date' && !params.groupBy ? grouping : null],
     queryFn: ({ signal }) => fetchImageGroups(params, grouping, signal),
     placeholderData: keepPreviousData,
   });

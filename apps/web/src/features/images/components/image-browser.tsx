@@ -22,6 +22,8 @@ interface Props {
   sort: SortField;
   direction: SortDirection;
   dateGrouping: DateGrouping;
+  /** a sample field the list is grouped by (one header per value, "no value" last), or null: by the sort */
+  groupBy: string | null;
   folderNames: Map<number, string>;
   selected: ReadonlySet<number>;
   loading: boolean;
@@ -97,13 +99,16 @@ function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode)
 export function ImageBrowser(props: Props) {
   const { t, i18n } = useTranslation('images');
   const { message } = App.useApp();
-  const { images, view, sort, direction, dateGrouping, folderNames, selected, onToggle, onOpen, imageAt, onShow } =
-    props;
+  const { images, view, sort, direction, dateGrouping, groupBy, folderNames, selected, onToggle, onOpen } = props;
+  const { imageAt, onShow } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const virtuoso = useRef<VirtuosoHandle>(null);
   const measured = useColumns(containerRef, view);
   const columns = measured ?? 1;
-  const keyOf = useCallback((img: ImageItem) => groupKeyOf(img, sort, dateGrouping), [sort, dateGrouping]);
+  const keyOf = useCallback(
+    (img: ImageItem) => groupKeyOf(img, sort, dateGrouping, groupBy),
+    [sort, dateGrouping, groupBy],
+  );
   const loaded = useMemo(() => buildRows(images, columns, keyOf), [images, columns, keyOf]);
   const { groups } = props;
   // With the server's groups, every row of the library; else the rows of what is loaded.
@@ -122,6 +127,7 @@ export function ImageBrowser(props: Props) {
 
   const groupLabel = useCallback(
     (key: string): string => {
+      if (groupBy) return key === '' ? t('group_no_value') : key;
       if (key === '--') return '--';
       if (sort === 'folder')
         return key === 'none' ? t('uncategorized') : (folderNames.get(Number(key.slice(7))) ?? key);
@@ -138,35 +144,48 @@ export function ImageBrowser(props: Props) {
       }
       return key;
     },
-    [sort, dateGrouping, folderNames, t, i18n.language],
+    [sort, dateGrouping, groupBy, folderNames, t, i18n.language],
+  );
+  // A header names the field with its value ("Genotype: TME419"); the index strip shows values only.
+  const headerLabel = useCallback(
+    (key: string): string =>
+      groupBy
+        ? t('group_field_value', {
+            field: t(`samples:field.${groupBy}`, { defaultValue: groupBy }),
+            value: groupLabel(key),
+          })
+        : groupLabel(key),
+    [groupBy, groupLabel, t],
   );
 
   const indexLabel = useCallback(
     (key: string): string => {
+      if (groupBy) return groupLabel(key);
       // Day keys show month-day under a year heading (indexMarker); months and years read in full (2026-03).
       if (sort === 'date') return dateGrouping === 'day' && key.length === 10 ? key.slice(5) : key;
       if (sort === 'folder') return groupLabel(key);
       return key;
     },
-    [sort, dateGrouping, groupLabel],
+    [sort, dateGrouping, groupBy, groupLabel],
   );
   const indexMarker = useCallback(
     (key: string, previous: string | undefined): string | null => {
-      if (sort !== 'date' || dateGrouping !== 'day' || key.length !== 10) return null;
+      if (groupBy || sort !== 'date' || dateGrouping !== 'day' || key.length !== 10) return null;
       const year = key.slice(0, 4);
       return previous?.slice(0, 4) === year ? null : year;
     },
-    [sort, dateGrouping],
+    [sort, dateGrouping, groupBy],
   );
-  const indexVariant = sort === 'name' ? 'narrow' : sort === 'folder' ? 'wide' : 'medium';
+  const indexVariant = groupBy || sort === 'folder' ? 'wide' : sort === 'name' ? 'narrow' : 'medium';
+  // Size buckets are known before the groups are (an empty one disabled); not when grouped by a field.
+  const knownKeys = useMemo(() => (groupBy ? [] : knownGroupKeys(sort, direction)), [groupBy, sort, direction]);
 
   const indexKeys = useMemo(() => {
     // Size buckets are always the seed's three (an empty one disabled); other keys are the server's groups.
-    const known = knownGroupKeys(sort, direction);
-    if (known.length) return known;
+    if (knownKeys.length) return knownKeys;
     if (serverGroups) return [...serverGroups.keys()];
     return groupOrder;
-  }, [sort, direction, groupOrder, serverGroups]);
+  }, [knownKeys, groupOrder, serverGroups]);
 
   const scrollToGroup = useCallback(
     (key: string, smooth = true) => {
@@ -227,7 +246,7 @@ export function ImageBrowser(props: Props) {
     if (row.kind === 'header') {
       return (
         <div className="image-group-header" data-group={row.key}>
-          <span>{groupLabel(row.key)}</span>
+          <span>{headerLabel(row.key)}</span>
           <span className="image-group-count">{t('group_count', { count: row.count })}</span>
         </div>
       );
@@ -321,7 +340,7 @@ export function ImageBrowser(props: Props) {
             data={rows}
             computeItemKey={(_i, row) =>
               row.kind === 'header'
-                ? `h:${row.key}:${row.count}`
+                ? `h:${row.key}:${row.count}:${row.first}`
                 : `r:${row.first}:${row.kind === 'images' ? row.items.length : row.length}:${columns}`
             }
             itemContent={renderRow}
@@ -343,10 +362,9 @@ export function ImageBrowser(props: Props) {
         <QuickJumpIndex
           keys={indexKeys}
           label={indexLabel}
-          title={groupLabel}
+          title={headerLabel}
           available={(k) =>
-            groupStart.has(k) ||
-            (props.hasMore && (serverGroups ? serverGroups.has(k) : knownGroupKeys(sort, direction).includes(k)))
+            groupStart.has(k) || (props.hasMore && (serverGroups ? serverGroups.has(k) : knownKeys.includes(k)))
           }
           onJump={(k) => {
             jumpPages.current = 0;

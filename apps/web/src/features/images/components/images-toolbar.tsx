@@ -11,9 +11,11 @@ import {
   UnorderedListOutlined,
   UploadOutlined,
 } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Input, Segmented, Select, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/auth';
+import { sampleFieldsQuery } from '../../../lib/metadata-filter';
 import type { SortDirection, SortField } from '../api/list-images';
 import type { DateGrouping } from '../image-groups';
 import type { ViewMode } from './image-browser';
@@ -31,6 +33,9 @@ interface Props {
   onDirection: (v: SortDirection) => void;
   dateGrouping: DateGrouping;
   onDateGrouping: (v: DateGrouping) => void;
+  /** a sample field to group by, or null: the sort's own groups */
+  groupBy: string | null;
+  onGroupBy: (v: string | null) => void;
   selectedCount: number;
   allSelected: boolean;
   /** fetching every id of the filter for "select all" */
@@ -43,11 +48,23 @@ interface Props {
   onUpload: (mode: UploadMode) => void;
 }
 
-/** Header of the images screen: view, search, sort, direction, date grouping; then the actions row. */
+/** Header of the images screen: view, search, sort, direction, grouping; then the actions row. */
 export function ImagesToolbar(p: Props) {
   const { t } = useTranslation('images');
   const { can, reason } = useCan();
   const changes = can('change');
+  const fields = useQuery(sampleFieldsQuery).data ?? [];
+  // Without fields in the library there is nothing to group by but the sort (the toolbar stays as it was).
+  const groupOptions =
+    fields.length === 0 && !p.groupBy
+      ? null
+      : [
+          { value: '', label: t(`group_by_sort.${p.sort}`) },
+          ...[...new Set([...fields.map((f) => f.field), ...(p.groupBy ? [p.groupBy] : [])])].map((f) => ({
+            value: f,
+            label: t(`samples:field.${f}`, { defaultValue: f }),
+          })),
+        ];
   return (
     <div className="images-toolbar">
       <div className="images-toolbar-row">
@@ -84,7 +101,19 @@ export function ImagesToolbar(p: Props) {
             data-testid="sort-direction"
           />
         </Tooltip>
-        {p.sort === 'date' ? (
+        {groupOptions ? (
+          <Select<string>
+            value={p.groupBy ?? ''}
+            onChange={(v) => p.onGroupBy(v || null)}
+            className="images-group-by"
+            prefix={t('group_by')}
+            aria-label={t('group_by')}
+            popupMatchSelectWidth={false}
+            options={groupOptions}
+            data-testid="group-by-select"
+          />
+        ) : null}
+        {p.sort === 'date' && !p.groupBy ? (
           <Segmented<DateGrouping>
             value={p.dateGrouping}
             onChange={p.onDateGrouping}

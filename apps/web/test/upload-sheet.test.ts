@@ -134,6 +134,9 @@ describe('a sample sheet given with the photos', () => {
     );
 
     dialog = await openSettings('multiple');
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'upload-sheet-settings-en-390');
+    await page.setViewportSize(DESKTOP);
     await dialog
       .getByTestId('upload-input')
       .setInputFiles([png('T1.png', 21), csv('no-name.csv', 'genotype,dah\nA,1\n')]);
@@ -177,6 +180,8 @@ describe('a sample sheet given with the photos', () => {
     expect((await uncategorised('Z1.png'))?.metadata).toEqual({});
     expect((await uncategorised('Z2.png'))?.metadata).toEqual({ genotype: 'TME693', dah: 7 });
     await screenshot(page, 'upload-sheet-partial-zh-390');
+    await page.setViewportSize(DESKTOP);
+    await screenshot(page, 'upload-sheet-partial-zh-1440');
     await closeProgress();
     await page.setViewportSize(DESKTOP);
     await e2e.setLanguage('en');

@@ -189,9 +189,13 @@ export const metadataSheetFieldsSchema = z
       .regex(/^\d{1,15}(,\d{1,15})*$/, 'must be image ids separated by commas')
       .transform((s) => s.split(',').map(Number))
       .refine((ids) => ids.length <= SHEET_IMAGE_IDS_MAX, `at most ${SHEET_IMAGE_IDS_MAX} ids`)
-      .optional(),
+      .optional()
+      .meta({ description: 'comma-separated image ids: the names are looked up among these images only' }),
     partial: z.enum(['0', '1', 'true', 'false']).optional(),
-    dry_run: z.enum(['0', '1', 'true', 'false']).optional(),
+    dry_run: z
+      .enum(['0', '1', 'true', 'false'])
+      .optional()
+      .meta({ description: '1: report every row as the call would, store nothing' }),
   })
   .refine((f) => f.folder_id === undefined || f.image_ids === undefined, {
     message: 'give image_ids or folder_id, not both',

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defaultGroupField,
-  groupByFields,
-  groupKeyText,
-  groupMetaParams,
-  missingFields,
-} from '../src/lib/groups/group-key';
+import { defaultGroupField, groupByFields, groupFilterParams, groupKeyText } from '../src/lib/groups/group-key';
 
 /** The group summary's key helpers: which fields a summary groups by, how a key reads, which filter lists it. */
 const label = (f: string) => ({ genotype: 'Genotype', dah: 'Days after harvest' })[f] ?? f;
@@ -34,11 +28,9 @@ describe('group keys', () => {
     expect(groupKeyText({ genotype: null, dah: 0 }, label, '(none)', 'never')).toBe('(none) · 0');
   });
 
-  it('lists a group with the meta filter of each value, and names the fields it lacks', () => {
-    expect(groupMetaParams({ genotype: 'TME419', dah: 7 })).toEqual({ 'meta.genotype': 'TME419', 'meta.dah': '7' });
-    expect(missingFields({ genotype: 'TME419', dah: 7 })).toEqual([]);
-    // Without a value there is no filter for that field: the key is not fully listable.
-    expect(groupMetaParams({ genotype: null, dah: 7 })).toEqual({ 'meta.dah': '7' });
-    expect(missingFields({ genotype: null, dah: 7 })).toEqual(['genotype']);
+  it('lists exactly one group: a meta filter per value, meta_missing for the fields it lacks', () => {
+    expect(groupFilterParams({ genotype: 'TME419', dah: 7 })).toEqual({ 'meta.genotype': 'TME419', 'meta.dah': '7' });
+    expect(groupFilterParams({ genotype: null, dah: 7 })).toEqual({ 'meta.dah': '7', meta_missing: 'genotype' });
+    expect(groupFilterParams({ genotype: null, dah: null })).toEqual({ meta_missing: 'genotype,dah' });
   });
 });

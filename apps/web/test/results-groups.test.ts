@@ -9,8 +9,8 @@ import { zipBytes } from './helpers/test-files';
  * Results' "By group" view (issue 17) in a real browser against the real server and engine: photos named
  * genotype_rep_dah_root get their fields from a pattern, a task scores them, and Results groups the scored
  * results by genotype (then by days after harvest): the table's mean and n are the server's, the chart is drawn,
- * a group opens the result list filtered to it, and the group without a value cannot be opened. In English and
- * Chinese, wide and on a phone (where the task list and the cards' review mark must fit too).
+ * a group opens the result list filtered to it (the group without a value too: the photos lacking the field).
+ * In English and Chinese, wide and on a phone (where the task list and the cards' review mark must fit too).
  */
 let e2e: E2e;
 let page: Page;
@@ -131,12 +131,15 @@ describe('results: the By group view', () => {
     expect(await page.getByTestId('dot-plot-no-values').count()).toBe(0);
     await screenshot(page, 'results-groups-en-1440');
 
-    // The group without a genotype cannot be listed on its own: its row says why and opens nothing.
-    const none = groupRow('\\(none\\)');
-    expect(await none.getAttribute('title')).toContain('cannot be listed on their own');
-    await none.click();
-    expect(await page.getByTestId('groups-table').isVisible()).toBe(true);
-    expect(await plot.locator('[role="button"]').count()).toBe(byGenotype.length - 1);
+    // The group without a genotype lists the photo whose name did not match the pattern.
+    await groupRow('\\(none\\)').click();
+    await expect
+      .poll(() => page.getByTestId('results-group-filter').textContent(), POLL)
+      .toBe('Group: Genotype (none)');
+    await expect.poll(cardNames, POLL).toEqual(['notes_field.jpg']);
+    await page.getByTestId('results-view-groups').click();
+    await page.getByTestId('results-group-filter').locator('.ant-tag-close-icon').click();
+    await expect.poll(() => page.getByTestId('groups-table').locator('tbody tr.groups-row').count(), POLL).toBe(3);
 
     // Then by days after harvest: TME419 splits into 7 and 14 days.
     await chooseOption('groups-then-by', 'Days after harvest');

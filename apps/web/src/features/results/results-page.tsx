@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../lib/section-context';
 import { LoadErrorState } from '../../lib/load-error-state';
 import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
-import { missingFields } from '../../lib/groups/group-key';
 import { GroupSummary, type GroupFields } from '../../lib/groups/group-summary';
 import { exportGroups, exportResults } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
@@ -191,8 +190,6 @@ export default function ResultsPage() {
                 changeFilter({ ...filter, group: g.key });
                 setView(listView);
               }}
-              canPick={(g) => missingFields(g.key).length === 0}
-              notPickable={t('groups.no_value_hint')}
               emptyText={t('groups.empty')}
               actions={(query) => (
                 <Button

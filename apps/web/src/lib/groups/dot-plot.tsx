@@ -38,21 +38,19 @@ function useBoxWidth() {
  * The chart a breeder puts in a report: one row per group on the PPD scale (0-10, severity bands shaded behind),
  * a small grey dot per result, the group's mean as a larger dot coloured by its band with its 95 % interval, and
  * n at the right; both axes are named.
- * Plain SVG drawn at its box's width (a phone scrolls it sideways); a row a researcher can open is a button.
+ * Plain SVG drawn at its box's width (a phone scrolls it sideways); a row is a button that opens its group.
  */
 export function DotPlot({
   groups,
   label,
   groupAxis,
   onPick,
-  canPick = () => true,
 }: {
   groups: ResultGroup[];
   label: (g: ResultGroup) => string;
   /** the fields grouped by, named: the vertical axis's title */
   groupAxis: string;
   onPick: (g: ResultGroup) => void;
-  canPick?: (g: ResultGroup) => boolean;
 }) {
   const { t } = useTranslation('samples');
   const [boxRef, width] = useBoxWidth();
@@ -132,20 +130,15 @@ export function DotPlot({
         {groups.map((g, i) => {
           const y = TOP + i * ROW + ROW / 2;
           const name = label(g);
-          const pickable = canPick(g);
           return (
             <g
               key={`${name}:${i}`}
-              className={pickable ? 'dot-plot-row dot-plot-row-pickable' : 'dot-plot-row'}
+              className="dot-plot-row"
               data-testid="dot-plot-row"
-              {...(pickable
-                ? {
-                    role: 'button',
-                    tabIndex: 0,
-                    onClick: () => onPick(g),
-                    onKeyDown: (e: KeyboardEvent) => (e.key === 'Enter' || e.key === ' ') && onPick(g),
-                  }
-                : {})}
+              role="button"
+              tabIndex={0}
+              onClick={() => onPick(g)}
+              onKeyDown={(e: KeyboardEvent) => (e.key === 'Enter' || e.key === ' ') && onPick(g)}
             >
               <title>{`${name}: ${g.mean ?? '–'} (n = ${g.images})`}</title>
               <rect className="dot-plot-hit" x={0} y={y - ROW / 2 + 1} width={width} height={ROW - 2} />

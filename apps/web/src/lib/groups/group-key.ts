@@ -14,17 +14,17 @@ export function groupByFields(first: string | null, second: string | null): stri
   return second && second !== first ? [first, second] : [first];
 }
 
-/** The fields of a key without a value (its images lack them). */
-export function missingFields(key: GroupKey): string[] {
-  return Object.entries(key).flatMap(([f, v]) => (v === null ? [f] : []));
-}
-
 /**
- * `meta.FIELD=VALUE` for each field of a key that has a value. For a key without missing fields this lists
- * exactly that group's results; the listing has no "without the field" filter for the others.
+ * The listing filter of exactly one group: `meta.FIELD=VALUE` for each field with a value, and `meta_missing` naming
+ * the fields without one (the images of the null group lack them).
  */
-export function groupMetaParams(key: GroupKey): Record<string, string> {
-  return Object.fromEntries(Object.entries(key).flatMap(([f, v]) => (v === null ? [] : [[`meta.${f}`, String(v)]])));
+export function groupFilterParams(key: GroupKey): Record<string, string> {
+  const entries = Object.entries(key);
+  const missing = entries.flatMap(([f, v]) => (v === null ? [f] : []));
+  return Object.fromEntries([
+    ...entries.flatMap(([f, v]) => (v === null ? [] : [[`meta.${f}`, String(v)]])),
+    ...(missing.length > 0 ? [['meta_missing', missing.join(',')]] : []),
+  ]);
 }
 
 /**

@@ -27,8 +27,6 @@ export function GroupSummary({
   fields,
   onFieldsChange,
   onPick,
-  canPick,
-  notPickable,
   emptyText,
   actions,
 }: {
@@ -36,8 +34,6 @@ export function GroupSummary({
   fields: GroupFields;
   onFieldsChange: (fields: GroupFields) => void;
   onPick: (g: ResultGroup) => void;
-  canPick?: (g: ResultGroup) => boolean;
-  notPickable?: string;
   /** what an empty summary says (default: no scored results yet) */
   emptyText?: string;
   actions?: (query: GroupQuery) => ReactNode;
@@ -88,13 +84,12 @@ export function GroupSummary({
       ) : null}
       {groups.data && groups.data.length > 0 ? (
         <>
-          <GroupTable groups={groups.data} by={by} onPick={onPick} canPick={canPick} notPickable={notPickable} />
+          <GroupTable groups={groups.data} by={by} onPick={onPick} />
           <DotPlot
             groups={groups.data}
             label={(g) => groupKeyText(g.key, label, t('no_value'), 'never')}
             groupAxis={by.map(label).join(' · ')}
             onPick={onPick}
-            canPick={canPick}
           />
         </>
       ) : null}

@@ -1,33 +1,23 @@
 import type { ResultGroup } from '@cassavascope/contract';
-import { Table, Tooltip, Typography } from 'antd';
+import { Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatPpd } from '../ppd';
 import { fieldLabel } from '../field-label';
 
-/**
- * The group table: each key field, n (images and specimens), mean PPD, SD, 95 % interval and band counts.
- * A row opens its group when `canPick` allows it; otherwise it says why (`notPickable`) on hover.
- */
+/** The group table: each key field, n (images and specimens), mean PPD, SD, 95 % interval and band counts. A row
+ * opens its group. */
 export function GroupTable({
   groups,
   by,
   onPick,
-  canPick = () => true,
-  notPickable,
 }: {
   groups: ResultGroup[];
   by: string[];
   onPick: (g: ResultGroup) => void;
-  canPick?: (g: ResultGroup) => boolean;
-  notPickable?: string;
 }) {
   const { t } = useTranslation('samples');
-  const keyCell = (g: ResultGroup, f: string, i: number) => {
-    if (g.key[f] !== null) return String(g.key[f]);
-    const none = <Typography.Text type="secondary">{t('no_value')}</Typography.Text>;
-    // The reason goes on the first column only, once per row.
-    return i === 0 && !canPick(g) && notPickable ? <Tooltip title={notPickable}>{none}</Tooltip> : none;
-  };
+  const keyCell = (g: ResultGroup, f: string) =>
+    g.key[f] === null ? <Typography.Text type="secondary">{t('no_value')}</Typography.Text> : String(g.key[f]);
   return (
     <Table
       size="small"
@@ -36,16 +26,12 @@ export function GroupTable({
       pagination={{ pageSize: 50, hideOnSinglePage: true }}
       scroll={{ x: true }}
       data-testid="groups-table"
-      onRow={(g) =>
-        canPick(g)
-          ? { onClick: () => onPick(g), className: 'groups-row groups-row-pickable' }
-          : { className: 'groups-row', title: notPickable }
-      }
+      onRow={(g) => ({ onClick: () => onPick(g), className: 'groups-row' })}
       columns={[
-        ...by.map((f, i) => ({
+        ...by.map((f) => ({
           title: fieldLabel(t, f),
           key: f,
-          render: (_: unknown, g: ResultGroup) => keyCell(g, f, i),
+          render: (_: unknown, g: ResultGroup) => keyCell(g, f),
         })),
         { title: t('col_images'), dataIndex: 'images', key: 'images', align: 'right' as const },
         { title: t('col_specimens'), dataIndex: 'specimens', key: 'specimens', align: 'right' as const },

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { resultListSchema, type Severity } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { normalizeResultList, type ResultView } from '../../../lib/normalize-result';
-import { groupMetaParams, type GroupKey } from '../../../lib/groups/group-key';
+import { groupFilterParams, type GroupKey } from '../../../lib/groups/group-key';
 import { metaParams, type MetadataFilterValue } from '../../../lib/metadata-params';
 
 export interface ResultFilter {
@@ -13,7 +13,7 @@ export interface ResultFilter {
   needsReview?: boolean;
   /** a sample field's value (`meta.FIELD=VALUE`) */
   meta?: MetadataFilterValue;
-  /** one group of the "By group" view (`meta.FIELD=VALUE` for each of its fields; every value set) */
+  /** one group of the "By group" view (`meta.FIELD=VALUE` per field, `meta_missing` for the fields it lacks) */
   group?: GroupKey | null;
 }
 
@@ -33,7 +33,7 @@ export function resultFilterQuery(filter: ResultFilter) {
     severity: filter.severity === 'all' ? undefined : filter.severity,
     needs_review: filter.needsReview ? 'true' : undefined,
     ...metaParams(filter.meta?.value ? filter.meta : null),
-    ...(filter.group ? groupMetaParams(filter.group) : {}),
+    ...(filter.group ? groupFilterParams(filter.group) : {}),
   };
 }
 

@@ -81,7 +81,9 @@ export function ResultsFilterBar({
           onClose={() => onFilterChange({ ...filter, group: null })}
           data-testid="results-group-filter"
         >
-          {t('filter.group', { group: groupKeyText(filter.group, (f) => fieldLabel(t, f), '', 'always') })}
+          {t('filter.group', {
+            group: groupKeyText(filter.group, (f) => fieldLabel(t, f), t('samples:no_value'), 'always'),
+          })}
         </Tag>
       ) : null}
       <span className="results-count" data-testid="results-count">

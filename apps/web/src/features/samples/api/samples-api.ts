@@ -9,7 +9,7 @@ import {
   type MetadataSheetResponse,
 } from '@cassavascope/contract';
 import { api, apiRequest, listResults, uploadWithProgress } from '../../../lib/api-client';
-import { groupMetaParams, missingFields, type GroupKey } from '../../../lib/groups/group-key';
+import { groupFilterParams, type GroupKey } from '../../../lib/groups/group-key';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
 import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
 
@@ -58,26 +58,19 @@ export function useTaskChoices() {
 /** Photos shown for a group at most (the table has the figures; these are to look at). */
 const GROUP_PHOTOS = 60;
 
-/**
- * The scored photos of a group, newest first. A key value null means "without that field": the listing has no
- * such filter, so those are picked from a larger page of the other keys' images.
- */
+/** The scored photos of a group, newest first (a key value null: the images without that field). */
 export function useGroupImages(key: GroupKey | null) {
   return useQuery({
     queryKey: ['samples', 'group-images', JSON.stringify(key)],
     enabled: key !== null,
-    queryFn: async ({ signal }): Promise<ImageItem[]> => {
-      const missing = missingFields(key ?? {});
-      const pageSize = missing.length > 0 ? 1000 : GROUP_PHOTOS;
-      const images = listResults(
+    queryFn: async ({ signal }): Promise<ImageItem[]> =>
+      listResults(
         await api.get(
           '/images/',
-          { ...groupMetaParams(key ?? {}), has_ppd: 'true', page_size: pageSize },
+          { ...groupFilterParams(key ?? {}), has_ppd: 'true', page_size: GROUP_PHOTOS },
           signal,
           imageListSchema,
         ),
-      ).map(normalizeImage);
-      return images.filter((img) => missing.every((f) => !(f in img.metadata))).slice(0, GROUP_PHOTOS);
-    },
+      ).map(normalizeImage),
   });
 }

@@ -170,6 +170,9 @@ describe('a sample sheet given with the photos', () => {
     await expect.poll(() => outcome.getAttribute('data-outcome'), POLL).toBe('blocked');
     expect(await outcome.locator('.ant-alert-title').textContent()).toBe('表格内容均未保存：有 1 行含错误值。');
     expect(await sheetRow('Z1.png').textContent()).toContain('采后天数：“soon”不是大于或等于 0 的数字');
+    // Nothing is stored yet: the good row says so rather than "applied".
+    const counts = progressDialog().getByTestId('sheet-counts');
+    expect(await counts.locator('[data-status="applied"]').textContent()).toBe('正确，未保存: 1');
     await screenshot(page, 'upload-sheet-blocked-zh-390');
     expect((await uncategorised('Z1.png'))?.metadata).toEqual({});
     expect((await uncategorised('Z2.png'))?.metadata).toEqual({});
@@ -177,6 +180,7 @@ describe('a sample sheet given with the photos', () => {
     await progressDialog().getByTestId('sheet-apply-good').click();
     await expect.poll(() => outcome.getAttribute('data-outcome'), POLL).toBe('applied');
     expect(await outcome.textContent()).toBe('已从 1 行保存字段；1 行含错误值，已略过。');
+    expect(await counts.locator('[data-status="applied"]').textContent()).toBe('已应用: 1');
     expect((await uncategorised('Z1.png'))?.metadata).toEqual({});
     expect((await uncategorised('Z2.png'))?.metadata).toEqual({ genotype: 'TME693', dah: 7 });
     await screenshot(page, 'upload-sheet-partial-zh-390');

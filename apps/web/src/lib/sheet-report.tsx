@@ -67,12 +67,14 @@ export function SheetRowsReport({
 }) {
   const { t } = useTranslation('samples');
   const counts = sheetStatusCounts(report);
+  // While a bad value keeps the sheet out, a good row is not "applied" yet: it says so.
+  const label = (s: SheetRowStatus) => t(s === 'applied' && !report.committed ? 'status.applied_held' : `status.${s}`);
   return (
     <>
       <Space wrap className="samples-report-counts" data-testid="sheet-counts">
         {(Object.keys(SHEET_STATUS_COLOURS) as SheetRowStatus[]).map((s) => (
           <Tag key={s} color={SHEET_STATUS_COLOURS[s]} data-status={s}>
-            {t(`status.${s}`)}: {counts[s]}
+            {label(s)}: {counts[s]}
           </Tag>
         ))}
       </Space>
@@ -90,7 +92,7 @@ export function SheetRowsReport({
             title: t('status_title'),
             dataIndex: 'status',
             key: 'status',
-            render: (s: SheetRowStatus) => <Tag color={SHEET_STATUS_COLOURS[s]}>{t(`status.${s}`)}</Tag>,
+            render: (s: SheetRowStatus) => <Tag color={SHEET_STATUS_COLOURS[s]}>{label(s)}</Tag>,
           },
           { title: t('detail'), key: 'detail', render: (_: unknown, r: SheetRow) => rowDetail(t, r, scope) },
         ]}

@@ -158,8 +158,12 @@ export function DotPlot({
               {g.ci95 ? (
                 <>
                   <line className="dot-plot-ci" x1={x(g.ci95[0])} x2={x(g.ci95[1])} y1={y} y2={y} />
-                  <line className="dot-plot-ci" x1={x(g.ci95[0])} x2={x(g.ci95[0])} y1={y - 6} y2={y + 6} />
-                  <line className="dot-plot-ci" x1={x(g.ci95[1])} x2={x(g.ci95[1])} y1={y - 6} y2={y + 6} />
+                  {/* An end past the scale has no cap: the bar runs on (a cap at 0 or 10 would be a false end). */}
+                  {g.ci95
+                    .filter((end) => end >= 0 && end <= PPD_MAX)
+                    .map((end, k) => (
+                      <line key={k} className="dot-plot-ci" x1={x(end)} x2={x(end)} y1={y - 6} y2={y + 6} />
+                    ))}
                 </>
               ) : null}
               {g.mean !== null ? (

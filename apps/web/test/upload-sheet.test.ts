@@ -229,6 +229,9 @@ describe('a sample sheet given with the photos', () => {
     const outcome = progressDialog().getByTestId('sheet-outcome');
     await expect.poll(() => outcome.getAttribute('data-outcome'), POLL).toBe('blocked');
     expect(await sheetRow('Y1.png').textContent()).toContain('Days after harvest: “-1” is not a number of 0 or more');
+    // No good row to apply: only the way to Samples is offered.
+    expect(await progressDialog().getByTestId('sheet-apply-good').count()).toBe(0);
+    await screenshot(page, 'upload-sheet-blocked-en-1440');
 
     await progressDialog().getByTestId('sheet-open-samples').click();
     await page.locator('[data-section="samples"]').waitFor();

@@ -35,11 +35,13 @@ function SheetOutcome({ sheet, onApplyGoodRows }: { sheet: UploadSheet; onApplyG
         title={t('sheet_state.blocked', { count: counts.bad_value })}
         description={
           <Space orientation="vertical" size={8}>
-            <span>{t('sheet_state.blocked_choice')}</span>
+            <span>{t(counts.applied > 0 ? 'sheet_state.blocked_choice' : 'sheet_state.blocked_fix')}</span>
             <Space wrap>
-              <Button size="small" type="primary" onClick={onApplyGoodRows} data-testid="sheet-apply-good">
-                {t('sheet_apply_good', { count: counts.applied })}
-              </Button>
+              {counts.applied > 0 ? (
+                <Button size="small" type="primary" onClick={onApplyGoodRows} data-testid="sheet-apply-good">
+                  {t('sheet_apply_good', { count: counts.applied })}
+                </Button>
+              ) : null}
               <Button size="small" onClick={() => navigate('samples')} data-testid="sheet-open-samples">
                 {t('sheet_open_samples')}
               </Button>

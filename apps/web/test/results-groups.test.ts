@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
@@ -151,6 +152,19 @@ describe('results: the By group view', () => {
       .toBe(late.mean.toFixed(2));
     await expect.poll(() => plot.getByTestId('dot-plot-row').count(), POLL).toBe(byDay.length);
     expect(await plot.getByTestId('dot-plot-group-axis').textContent()).toBe('Genotype · Days after harvest');
+
+    // The group table exports as the server's CSV, with the same rows and means.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('groups-export').click()]);
+    expect(download.suggestedFilename()).toBe(`prediction_groups_all_${new Date().toISOString().slice(0, 10)}.csv`);
+    const [header, ...rows] = (await fs.readFile(await download.path()))
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    expect(header![0]).toBe('germplasmName');
+    const meanAt = header!.indexOf('PPD|CO_334:0000077');
+    expect(rows.map((r) => [r[0], Number(r[meanAt])])).toEqual(byDay.map((g) => [g.key.genotype ?? '', g.mean]));
 
     // A group opens the result list filtered to it: only its two photos.
     await groupRow('TME419', '14').click();

@@ -136,6 +136,9 @@ try {
         images_by_genotype_page1: '/api/images/?group_by=genotype&page_size=200',
         images_by_genotype_deep: '/api/images/?group_by=genotype&page_size=200&page=301',
         images_by_genotype_name_deep: '/api/images/?group_by=genotype&ordering=name&page_size=200&page=301',
+        // Filtered by a field, and grouped by a field no image has (every image in the "no value" group).
+        images_by_dah_filtered: '/api/images/?group_by=dah&meta.genotype=TME7&page_size=200',
+        images_by_missing_field_deep: '/api/images/?group_by=plot&page_size=200&page=301',
       },
       { runs: RUNS, withCpu: true, extra: { images: IMAGES } },
     );

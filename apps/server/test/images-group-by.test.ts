@@ -140,6 +140,24 @@ describe('group_by=FIELD', () => {
     ]);
   });
 
+  it('orders Chinese text by pinyin and the numbers in it by value, as names are ordered', async () => {
+    await seed([
+      { name: 'm10.jpg', fields: { genotype: '木薯10' } },
+      { name: 'm2.jpg', fields: { genotype: '木薯2' } },
+      { name: 'b1.jpg', fields: { genotype: '白薯1' } },
+      { name: 'f.jpg', fields: { genotype: 'Ｆ（对照）' } },
+    ]);
+    const groups = (await server.json('/api/images/groups/?group_by=genotype')).body.groups;
+    // Latin letters (fullwidth ones too, as the name order has them) before Han characters; bai before mu.
+    expect(groups.map((g: any) => g.key)).toEqual(['Ｆ（对照）', '白薯1', '木薯2', '木薯10']);
+    expect(names((await server.json('/api/images/?group_by=genotype')).body)).toEqual([
+      'f.jpg',
+      'b1.jpg',
+      'm2.jpg',
+      'm10.jpg',
+    ]);
+  });
+
   it('a page spanning many groups keeps each group together and in order', async () => {
     const images = Array.from({ length: 30 }, (_, i) => ({
       name: `img_${String(i).padStart(2, '0')}.jpg`,

@@ -22,8 +22,9 @@ export function fieldGroupsOf(counts: { value: number | string; count: number }[
   const numbers = counts.filter((c) => typeof c.value === 'number').sort((a, b) => Number(a.value) - Number(b.value));
   const texts = counts
     .filter((c) => typeof c.value === 'string')
-    .map((c) => ({ ...c, sort: nameSortKey(String(c.value)) }))
-    .sort((a, b) => byCodePoint(a.sort, b.sort) || byCodePoint(String(a.value), String(b.value)));
+    .map((c) => ({ ...c, sort: nameSortKey(String(c.value)) }));
+  const compare = codePointCompare(texts.flatMap((t) => [t.sort, String(t.value)]));
+  texts.sort((a, b) => compare(a.sort, b.sort) || compare(String(a.value), String(b.value)));
   const groups: FieldGroup[] = [];
   let start = 0;
   for (const { value, count } of [...numbers, ...texts]) {
@@ -34,14 +35,17 @@ export function fieldGroupsOf(counts: { value: number | string; count: number }[
   return groups;
 }
 
+/** Characters JavaScript's `<` (UTF-16 units) puts after the surrogates that supplementary characters are made of. */
+const ABOVE_SURROGATES = /[\uE000-\uFFFF]/;
+
 /**
- * Compares as the database compares the name order's key (byte by byte in UTF-8): by code point. JavaScript's
- * `<` compares UTF-16 units, which puts the key's supplementary characters (Han ranks) before U+E000-U+FFFF.
+ * A comparison of these strings as the database compares the name order's key (byte by byte in UTF-8, which is by
+ * code point). JavaScript's `<` agrees unless a string has a character U+E000-U+FFFF (fullwidth forms, say),
+ * which it puts before the key's supplementary characters (the Han ranks): then compare their UTF-8 bytes.
  */
-function byCodePoint(a: string, b: string): number {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return Buffer.compare(x, y);
+function codePointCompare(strings: string[]): (a: string, b: string) => number {
+  if (!strings.some((s) => ABOVE_SURROGATES.test(s))) return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  return (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /**

@@ -59,6 +59,8 @@ const CARD_MIN_WIDTH_PHONE = 140;
 const GRID_GAP = 14;
 /** Without the server's groups, at most this many extra pages are loaded to reach a quick-jump group. */
 const JUMP_PAGE_LIMIT = 50;
+/** A field's values in the index at most (a field with a value per photo would give thousands of buttons). */
+const INDEX_KEYS_MAX = 300;
 /** Rows in view ask for their pages at most this often while scrolling (a fling does not load every page it passes). */
 const SHOW_EVERY_MS = 150;
 
@@ -72,6 +74,13 @@ const VIRTUOSO_COMPONENTS = {
     <div className="image-browser-more">{context?.loadingMore ? <Spin /> : context?.text}</div>
   ),
 };
+
+/** At most `max` of the keys, evenly spread, the first and the last always among them (as a phone book's tabs). */
+function spreadKeys(keys: string[], max: number): string[] {
+  if (keys.length <= max) return keys;
+  const step = (keys.length - 1) / (max - 1);
+  return Array.from({ length: max }, (_, i) => keys[Math.round(i * step)]!);
+}
 
 function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number | null {
   const [width, setWidth] = useState<number | null>(null);
@@ -183,9 +192,9 @@ export function ImageBrowser(props: Props) {
   const indexKeys = useMemo(() => {
     // Size buckets are always the seed's three (an empty one disabled); other keys are the server's groups.
     if (knownKeys.length) return knownKeys;
-    if (serverGroups) return [...serverGroups.keys()];
-    return groupOrder;
-  }, [knownKeys, groupOrder, serverGroups]);
+    const keys = serverGroups ? [...serverGroups.keys()] : groupOrder;
+    return groupBy ? spreadKeys(keys, INDEX_KEYS_MAX) : keys;
+  }, [knownKeys, groupOrder, serverGroups, groupBy]);
 
   const scrollToGroup = useCallback(
     (key: string, smooth = true) => {

@@ -134,6 +134,15 @@ describe('a sample sheet given with the photos', () => {
     );
 
     dialog = await openSettings('multiple');
+    // A photo dropped on the sheet picker is refused there, with a word (it is not a sheet).
+    const notSheet = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array([1, 2, 3])], 'photo.png', { type: 'image/png' }));
+      return dt;
+    });
+    await dialog.locator('.upload-sheet-picker .ant-upload-btn').dispatchEvent('drop', { dataTransfer: notSheet });
+    await toast(page, 'photo.png is not a CSV or XLSX sheet.');
+    expect(await dialog.getByTestId('upload-sheet-picker').textContent()).not.toContain('photo.png');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'upload-sheet-settings-en-390');
     await page.setViewportSize(DESKTOP);

@@ -1,5 +1,5 @@
 import { FileExcelOutlined } from '@ant-design/icons';
-import { Form, Input, Modal, Select, Switch, Typography, Upload, type ButtonProps } from 'antd';
+import { App, Form, Input, Modal, Select, Switch, Typography, Upload, type ButtonProps } from 'antd';
 import { compileNamePattern } from '@cassavascope/contract';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,6 +43,7 @@ const overSheetPicker = (e: DragEvent<HTMLElement>) =>
  */
 export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel, onFiles }: Props) {
   const { t } = useTranslation('images');
+  const { message } = App.useApp();
   const [folderId, setFolderId] = useState<number | null>(defaultFolderId);
   const [checkDuplicate, setCheckDuplicate] = useState(true);
   // Optional: read sample fields from the names as they arrive (the Samples screen previews a pattern on a folder).
@@ -135,6 +136,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
                 fileList={sheet ? [{ uid: 'sheet', name: sheet.name, status: 'done' }] : []}
                 beforeUpload={(file) => {
                   if (isSheetFile(file)) setSheet(file);
+                  else message.warning(t('sample_sheet_wrong_type', { name: file.name }));
                   return false;
                 }}
                 onRemove={() => setSheet(null)}

@@ -129,6 +129,11 @@ try {
         groups_by_genotype: `/api/predictions/groups/?by=genotype&task_id=${taskId}`,
         groups_by_genotype_dah: `/api/predictions/groups/?by=genotype,dah`,
         groups_filtered: `/api/predictions/groups/?by=dah&meta.genotype=TME7`,
+        // As the By group views ask: with each result's value (none past 5000 results; a dot each under it).
+        groups_by_genotype_values: `/api/predictions/groups/?by=genotype&task_id=${taskId}&values=true`,
+        groups_filtered_values: `/api/predictions/groups/?by=dah&meta.genotype=TME7&values=true`,
+        // The null group alone (meta_missing): every result has a genotype, so it is empty.
+        groups_missing_genotype: `/api/predictions/groups/?by=genotype&meta_missing=genotype`,
         images_meta_filter: '/api/images/?meta.genotype=TME7&meta.dah=7',
         results_meta_filter: `/api/predictions/?task_id=${taskId}&meta.genotype=TME7`,
         // Images grouped by a field (issue 17): the groups, the first page and a deep page (position 60 000).

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { nameSortKey } from '../src/images/name-sort.js';
 import { emptyDatabase } from './helpers/empty-database.js';
+import { makeGreyJpeg, uploadFiles } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /** `GET /folders/` lists names as people sort them, as `ordering=name` does for images (migration 0013). */
@@ -65,6 +66,102 @@ describe('GET /folders/ order', () => {
     expect(await folderNames()).toEqual(['Field trial 1', 'Field trial 2', 'field trial 03', '稻田']);
     await server.json(`/api/folders/${eleven}/`, { method: 'PUT', body: { name: '地块' } });
     expect(await folderNames()).toEqual(['Field trial 1', 'Field trial 2', '稻田', '地块']);
+  });
+});
+
+describe('images ordered by folder (ordering=folder)', () => {
+  const byFolder = async () =>
+    ((await server.json('/api/images/?ordering=folder&page_size=100')).body.results as { name: string }[]).map(
+      (i) => i.name,
+    );
+
+  it('follow the folders natural order, through upload, move, rename and a deletion that moves images', async () => {
+    const ten = await createFolder('Field trial 10');
+    const two = await createFolder('Field trial 2');
+    const one = await createFolder('field trial 1');
+    const grey = async (name: string, width: number) => ({ name, bytes: await makeGreyJpeg(width, 40) });
+    // Uploaded straight into a folder (the upload path sets the key) ...
+    await uploadFiles(server.url, [await grey('in_ten.jpg', 41)], ten);
+    await uploadFiles(server.url, [await grey('in_two.jpg', 42)], two);
+    await uploadFiles(server.url, [await grey('in_one.jpg', 43)], one);
+    // ... or moved there afterwards (the folders path sets it).
+    const [loose] = await uploadFiles(server.url, [await grey('moved_to_ten.jpg', 44)]);
+    const moved = await server.json(`/api/folders/${ten}/add_images/`, {
+      method: 'POST',
+      body: { image_ids: [loose!.id] },
+    });
+    expect(moved.status).toBe(200);
+    const order = await byFolder();
+    expect(order.slice(0, 2)).toEqual(['in_one.jpg', 'in_two.jpg']);
+    expect(order.slice(2).sort()).toEqual(['in_ten.jpg', 'moved_to_ten.jpg']);
+
+    // Renamed "Field trial 0", its images come first.
+    expect((await server.json(`/api/folders/${ten}/`, { method: 'PUT', body: { name: 'Field trial 0' } })).status).toBe(
+      200,
+    );
+    expect((await byFolder()).slice(2)).toEqual(['in_one.jpg', 'in_two.jpg']);
+
+    // "field trial 1" deleted with its images moved to "Field trial 2": they sort under their new folder.
+    const gone = await server.json(`/api/folders/${one}/?images=move&target=${two}`, { method: 'DELETE' });
+    expect(gone.status).toBe(204);
+    expect((await byFolder()).slice(2).sort()).toEqual(['in_one.jpg', 'in_two.jpg']);
+    const rows = await server.ctx.db.kysely.selectFrom('images').select(['name', 'folder_sort']).execute();
+    const key = Object.fromEntries(rows.map((r) => [r.name, r.folder_sort]));
+    expect(key['in_one.jpg']).toBe(nameSortKey('Field trial 2'));
+    expect(key['moved_to_ten.jpg']).toBe(nameSortKey('Field trial 0'));
+  });
+});
+
+describe('migration 0015', () => {
+  it("gives images stored before it their folder's natural key", async () => {
+    const { db, drop } = await emptyDatabase();
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      const before = await migrator.migrateTo('0013-folder-name-sort');
+      if (before.error) throw before.error;
+      const now = '2026-11-01T00:00:00.000Z';
+      const folders = ['Field trial 10', 'Field trial 2'];
+      for (const name of folders)
+        await db
+          .insertInto('folders')
+          .values({
+            name,
+            name_key: name.toLowerCase(),
+            name_sort: nameSortKey(name),
+            description: '',
+            created_at: now,
+          })
+          .execute();
+      const ids = await db.selectFrom('folders').select(['id', 'name', 'name_key']).execute();
+      for (const [i, f] of ids.entries()) {
+        const sha = String(i + 1).padStart(64, 'f');
+        await db
+          .insertInto('images')
+          .values({
+            name: `${f.name}.jpg`,
+            name_lower: `${f.name}.jpg`.toLowerCase(),
+            name_sort: nameSortKey(`${f.name}.jpg`),
+            folder_id: f.id,
+            folder_sort: f.name_key,
+            size: 10,
+            format: 'jpeg',
+            width: 1,
+            height: 1,
+            sha256: sha,
+            blob_key: `originals/ff/${sha}.jpg`,
+            thumb_key: `thumbs/ff/${sha}.webp`,
+            created_at: now,
+          })
+          .execute();
+      }
+      const after = await migrator.migrateToLatest();
+      if (after.error) throw after.error;
+      const sorted = await db.selectFrom('images').select(['name', 'folder_sort']).orderBy('folder_sort').execute();
+      expect(sorted.map((r) => r.name)).toEqual(['Field trial 2.jpg', 'Field trial 10.jpg']);
+      expect(sorted.map((r) => r.folder_sort)).toEqual([nameSortKey('Field trial 2'), nameSortKey('Field trial 10')]);
+    } finally {
+      await drop();
+    }
   });
 });
 

@@ -24,10 +24,10 @@ async function seed(s: Seed): Promise<number> {
     ? (
         await server.ctx.db.kysely
           .selectFrom('folders')
-          .select('name_key')
+          .select('name_sort')
           .where('id', '=', s.folder)
           .executeTakeFirstOrThrow()
-      ).name_key
+      ).name_sort
     : '';
   const row = await new ImagesRepository(server.ctx.db.kysely, server.ctx.db.dialect).insert({
     name: s.name,

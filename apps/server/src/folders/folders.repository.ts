@@ -66,10 +66,13 @@ export class FoldersRepository {
     return (await db.selectFrom('folders').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
-  /** The folder's name_key, or undefined when there is no such folder. */
-  async nameKeyOf(id: number, db: Db = this.db): Promise<string | undefined> {
-    const row = await db.selectFrom('folders').select('name_key').where('id', '=', id).executeTakeFirst();
-    return row?.name_key;
+  /**
+   * The folder's natural sort key (name_sort), which its images carry as `folder_sort` for `ordering=folder`;
+   * undefined when there is no such folder.
+   */
+  async sortKeyOf(id: number, db: Db = this.db): Promise<string | undefined> {
+    const row = await db.selectFrom('folders').select('name_sort').where('id', '=', id).executeTakeFirst();
+    return row?.name_sort;
   }
 
   async findIdByNameKey(nameKey: string, db: Db = this.db): Promise<number | undefined> {

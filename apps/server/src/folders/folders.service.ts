@@ -8,6 +8,7 @@ import type { Paging } from '../http/paging.js';
 import { ImagesService } from '../images/images.service.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { toFolder } from './folder-view.js';
+import { nameSortKey } from '../images/name-sort.js';
 import { FoldersRepository, folderNameKey } from './folders.repository.js';
 
 export interface FolderInput {
@@ -72,7 +73,7 @@ export class FoldersService {
         const other = await this.repo.findIdByNameKey(folderNameKey(input.name), trx);
         if (other !== undefined && other !== id) throw nameExists(input.name);
         await this.repo.update(id, input.name, input.description ?? current.description, trx);
-        await this.images.repo.setFolderSort(id, folderNameKey(input.name), trx);
+        await this.images.repo.setFolderSort(id, nameSortKey(input.name), trx);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw nameExists(input.name);
@@ -92,7 +93,7 @@ export class FoldersService {
       await this.audit.record(audit, trx);
       if (mode.images === 'move') {
         if (mode.target === id) throw badRequest('target must be another folder', { target: 'must be another folder' });
-        const targetSort = mode.target === null ? '' : await this.repo.nameKeyOf(mode.target, trx);
+        const targetSort = mode.target === null ? '' : await this.repo.sortKeyOf(mode.target, trx);
         if (targetSort === undefined) throw unknownIds([mode.target as number]);
         await repoImages.moveFolderContents(id, mode.target, targetSort, trx);
         await this.repo.delete(id, trx);
@@ -112,7 +113,7 @@ export class FoldersService {
   async addImages(folderId: number | null, imageIds: number[]): Promise<number> {
     const ids = [...new Set(imageIds)];
     return this.ctx.db.kysely.transaction().execute(async (trx) => {
-      const folderSort = folderId === null ? '' : await this.repo.nameKeyOf(folderId, trx);
+      const folderSort = folderId === null ? '' : await this.repo.sortKeyOf(folderId, trx);
       if (folderSort === undefined) throw notFound(`Folder ${folderId}`);
       const missing = await this.images.repo.missingIds(ids, trx);
       if (missing.length > 0) throw unknownIds(missing);

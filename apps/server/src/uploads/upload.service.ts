@@ -245,7 +245,7 @@ export class UploadService {
   /** The target folder's sort key ('' for none); 400 unknown_ids when it does not exist (or no longer does). */
   private async folderSortOf(folderId: number | null, db: Kysely<Database> = this.ctx.db.kysely): Promise<string> {
     if (folderId === null) return '';
-    const sort = await this.folders.nameKeyOf(folderId, db);
+    const sort = await this.folders.sortKeyOf(folderId, db);
     if (sort === undefined) throw unknownIds([folderId]);
     return sort;
   }

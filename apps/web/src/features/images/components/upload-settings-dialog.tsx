@@ -4,7 +4,7 @@ import { compileNamePattern } from '@cassavascope/contract';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderItem } from '../../../lib/normalize-folder';
-import { isSheetFile } from '../api/upload-sheet';
+import { isSheetFile } from '../../../lib/sheet-api';
 import type { UploadSettings } from '../hooks/use-upload';
 import { InlineFolderCreate } from './inline-folder-create';
 import './upload-sheet.css';

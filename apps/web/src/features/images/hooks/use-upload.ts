@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorMessage, uploadErrorMessage } from '../../../lib/error-message';
 import { invalidateLibrary } from '../../../lib/folders-api';
 import { applyNamePattern } from '../api/sample-fields';
-import { isSheetFile, sendSheet } from '../api/upload-sheet';
+import { isSheetFile, sendSheet } from '../../../lib/sheet-api';
 import {
   duplicateMatches,
   resumeUpload,

@@ -2,13 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import {
   imageListSchema,
   metadataParseResponseSchema,
-  metadataSheetResponseSchema,
   PAGE_SIZE_MAX,
   taskListSchema,
   type MetadataParseResponse,
-  type MetadataSheetResponse,
 } from '@cassavascope/contract';
-import { api, apiRequest, listResults, uploadWithProgress } from '../../../lib/api-client';
+import { api, apiRequest, listResults } from '../../../lib/api-client';
 import { groupFilterParams, type GroupKey } from '../../../lib/groups/group-key';
 import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
 import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
@@ -32,19 +30,6 @@ export function parseNames(
     timeoutMs: 60_000,
     schema: metadataParseResponseSchema,
   });
-}
-
-export function uploadSheet(
-  file: File,
-  folderId: number | null,
-  partial: boolean,
-  onProgress: (p: number) => void,
-): Promise<MetadataSheetResponse> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  if (folderId !== null) form.append('folder_id', String(folderId));
-  if (partial) form.append('partial', '1');
-  return uploadWithProgress('/images/metadata/sheet/', form, onProgress, undefined, metadataSheetResponseSchema);
 }
 
 export function useTaskChoices() {

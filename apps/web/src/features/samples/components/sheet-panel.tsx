@@ -8,7 +8,7 @@ import { useCan } from '../../../lib/auth';
 import { errorMessage } from '../../../lib/error-message';
 import { invalidateLibrary, useFolders } from '../../../lib/folders-api';
 import { SheetRowsReport, sheetStatusCounts } from '../../../lib/sheet-report';
-import { uploadSheet } from '../api/samples-api';
+import { sendSheet } from '../../../lib/sheet-api';
 
 /**
  * "From a sheet": a CSV or Excel field book (a name column, then one column per field). The report says what
@@ -29,7 +29,7 @@ export function SheetPanel() {
     setProgress(0);
     setReport(null);
     try {
-      const res = await uploadSheet(file, folderId, partial, setProgress);
+      const res = await sendSheet(file, { folderId, partial, onProgress: setProgress });
       setReport(res);
       if (res.applied > 0) {
         await invalidateLibrary(queryClient);

@@ -7,7 +7,7 @@ import { uploadTotals } from '../src/features/images/upload-totals';
 import { normalizeFolder } from '../src/lib/normalize-folder';
 import { normalizeImage } from '../src/lib/normalize-image';
 import { formatPpd, ppdColour, SEVERITY_COLOURS } from '../src/lib/ppd';
-import { buildRows, groupKeyOf, layoutRows, sizeBucketOf } from '../src/features/images/image-groups';
+import { buildRows, groupKeyOf, layoutRows, sizeBucketOf, spreadKeys } from '../src/features/images/image-groups';
 import enCommon from '../src/locales/en/common.json';
 import zhCommon from '../src/locales/zh/common.json';
 import enConnection from '../src/locales/en/connection.json';
@@ -181,6 +181,16 @@ describe('image grouping', () => {
     expect(groupKeyOf(tagged, 'date', 'day', 'genotype')).toBe('TME419');
     expect(groupKeyOf(tagged, 'name', 'day', 'dah')).toBe('7');
     expect(groupKeyOf(tagged, 'name', 'day', 'plot')).toBe('');
+  });
+
+  it('spreads a long index evenly, keeping the first and the last key', () => {
+    const keys = Array.from({ length: 1000 }, (_, i) => `P${i}`);
+    const shown = spreadKeys(keys, 300);
+    expect(shown).toHaveLength(300);
+    expect(shown[0]).toBe('P0');
+    expect(shown.at(-1)).toBe('P999');
+    expect(new Set(shown).size).toBe(300);
+    expect(spreadKeys(['a', 'b'], 300)).toEqual(['a', 'b']);
   });
 
   it('flattens groups into header rows and rows of N images', () => {

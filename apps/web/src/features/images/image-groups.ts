@@ -58,6 +58,13 @@ export function knownGroupKeys(sort: SortField, direction: SortDirection): strin
   return direction === 'asc' ? [...SIZE_BUCKETS] : [...SIZE_BUCKETS].reverse();
 }
 
+/** At most `max` of the keys, evenly spread, the first and the last always among them (as a phone book's tabs). */
+export function spreadKeys(keys: string[], max: number): string[] {
+  if (keys.length <= max) return keys;
+  const step = (keys.length - 1) / (max - 1);
+  return Array.from({ length: max }, (_, i) => keys[Math.round(i * step)]!);
+}
+
 export type BrowserRow =
   /** `first`: the position of the group's first image (a key may head two runs while the order is changing) */
   | { kind: 'header'; key: string; count: number; first: number }

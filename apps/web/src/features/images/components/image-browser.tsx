@@ -5,7 +5,15 @@ import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { LoadErrorState } from '../../../lib/load-error-state';
 import type { ImageItem } from '../../../lib/normalize-image';
 import type { ImageGroup, SortDirection, SortField } from '../api/list-images';
-import { buildRows, groupKeyOf, knownGroupKeys, layoutRows, type BrowserRow, type DateGrouping } from '../image-groups';
+import {
+  buildRows,
+  groupKeyOf,
+  knownGroupKeys,
+  layoutRows,
+  spreadKeys,
+  type BrowserRow,
+  type DateGrouping,
+} from '../image-groups';
 import { ImageCard, ImageCardPlaceholder } from './image-card';
 import { ImageListRow, ImageListRowPlaceholder } from './image-list-row';
 import { QuickJumpIndex } from './quick-jump-index';
@@ -74,13 +82,6 @@ const VIRTUOSO_COMPONENTS = {
     <div className="image-browser-more">{context?.loadingMore ? <Spin /> : context?.text}</div>
   ),
 };
-
-/** At most `max` of the keys, evenly spread, the first and the last always among them (as a phone book's tabs). */
-function spreadKeys(keys: string[], max: number): string[] {
-  if (keys.length <= max) return keys;
-  const step = (keys.length - 1) / (max - 1);
-  return Array.from({ length: max }, (_, i) => keys[Math.round(i * step)]!);
-}
 
 function useColumns(ref: React.RefObject<HTMLDivElement | null>, view: ViewMode): number | null {
   const [width, setWidth] = useState<number | null>(null);

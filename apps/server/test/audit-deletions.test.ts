@@ -77,6 +77,21 @@ describe('DELETE /folders/{id}/', () => {
   });
 });
 
+describe('DELETE /images/{id}/', () => {
+  it('of no image leaves no entry; of an image, exactly one', async () => {
+    expect((await server.request('/api/images/999999/', { method: 'DELETE', ...as(admin) })).status).toBe(404);
+    expect(await auditEntries()).toEqual([]);
+
+    const image = await uploadImage(7);
+    expect((await server.request(`/api/images/${image}/`, { method: 'DELETE', ...as(admin) })).status).toBe(204);
+    const entries = await auditEntries();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ user_id: adminId, username: 'admin', action: 'DELETE /api/images/:id/' });
+    expect(JSON.parse(entries[0]!.target)).toEqual({ id: String(image) });
+    expect((await server.request(`/api/images/${image}/`, as(admin))).status).toBe(404);
+  });
+});
+
 describe('DELETE /tasks/{id}/', () => {
   it('of no task leaves no entry; of a task, exactly one', async () => {
     expect((await server.request('/api/tasks/999999/', { method: 'DELETE', ...as(admin) })).status).toBe(404);

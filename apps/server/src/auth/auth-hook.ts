@@ -40,8 +40,9 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     });
   }
 
-  // Folder, task and user deletions write their entry inside their own transaction (deletion-audit.ts). Any other
-  // deletion (today DELETE /images/:id/) is recorded here once it succeeded, right after its own commit.
+  // Every deletion route (images, folders, tasks, users) writes its entry inside its own transaction
+  // (deletion-audit.ts). This hook is the net for a DELETE route added without doing so: it records the entry once
+  // the deletion succeeded, right after its commit.
   app.addHook('onResponse', async (req: FastifyRequest, reply) => {
     if (req.method !== 'DELETE' || reply.statusCode >= 300 || !req.routeOptions.url) return;
     if (isAuditedInDeletion(req)) return;

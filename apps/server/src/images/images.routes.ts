@@ -1,3 +1,4 @@
+import { auditInDeletion } from '../auth/deletion-audit.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
@@ -102,7 +103,7 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
   const deleteDoc = doc({ summary: 'Delete an image, its files and its results', responses: { 204: null } });
   app.delete<{ Params: { id: string } }>('/images/:id/', deleteDoc, async (req, reply) => {
-    await service.delete(parsePathId(req.params.id));
+    await service.delete(parsePathId(req.params.id), auditInDeletion(req));
     return reply.status(204).send();
   });
 

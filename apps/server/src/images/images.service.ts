@@ -1,4 +1,6 @@
 import type { Image, ImageList } from '@cassavascope/contract';
+import { AuditRepository } from '../auth/audit.repository.js';
+import type { AuditEntry } from '../auth/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
@@ -24,9 +26,11 @@ export interface ImagePatch {
 /** The rules of browsing and deleting images (uploads live in ../uploads). */
 export class ImagesService {
   readonly repo: ImagesRepository;
+  private readonly audit: AuditRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new ImagesRepository(ctx.db.kysely, ctx.db.dialect);
+    this.audit = new AuditRepository(ctx.db.kysely);
   }
 
   /** `groupBy`: a sample field; the listing then goes group by group of its values (`fieldGroups`). */
@@ -127,13 +131,17 @@ export class ImagesService {
     return this.get(id);
   }
 
-  /** Deletes an image, its prediction results and (after commit) every file no other row shares. */
-  async delete(id: number): Promise<void> {
+  /**
+   * Deletes an image, its prediction results and (after commit) every file no other row shares; the deletion's
+   * audit entry commits with it.
+   */
+  async delete(id: number, audit: AuditEntry): Promise<void> {
     const keys = await this.ctx.db.kysely.transaction().execute(async (trx) => {
       const row = await this.repo.getById(id, trx);
       if (!row) throw notFound(`Image ${id}`);
       const resultKeys = await removeResultsOfImages(trx, [id]);
       await this.repo.deleteByIds([id], trx);
+      await this.audit.record(audit, trx);
       return [...resultKeys, ...(await this.repo.orphanedKeys([row], trx))];
     });
     await this.deleteBlobs(keys);

@@ -4,8 +4,9 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
  * `meta_missing=FIELD[,FIELD]` (an addition, docs/api.md): the images without a field, i.e. the group whose key
- * value is null, on the image listing, the result listing, its export and the group summary. Over a task the real
- * engine scored; runs on SQLite and, in the full suite, on PostgreSQL.
+ * value is null, on the image listing, the result listing, its export and the group summary. And the summary
+ * (GET /predictions/summary/), which takes the listing's filters (also an addition) with meta.FIELD=VALUE and
+ * meta_missing. Over a task the real engine scored; runs on SQLite and, in the full suite, on PostgreSQL.
  */
 let server: TestServer;
 let taskId: number;
@@ -84,6 +85,53 @@ describe('meta_missing', () => {
         .map((r) => r.split(',')[0])
         .sort(),
     ).toEqual(['loose_1.jpg', 'loose_2.jpg']);
+  });
+
+  it("the summary follows the listing's filters: its count, mean and bands are those of the results listed", async () => {
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    const filters = [
+      `task_id=${taskId}`,
+      `task_id=${taskId}&meta.genotype=A`,
+      `task_id=${taskId}&meta_missing=genotype`,
+      `task_id=${taskId}&meta.genotype=A&meta_missing=dah`,
+      `task_id=${taskId}&search=loose`,
+      `task_id=${taskId}&meta.genotype=B`,
+    ];
+    const counts: number[] = [];
+    for (const filter of filters) {
+      const listed = (await server.json(`/api/predictions/?${filter}`)).body.results as { ppd_value: number | null }[];
+      const scored = listed.map((r) => r.ppd_value).filter((v): v is number => v !== null);
+      const summary = (await server.json(`/api/predictions/summary/?${filter}`)).body;
+      expect(summary.count, filter).toBe(scored.length);
+      counts.push(summary.count);
+      if (scored.length === 0) {
+        expect(summary, filter).toMatchObject({ average: null, max: null, min: null });
+        continue;
+      }
+      expect(summary.average, filter).toBeCloseTo(mean(scored), 3);
+      expect(summary.max, filter).toBe(Math.max(...scored));
+      expect(summary.min, filter).toBe(Math.min(...scored));
+      expect(summary.bands.healthy + summary.bands.mild + summary.bands.severe, filter).toBe(scored.length);
+    }
+    // Each filter narrowed the results: 4 scored photos, 2 with genotype A, 2 without one, 1 A without dah, none B.
+    expect(counts).toEqual([4, 2, 2, 1, 2, 0]);
+    // The severity filter narrows the summary to its band.
+    const healthy = (await server.json(`/api/predictions/summary/?task_id=${taskId}&severity=healthy`)).body;
+    expect(healthy.bands.mild + healthy.bands.severe).toBe(0);
+  });
+
+  it('a bad filter on the summary is a 400 naming it, as on the listing', async () => {
+    for (const [q, field] of [
+      ['meta_missing=bad-name', 'meta_missing'],
+      ['meta.dah=soon', 'meta.dah'],
+      ['severity=awful', 'severity'],
+      ['needs_review=maybe', 'needs_review'],
+    ]) {
+      const res = await server.json(`/api/predictions/summary/?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.code).toBe('invalid');
+      expect(Object.keys(res.body.fields)).toEqual([field]);
+    }
   });
 
   it('a bad field name is a 400 naming meta_missing', async () => {

@@ -193,6 +193,22 @@ describe('the document (GET /api/openapi.json)', () => {
     expect(params('/api/predictions/export/', 'get')).toEqual(
       expect.arrayContaining(['query:task_id', 'query:severity', 'query:format']),
     );
+    // The calls that take sample-field filters describe them: meta (meta.FIELD=VALUE pairs) and meta_missing.
+    for (const p of [
+      '/api/predictions/',
+      '/api/predictions/summary/',
+      '/api/predictions/export/',
+      '/api/predictions/groups/',
+      '/api/predictions/groups/export/',
+    ]) {
+      expect(params(p, 'get'), p).toEqual(expect.arrayContaining(['query:meta', 'query:meta_missing']));
+      const meta = (op(p, 'get').parameters as Json[]).find((x) => x.name === 'meta')!;
+      expect(meta.schema.propertyNames.pattern).toBe('^meta\\.[A-Za-z0-9_]{1,40}$');
+      expect(meta.description).toContain('meta.genotype=TME419');
+    }
+    expect(params('/api/predictions/summary/', 'get')).toEqual(
+      expect.arrayContaining(['query:task_id', 'query:search', 'query:severity', 'query:needs_review']),
+    );
     expect(params('/api/predictions/{id}/specimens/{index}/', 'patch')).toEqual(['path:id', 'path:index']);
     const task = op('/api/tasks/prediction/', 'post').requestBody.content['application/json'].schema;
     expect(task.required).toEqual(['name']);
@@ -401,6 +417,8 @@ describe('real answers validate against the document', () => {
     expect((await call('GET', '/api/predictions/999999/')).status).toBe(404);
     await call('GET', `/api/predictions/summary/?task_id=${taskId}`);
     await call('GET', '/api/predictions/summary/');
+    await call('GET', `/api/predictions/summary/?task_id=${taskId}&severity=mild&meta_missing=genotype`);
+    expect((await call('GET', '/api/predictions/summary/?meta.dah=soon')).status).toBe(400);
     const csv = await call('GET', `/api/predictions/export/?task_id=${taskId}`);
     expect(csv.text).toContain('image_name,ppd_value');
     await call('GET', `/api/predictions/export/?task_id=${taskId}&format=specimens`);

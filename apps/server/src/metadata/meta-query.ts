@@ -1,4 +1,5 @@
 import { fieldNameProblem, typeMetadataValue } from '@cassavascope/contract';
+import { z } from 'zod';
 import { ApiError } from '../http/errors.js';
 import type { MetaCondition } from './metadata.repository.js';
 
@@ -41,3 +42,28 @@ export function parseMetaQuery(query: Record<string, string>): MetaCondition[] |
   }
   return conditions.length > 0 ? conditions : undefined;
 }
+
+/**
+ * The `meta.FIELD=VALUE` and `meta_missing` parameters as the OpenAPI document describes them (a route's doc()
+ * query extends its own schema with these; `parseMetaQuery` reads them). `meta` is an object parameter, which in
+ * a query (form style, exploded: OpenAPI's default) is sent as one `meta.FIELD=VALUE` pair per property.
+ */
+export const metaQueryDocSchema = z.object({
+  meta: z
+    .record(z.string().regex(/^meta\.[A-Za-z0-9_]{1,40}$/), z.string())
+    .optional()
+    .meta({
+      description:
+        'meta.FIELD=VALUE, one parameter per sample field (e.g. meta.genotype=TME419&meta.dah=7): only images with ' +
+        'that value (typed as stored: meta.dah=7 matches the number 7); several are ANDed; an empty value is no ' +
+        'filter; a bad field name or value is a 400 naming the parameter',
+    }),
+  [MISSING]: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'FIELD[,FIELD]: only images without these fields (the group whose key value is null); combines with ' +
+        'meta.FIELD=VALUE; empty is no filter; a bad field name is a 400 naming meta_missing',
+    }),
+});

@@ -23,7 +23,7 @@ import {
 } from '@cassavascope/contract';
 import { exportFileName } from './results-export.js';
 import { nfc } from '../names/names.js';
-import { parseMetaQuery } from '../metadata/meta-query.js';
+import { metaQueryDocSchema, parseMetaQuery } from '../metadata/meta-query.js';
 import { GROUP_VALUES_MAX, METADATA_FIELD_PATTERN, resultGroupSchema } from '@cassavascope/contract';
 
 const idParam = (field: string) =>
@@ -48,7 +48,15 @@ const listQuerySchema = z.object({
     .enum(['ppd_value', '-ppd_value', 'imageName', '-imageName', 'created_time', '-created_time'])
     .default('-created_time'),
 });
-const taskQuerySchema = z.object({ task_id: idParam('task_id').optional() });
+/** The summary takes the listing's filters (an addition), so its figures describe the results the screen lists. */
+const summaryQuerySchema = listQuerySchema.pick({
+  task_id: true,
+  image_id: true,
+  search: true,
+  severity: true,
+  needs_review: true,
+  reviewed: true,
+});
 /** The export takes the listing's filters, so the file holds what the screen shows; `format` picks its rows. */
 const exportQuerySchema = listQuerySchema
   .pick({ task_id: true, search: true, severity: true, needs_review: true, reviewed: true })
@@ -87,7 +95,11 @@ function filterParams(query: Record<string, string>) {
 
 /** The parsed filters as the service takes them, with the `meta.FIELD=VALUE` conditions of the query. */
 function resultFilter(
-  q: z.infer<typeof groupsQuerySchema> | z.infer<typeof exportQuerySchema> | z.infer<typeof listQuerySchema>,
+  q:
+    | z.infer<typeof groupsQuerySchema>
+    | z.infer<typeof exportQuerySchema>
+    | z.infer<typeof listQuerySchema>
+    | z.infer<typeof summaryQuerySchema>,
   query: Record<string, string>,
 ) {
   return {
@@ -139,7 +151,7 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
 
   const listDoc = doc({
     summary: 'List results (filters, ordering, paging)',
-    query: pagingQuerySchema.extend(listQuerySchema.shape),
+    query: pagingQuerySchema.extend(listQuerySchema.shape).extend(metaQueryDocSchema.shape),
     responses: { 200: resultListSchema },
   });
   app.get('/predictions/', listDoc, async (req) => {
@@ -158,19 +170,20 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   });
 
   const summaryDoc = doc({
-    summary: 'Count, mean, extremes, severity bands and histogram over scored results (reviewed values)',
-    query: taskQuerySchema,
+    summary:
+      "Count, mean, extremes, severity bands and histogram over the scored results of the listing's filters (reviewed values)",
+    query: summaryQuerySchema.extend(metaQueryDocSchema.shape),
     responses: { 200: predictionSummarySchema },
   });
   app.get('/predictions/summary/', summaryDoc, async (req) => {
     const query = flatQuery(req.query);
-    const { task_id } = parseInput(taskQuerySchema, { task_id: query.task_id || undefined }, 'query');
-    return predictions.summary(task_id);
+    const q = parseInput(summaryQuerySchema, filterParams(query), 'query');
+    return predictions.summary(resultFilter(q, query));
   });
 
   const exportDoc = doc({
     summary: 'Export results as CSV (UTF-8 with BOM, one row per result, or per specimen with format=specimens)',
-    query: exportQuerySchema,
+    query: exportQuerySchema.extend(metaQueryDocSchema.shape),
     responses: {
       200: {
         content: 'text/csv',
@@ -202,8 +215,8 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   };
   const groupsDoc = doc({
     summary:
-      'Mean PPD per group of one or two sample fields (n, SD, 95 % interval, bands) over scored results, sorted by key; meta.FIELD=VALUE filters',
-    query: groupsQuerySchema,
+      'Mean PPD per group of one or two sample fields (n, SD, 95 % interval, bands) over scored results, sorted by key',
+    query: groupsQuerySchema.extend(metaQueryDocSchema.shape),
     responses: { 200: z.array(resultGroupSchema) },
   });
   app.get('/predictions/groups/', groupsDoc, async (req) => {
@@ -214,7 +227,7 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   const groupsExportDoc = doc({
     summary:
       'The group table as CSV (UTF-8 with BOM): key fields under their ontology names, n, mean PPD under the trait id, SD, interval, bands',
-    query: groupsQuerySchema,
+    query: groupsQuerySchema.extend(metaQueryDocSchema.shape),
     responses: {
       200: {
         content: 'text/csv',

@@ -36,9 +36,9 @@ export class PredictionsService {
     return toResult(row, this.ctx.storage);
   }
 
-  /** Over scored results, with their reviewed values; bins and bands are the contract's. */
-  async summary(taskId: number | undefined): Promise<PredictionSummary> {
-    const s = await this.repo.summary(taskId);
+  /** Over the scored results of the filter, with their reviewed values; bins and bands are the contract's. */
+  async summary(filter: ResultFilter): Promise<PredictionSummary> {
+    const s = await this.repo.summary(filter);
     const count = s.count;
     // Keep the key order of the shared bin list (highest band first, as the results screen draws them).
     const histogram = Object.fromEntries(

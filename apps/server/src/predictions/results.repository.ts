@@ -302,24 +302,25 @@ export class ResultsRepository {
       .executeTakeFirst();
   }
 
-  /** count/average/max/min and the contract's histogram bins over scored results (reviewed values), in one pass. */
-  async summary(taskId: number | undefined) {
+  /**
+   * count/average/max/min and the contract's histogram bins over the scored results of the filter (reviewed
+   * values), in one pass.
+   */
+  async summary(filter: ResultFilter) {
     const inRange = (from: number, to: number) => {
-      const lo = Number.isFinite(from) ? sql`ppd_value >= ${from}` : sql`1 = 1`;
-      const hi = Number.isFinite(to) ? sql`ppd_value < ${to}` : sql`1 = 1`;
+      const lo = Number.isFinite(from) ? sql`results.ppd_value >= ${from}` : sql`1 = 1`;
+      const hi = Number.isFinite(to) ? sql`results.ppd_value < ${to}` : sql`1 = 1`;
       return sql<number>`coalesce(sum(case when ${lo} and ${hi} then 1 else 0 end), 0)`;
     };
-    let q = this.db
-      .selectFrom('results')
+    const q = this.filtered(filter)
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
-        eb.fn.avg<number | null>('ppd_value').as('average'),
-        eb.fn.max('ppd_value').as('max'),
-        eb.fn.min('ppd_value').as('min'),
+        eb.fn.avg<number | null>('results.ppd_value').as('average'),
+        eb.fn.max('results.ppd_value').as('max'),
+        eb.fn.min('results.ppd_value').as('min'),
         ...HISTOGRAM_BINS.map((b, i) => inRange(b.from, b.to).as(`bin${i}`)),
       ])
-      .where('ppd_value', 'is not', null);
-    if (taskId !== undefined) q = q.where('task_id', '=', taskId);
+      .where('results.ppd_value', 'is not', null);
     const row = (await q.executeTakeFirstOrThrow()) as Record<string, unknown>;
     const bins = Object.fromEntries(HISTOGRAM_BINS.map((b, i) => [b.key, Number(row[`bin${i}`] ?? 0)])) as Record<
       HistogramKey,

@@ -56,6 +56,33 @@ function cardNames(): Promise<string[]> {
   return page.locator('[data-testid="result-card"] .result-card-name').allTextContents();
 }
 
+/**
+ * On a phone a group's key, n, mean and its interval are on screen without scrolling: the first cells of each
+ * row, the mean's header naming the interval under it.
+ */
+async function expectKeyNAndMeanOnScreen(meanHeader: string): Promise<void> {
+  const table = page.getByTestId('groups-table');
+  await expect.poll(() => table.locator('th').allTextContents(), POLL).toContain(meanHeader);
+  const groups = await groupsOf('genotype');
+  for (const row of await table.locator('tbody tr.groups-row').all()) {
+    const key = (await row.locator('td').first().textContent())!;
+    const group = groups.find((g) => (g.key.genotype ?? '') === key) ?? groups.find((g) => g.key.genotype === null)!;
+    const seen = [
+      row.locator('td').nth(0),
+      row.locator('td').nth(1),
+      row.getByTestId('group-mean'),
+      row.getByTestId('group-mean-ci'),
+    ];
+    expect(await row.locator('td').nth(1).textContent()).toBe(String(group.images));
+    expect(await row.getByTestId('group-mean').textContent()).toBe(group.mean.toFixed(2));
+    for (const cell of seen) {
+      const box = (await cell.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    }
+  }
+}
+
 beforeAll(async () => {
   e2e = await startE2e();
   page = e2e.page;
@@ -156,6 +183,10 @@ describe('results: the By group view', () => {
     // The group table exports as the server's CSV, with the same rows and means.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('groups-export').click()]);
     expect(download.suggestedFilename()).toBe(`prediction_groups_all_${new Date().toISOString().slice(0, 10)}.csv`);
+    // The message names what was exported: the group table, not the results.
+    await expect
+      .poll(() => page.locator('.ant-message-notice').allTextContents(), POLL)
+      .toContain('Group table exported');
     const [header, ...rows] = (await fs.readFile(await download.path()))
       .toString('utf8')
       .replace(/^\uFEFF/, '')
@@ -208,6 +239,78 @@ describe('results: the By group view', () => {
     await e2e.setLanguage('en');
   });
 
+  it('keeps the task, the filters, the layout and the By group fields across a reload; the cards follow the filters', async () => {
+    const taskId = (await e2e.server.api('/api/tasks/')).body.results[0].id as number;
+    await page.locator(`[data-testid="results-task"][data-task-id="${taskId}"]`).click();
+    await page.getByPlaceholder('Search by image name').fill('TME419');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('4 results');
+    // The cards describe the four results listed, as the server's summary of the same filters does.
+    const summary = (await e2e.server.api(`/api/predictions/summary/?task_id=${taskId}&search=TME419`)).body;
+    expect(summary.count).toBe(4);
+    await expect
+      .poll(() => page.getByTestId('summary-total').locator('.ant-statistic-content-value').textContent(), POLL)
+      .toBe('4');
+    expect(await page.getByTestId('summary-total').locator('.ant-statistic-title').textContent()).toBe(
+      'Images scored (filtered)',
+    );
+    expect(await page.getByTestId('summary-average').locator('.ant-statistic-content-value').textContent()).toBe(
+      summary.average.toFixed(2),
+    );
+    await page.getByTestId('results-view-groups').click();
+    await expect.poll(() => groupRow('TME419', '14').count(), POLL).toBe(1);
+
+    await page.reload();
+    await page.locator('.app-header').waitFor();
+    await e2e.goto('results');
+    // The same view: By group by genotype then days after harvest, over the same task and search.
+    await expect.poll(() => groupRow('TME419', '14').count(), POLL).toBe(1);
+    expect(await page.getByTestId('groups-table').locator('tbody tr.groups-row').count()).toBe(2);
+    expect(await page.getByTestId('groups-then-by').textContent()).toContain('Days after harvest');
+    expect(await page.getByPlaceholder('Search by image name').inputValue()).toBe('TME419');
+    expect(
+      await page.locator(`[data-testid="results-task"][data-task-id="${taskId}"]`).getAttribute('class'),
+    ).toContain('is-current');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('4 results');
+    await screenshot(page, 'results-groups-kept-en-1440');
+
+    // The list layout is kept too.
+    await page.getByTestId('results-view').locator('.ant-segmented-item').nth(1).click();
+    await page.reload();
+    await page.locator('.app-header').waitFor();
+    await e2e.goto('results');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('4 results');
+    expect(
+      await page
+        .getByTestId('results-view')
+        .locator('.ant-segmented-item-selected .ant-segmented-item-label')
+        .getAttribute('title'),
+    ).toBe('List view');
+
+    // A saved task that no longer exists: all tasks, and no error.
+    await page.evaluate(() => {
+      const saved = JSON.parse(localStorage.getItem('cassavascope.results.view')!);
+      localStorage.setItem(
+        'cassavascope.results.view',
+        JSON.stringify({ ...saved, filter: { ...saved.filter, taskId: 999999, search: '' } }),
+      );
+    });
+    await page.reload();
+    await page.locator('.app-header').waitFor();
+    await e2e.goto('results');
+    await expect.poll(() => page.getByTestId('results-all-tasks').getAttribute('class'), POLL).toContain('is-current');
+    await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('8');
+    expect(await page.locator('.ant-message-error').count()).toBe(0);
+    expect(await page.getByTestId('summary-total').locator('.ant-statistic-title').textContent()).toBe(
+      'Results scored (all tasks)',
+    );
+
+    // Back to the first visit's view for the phone test.
+    await page.evaluate(() => localStorage.removeItem('cassavascope.results.view'));
+    await page.reload();
+    await page.locator('.app-header').waitFor();
+    await e2e.goto('results');
+  });
+
   it('fits a phone: the chart scrolls sideways, the tasks are a strip, a card keeps its review mark whole', async () => {
     await page.setViewportSize(PHONE);
     await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('8');
@@ -226,9 +329,11 @@ describe('results: the By group view', () => {
     await expect.poll(() => page.getByTestId('dot-plot').isVisible(), POLL).toBe(true);
     // The chart keeps its text size and scrolls sideways inside its box rather than widen the page.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expectKeyNAndMeanOnScreen('Mean PPD (95% CI)');
     await screenshot(page, 'results-groups-en-390');
     await e2e.setLanguage('zh');
     await expect.poll(() => page.getByTestId('dot-plot-ppd-axis').textContent(), POLL).toBe('PPD（0-10 分制）');
+    await expectKeyNAndMeanOnScreen('平均 PPD（95% 置信区间）');
     await screenshot(page, 'results-groups-zh-390');
     await page.getByTestId('results-view').locator('.ant-segmented-item').first().click();
     await screenshot(page, 'results-grid-zh-390');

@@ -5,8 +5,9 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../lib/section-context';
 import { LoadErrorState } from '../../lib/load-error-state';
+import { useStoredState } from '../../lib/use-stored-state';
 import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
-import { GroupSummary, type GroupFields } from '../../lib/groups/group-summary';
+import { GroupSummary } from '../../lib/groups/group-summary';
 import { exportGroups, exportResults } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
 import { resultFilterQuery, useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
@@ -15,10 +16,11 @@ import { refreshAfterReview } from './api/review-api';
 import { FullScreenPreview } from './components/full-screen-preview';
 import { ResultDetailModal } from './components/result-detail-modal';
 import { ResultsCollection } from './components/results-collection';
-import { ResultsFilterBar, type ResultsListView, type ResultsView } from './components/results-filter-bar';
+import { ResultsFilterBar, type ResultsView } from './components/results-filter-bar';
 import { ResultsOverview } from './components/results-overview';
 import { TaskBanner } from './components/task-banner';
 import { TaskSidebar } from './components/task-sidebar';
+import { readResultsViewState, RESULTS_VIEW_KEY } from './results-view-state';
 import './results.css';
 
 const RUNNING_REFRESH_MS = 5_000;
@@ -28,15 +30,12 @@ export default function ResultsPage() {
   const { t } = useTranslation('results');
   const { message } = App.useApp();
   const navigate = useNavigateSection();
-  const [filter, setFilter] = useState<ResultFilter>(() => ({
-    taskId: peekResultsFocus(),
-    search: '',
-    severity: 'all',
-  }));
-  const [view, setView] = useState<ResultsView>('grid');
-  // The list layout a picked group returns to (the one shown before "By group").
-  const [listView, setListView] = useState<ResultsListView>('grid');
-  const [groupFields, setGroupFields] = useState<GroupFields>({ first: null, second: null });
+  // Filters, layout and By group fields are kept across a reload; a task handed over by Tasks wins over the saved one.
+  const [saved, setSaved] = useStoredState(RESULTS_VIEW_KEY, readResultsViewState, (state) => {
+    const handedOver = peekResultsFocus();
+    return handedOver === null ? state : { ...state, filter: { ...state.filter, taskId: handedOver } };
+  });
+  const { filter, view, listView, groupFields } = saved;
   // The first result of the current filter is selected; the detail modal and the preview show the selected one.
   const [selectedIndex, setSelectedIndex] = useState(0);
   const [detailOpen, setDetailOpen] = useState(false);
@@ -50,11 +49,23 @@ export default function ResultsPage() {
     () => tasks.data?.results.find((item) => item.id === filter.taskId) ?? null,
     [tasks.data, filter.taskId],
   );
+  // A saved task that no longer exists: all tasks, without an error. Only from a list fetched on this visit and
+  // complete (a task just created by a hand-over may be missing from the cached one).
+  const taskGone =
+    filter.taskId !== null &&
+    tasks.data !== undefined &&
+    tasks.isFetchedAfterMount &&
+    !tasks.isFetching &&
+    task === null &&
+    tasks.data.results.length >= tasks.data.count;
+  useEffect(() => {
+    if (taskGone) setSaved((state) => ({ ...state, filter: { ...state.filter, taskId: null } }));
+  }, [taskGone, setSaved]);
   const running =
     filter.taskId === null
       ? (tasks.data?.results.some((item) => item.status === 'running') ?? false)
       : task?.status === 'running';
-  const summary = useResultsSummary(filter.taskId);
+  const summary = useResultsSummary(filter);
   const first = useResultsPage(filter, 1, true);
   const count = first.data?.count ?? null;
   const selected = useResultAt(filter, selectedIndex);
@@ -80,25 +91,23 @@ export default function ResultsPage() {
   }, [tasks.isError, message, t]);
 
   const changeFilter = (next: ResultFilter) => {
-    setFilter(next);
+    setSaved((state) => ({ ...state, filter: next }));
     setSelectedIndex(0);
     setDetailOpen(false);
     setPreviewOpen(false);
   };
 
-  const changeView = (next: ResultsView) => {
-    setView(next);
-    if (next !== 'groups') setListView(next);
-  };
+  const changeView = (next: ResultsView) =>
+    setSaved((state) => ({ ...state, view: next, listView: next === 'groups' ? state.listView : next }));
 
   // The CSV is fetched and checked first: the success message only follows a file the server really sent.
   const onExport = async (by?: string[]) => {
     setExporting(true);
     try {
       await (by ? exportGroups(filter, by) : exportResults(filter));
-      message.success(t('export.success'));
+      message.success(t(by ? 'groups.export_success' : 'export.success'));
     } catch {
-      message.error(t('export.failed'));
+      message.error(t(by ? 'groups.export_failed' : 'export.failed'));
     } finally {
       setExporting(false);
     }
@@ -119,25 +128,20 @@ export default function ResultsPage() {
       filter.taskId === null && tasks.data ? new Map(tasks.data.results.map((item) => [item.id, item.name])) : null,
     [filter.taskId, tasks.data],
   );
-  // Results of the filter that have no PPD (failed images): the list counts them, the summary does not.
+  // Results of the filter that have no PPD (failed images): the list counts them, the summary (same filter) does not.
   const unscored =
-    count !== null &&
-    summary.data &&
-    filter.search.trim() === '' &&
-    filter.severity === 'all' &&
-    !filter.needsReview &&
-    !filter.meta?.value &&
-    !filter.group
+    count !== null && summary.data && !summary.isPlaceholderData && !first.isPlaceholderData
       ? Math.max(0, count - summary.data.count)
       : 0;
 
-  const filtered =
-    filter.taskId !== null ||
+  // Filters beyond the task: the cards then describe the narrowed list, and say so.
+  const narrowed =
     filter.search.trim() !== '' ||
     filter.severity !== 'all' ||
     filter.needsReview === true ||
     !!filter.meta?.value ||
     !!filter.group;
+  const filtered = filter.taskId !== null || narrowed;
 
   // Review: the detail walks the list (N / P); reviewed results stay in place until it closes, then lists reload.
   const total = count ?? 0;
@@ -169,7 +173,7 @@ export default function ResultsPage() {
         />
         <div className="results-main">
           {task && <TaskBanner task={task} />}
-          <ResultsOverview summary={summary.data} allTasks={filter.taskId === null} />
+          <ResultsOverview summary={summary.data} allTasks={filter.taskId === null} narrowed={narrowed} />
           <ResultsFilterBar
             filter={filter}
             onFilterChange={changeFilter}
@@ -185,10 +189,10 @@ export default function ResultsPage() {
             <GroupSummary
               filter={resultFilterQuery(filter)}
               fields={groupFields}
-              onFieldsChange={setGroupFields}
+              onFieldsChange={(fields) => setSaved((state) => ({ ...state, groupFields: fields }))}
               onPick={(g) => {
                 changeFilter({ ...filter, group: g.key });
-                setView(listView);
+                changeView(listView);
               }}
               emptyText={t('groups.empty')}
               actions={(query) => (

@@ -1,11 +1,14 @@
 import type { ResultGroup } from '@cassavascope/contract';
-import { Table, Typography } from 'antd';
+import { Grid, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatPpd } from '../ppd';
 import { fieldLabel } from '../field-label';
 
-/** The group table: each key field, n (images and specimens), mean PPD, SD, 95 % interval and band counts. A row
- * opens its group. */
+/**
+ * The group table: each key field, n (images and specimens), mean PPD, SD, 95 % interval and band counts. A row
+ * opens its group. On a phone the key, n and the mean with its interval (under it) come first and fit the screen;
+ * specimens, SD and bands follow and scroll sideways.
+ */
 export function GroupTable({
   groups,
   by,
@@ -16,8 +19,11 @@ export function GroupTable({
   onPick: (g: ResultGroup) => void;
 }) {
   const { t } = useTranslation('samples');
+  const phone = Grid.useBreakpoint().md === false;
+  const interval = (g: ResultGroup) => (g.ci95 ? `${g.ci95[0].toFixed(2)} – ${g.ci95[1].toFixed(2)}` : '–');
   const keyCell = (g: ResultGroup, f: string) =>
     g.key[f] === null ? <Typography.Text type="secondary">{t('no_value')}</Typography.Text> : String(g.key[f]);
+  const specimens = { title: t('col_specimens'), dataIndex: 'specimens', key: 'specimens', align: 'right' as const };
   return (
     <Table
       size="small"
@@ -34,24 +40,30 @@ export function GroupTable({
           render: (_: unknown, g: ResultGroup) => keyCell(g, f),
         })),
         { title: t('col_images'), dataIndex: 'images', key: 'images', align: 'right' as const },
-        { title: t('col_specimens'), dataIndex: 'specimens', key: 'specimens', align: 'right' as const },
+        ...(phone ? [] : [specimens]),
         {
-          title: t('col_mean'),
+          title: phone ? t('col_mean_ci') : t('col_mean'),
           key: 'mean',
           align: 'right' as const,
-          render: (_: unknown, g: ResultGroup) => <strong data-testid="group-mean">{formatPpd(g.mean)}</strong>,
+          render: (_: unknown, g: ResultGroup) => (
+            <>
+              <strong data-testid="group-mean">{formatPpd(g.mean)}</strong>
+              {phone ? (
+                <Typography.Text type="secondary" className="group-mean-ci" data-testid="group-mean-ci">
+                  {interval(g)}
+                </Typography.Text>
+              ) : null}
+            </>
+          ),
         },
+        ...(phone ? [specimens] : []),
         {
           title: t('col_sd'),
           key: 'sd',
           align: 'right' as const,
           render: (_: unknown, g: ResultGroup) => (g.sd === null ? '–' : g.sd.toFixed(2)),
         },
-        {
-          title: t('col_ci'),
-          key: 'ci',
-          render: (_: unknown, g: ResultGroup) => (g.ci95 ? `${g.ci95[0].toFixed(2)} – ${g.ci95[1].toFixed(2)}` : '–'),
-        },
+        ...(phone ? [] : [{ title: t('col_ci'), key: 'ci', render: (_: unknown, g: ResultGroup) => interval(g) }]),
         {
           title: t('col_bands'),
           key: 'bands',

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   HISTOGRAM_BINS,
   predictionSummarySchema,
@@ -7,6 +7,7 @@ import {
 } from '@cassavascope/contract';
 import { api } from '../../../lib/api-client';
 import { pickNumber } from '../../../lib/normalize-fields';
+import { resultFilterQuery, type ResultFilter } from './get-results-page';
 
 export interface ResultsSummary {
   count: number;
@@ -37,22 +38,26 @@ function normalizeSummary(raw: Partial<PredictionSummary> | null): ResultsSummar
   };
 }
 
-export async function getResultsSummary(taskId: number | null, signal?: AbortSignal): Promise<ResultsSummary> {
+export async function getResultsSummary(filter: ResultFilter, signal?: AbortSignal): Promise<ResultsSummary> {
   return normalizeSummary(
     await api.get<Partial<PredictionSummary>>(
       '/predictions/summary/',
-      { task_id: taskId ?? undefined },
+      resultFilterQuery(filter),
       signal,
       predictionSummarySchema,
     ),
   );
 }
 
-/** Figures over the successful results of a task (or all): computed by the server, never from a loaded page. */
-export function useResultsSummary(taskId: number | null) {
+/**
+ * Figures over the scored results the filters select (task, search, severity, review, sample fields, a group),
+ * so the cards describe the list on screen: computed by the server, never from a loaded page.
+ */
+export function useResultsSummary(filter: ResultFilter) {
   return useQuery({
-    queryKey: ['results', 'summary', taskId],
-    queryFn: ({ signal }) => getResultsSummary(taskId, signal),
+    queryKey: ['results', 'summary', filter],
+    queryFn: ({ signal }) => getResultsSummary(filter, signal),
     refetchOnMount: 'always',
+    placeholderData: keepPreviousData,
   });
 }

@@ -17,8 +17,15 @@ const BIN_COLOURS: Record<HistogramKey, string> = {
 
 const ppd2 = (v: number | null) => (v === null ? '--' : v.toFixed(2));
 
-/** Four summary cards, the health distribution and the PPD distribution of the current task (or all). */
-export function ResultsOverview({ summary, allTasks }: { summary: ResultsSummary | undefined; allTasks: boolean }) {
+interface Props {
+  summary: ResultsSummary | undefined;
+  allTasks: boolean;
+  /** filters beyond the task narrow the figures: the count's title says so */
+  narrowed: boolean;
+}
+
+/** Four summary cards, the health distribution and the PPD distribution of the results the filters select. */
+export function ResultsOverview({ summary, allTasks, narrowed }: Props) {
   const { t } = useTranslation('results');
   const count = summary?.count ?? 0;
   return (
@@ -27,7 +34,7 @@ export function ResultsOverview({ summary, allTasks }: { summary: ResultsSummary
         <Col xs={12} md={6}>
           <Card size="small" data-testid="summary-total">
             <Statistic
-              title={allTasks ? t('summary.total_all') : t('summary.total')}
+              title={t(`summary.${allTasks ? 'total_all' : 'total'}${narrowed ? '_filtered' : ''}`)}
               value={summary ? count : '--'}
               prefix={<AppstoreOutlined />}
             />

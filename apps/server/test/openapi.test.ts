@@ -200,6 +200,7 @@ describe('the document (GET /api/openapi.json)', () => {
       '/api/predictions/export/',
       '/api/predictions/groups/',
       '/api/predictions/groups/export/',
+      '/api/folders/{id}/images/',
     ]) {
       expect(params(p, 'get'), p).toEqual(expect.arrayContaining(['query:meta', 'query:meta_missing']));
       const meta = (op(p, 'get').parameters as Json[]).find((x) => x.name === 'meta')!;

@@ -9,6 +9,7 @@ import { isPlainName, parseInput, PLAIN_NAME_MESSAGE } from '../http/validation.
 import { nfc } from '../names/names.js';
 import { listImages } from '../images/images.routes.js';
 import { imageListQuerySchema } from '../images/image-list-query.js';
+import { metaQueryDocSchema } from '../metadata/meta-query.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { ImagesService } from '../images/images.service.js';
 import { FoldersService, type FolderDeleteMode } from './folders.service.js';
@@ -111,7 +112,7 @@ export async function foldersRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   const imagesDoc = doc({
     summary: "A folder's images (the images listing with the folder fixed)",
-    query: pagingQuerySchema.extend(imageListQuerySchema.omit({ folder: true }).shape),
+    query: pagingQuerySchema.extend(imageListQuerySchema.omit({ folder: true }).shape).extend(metaQueryDocSchema.shape),
     responses: { 200: imageListSchema },
   });
   app.get<{ Params: { id: string } }>('/folders/:id/images/', imagesDoc, async (req) => {

@@ -201,6 +201,8 @@ describe('the document (GET /api/openapi.json)', () => {
       '/api/predictions/groups/',
       '/api/predictions/groups/export/',
       '/api/folders/{id}/images/',
+      '/api/images/',
+      '/api/images/groups/',
     ]) {
       expect(params(p, 'get'), p).toEqual(expect.arrayContaining(['query:meta', 'query:meta_missing']));
       const meta = (op(p, 'get').parameters as Json[]).find((x) => x.name === 'meta')!;

@@ -7,6 +7,7 @@ import { uploadsRoutes } from '../uploads/uploads.routes.js';
 import { ApiError } from '../http/errors.js';
 import { DATE_GROUPINGS, type DateGrouping } from './image-groups.js';
 import { imageListQuerySchema, parseImageListQuery } from './image-list-query.js';
+import { metaQueryDocSchema } from '../metadata/meta-query.js';
 import { ImagesService } from './images.service.js';
 import {
   imageGroupsSchema,
@@ -51,7 +52,7 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     '/images/',
     doc({
       summary: 'List images (filters, ordering, paging) with library facets',
-      query: pagingQuerySchema.extend(imageListQuerySchema.shape),
+      query: pagingQuerySchema.extend(imageListQuerySchema.shape).extend(metaQueryDocSchema.shape),
       responses: { 200: imageListSchema },
     }),
     (req) => listImages(req, service),
@@ -68,7 +69,7 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   const groupsQuery = imageListQuerySchema.extend({ grouping: z.enum(DATE_GROUPINGS).optional() });
   const groupsDoc = doc({
     summary: "Group keys of the listing's ordering, with counts and positions over the whole filtered library",
-    query: groupsQuery,
+    query: groupsQuery.extend(metaQueryDocSchema.shape),
     responses: { 200: imageGroupsSchema },
   });
   app.get('/images/groups/', groupsDoc, (req) => {

@@ -98,11 +98,13 @@ describe('a quick jump to a far group at 100 000 images', () => {
   it('loads the oldest day of nine with one or two listing requests, and its header shows at once', async () => {
     await page.locator(`.image-group-header[data-group="${dayKey(9)}"]`).waitFor();
     await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toBe('100,000 images');
-    const keys = await page
-      .getByTestId('quick-jump')
-      .locator('button')
-      .evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
-    expect(keys).toEqual(Array.from({ length: DAYS }, (_, i) => dayKey(DAYS - i)));
+    // The index lists the loaded page's day at first, every day once the server's groups are in.
+    const keys = () =>
+      page
+        .getByTestId('quick-jump')
+        .locator('button')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+    await expect.poll(keys, POLL).toEqual(Array.from({ length: DAYS }, (_, i) => dayKey(DAYS - i)));
     const before = listings.length;
     const started = Date.now();
     await jumpTo(1);

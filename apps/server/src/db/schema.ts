@@ -68,6 +68,11 @@ export interface TasksTable {
   engine_label: string | null;
   /** the signed-in user who created it (migration 0010); null while sign-in is off */
   created_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /** what the photos show: auto, root_slice or leaf (migration 0017) */
+  specimen_kind: Generated<string>;
+  /** the lab model the task scores with (null: the default engine) and its name, kept after the model goes */
+  model_id: ColumnType<number | null, number | null | undefined, number | null>;
+  model_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One queued unit of work: up to `split_count` images of a task. */
@@ -202,6 +207,30 @@ export interface ImageFieldsTable {
   text_value: string | null;
 }
 
+/** A lab model (migration 0017): JSON text in image_ids, labelled_pixels, metrics and heldout. */
+export interface ModelsTable {
+  id: Generated<number>;
+  name: string;
+  /** training, ready, failed, cancelled */
+  status: string;
+  progress: Generated<number>;
+  image_ids: string;
+  image_count: Generated<number>;
+  labelled_pixels: string;
+  metrics: string | null;
+  heldout: Generated<string>;
+  /** the portable model file in blob storage, once ready */
+  file_key: string | null;
+  file_size: number | null;
+  error_message: string | null;
+  /** the training job: queued, running, done */
+  job_state: string;
+  attempts: Generated<number>;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   folders: FoldersTable;
   images: ImagesTable;
@@ -216,4 +245,5 @@ export interface Database {
   audit_log: AuditLogTable;
   pending_uploads: PendingUploadsTable;
   image_fields: ImageFieldsTable;
+  models: ModelsTable;
 }

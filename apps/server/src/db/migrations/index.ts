@@ -13,6 +13,7 @@ import * as m0011 from './0011-image-metadata.js';
 import * as m0012 from './0012-pending-uploads.js';
 import * as m0013 from './0013-folder-name-sort.js';
 import * as m0015 from './0015-images-folder-natural-sort.js';
+import * as m0017 from './0017-lab-models.js';
 
 /**
  * Every migration, in order. Static imports (not a folder scan) so the build output and the tests
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0012-pending-uploads': m0012,
   '0013-folder-name-sort': m0013,
   '0015-images-folder-natural-sort': m0015,
+  '0017-lab-models': m0017,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -134,11 +134,26 @@ describe('a quick jump to a far group at 100 000 images', () => {
     const before = listings.length;
     try {
       await jumpTo(5);
-      await expect.poll(() => page.getByTestId('image-placeholder').count(), POLL).toBeGreaterThan(0);
-      const [placeholder, header] = await Promise.all([
-        page.getByTestId('image-placeholder').first().boundingBox(),
-        page.locator(`.image-group-header[data-group="${dayKey(5)}"]`).boundingBox(),
-      ]);
+      // Both measured in one step in the page, once both are laid out: the virtualised list may replace a row's
+      // element between two separate look-ups (measuring one that was just removed gave null).
+      const measure = () =>
+        page.evaluate((key) => {
+          const placeholder = document.querySelector('[data-testid="image-placeholder"]');
+          const header = document.querySelector(`.image-group-header[data-group="${key}"]`);
+          if (!placeholder || !header) return null;
+          const p = placeholder.getBoundingClientRect();
+          const h = header.getBoundingClientRect();
+          return p.height > 0 && h.height > 0 ? { placeholder: p, header: h } : null;
+        }, dayKey(5));
+      let measured: Awaited<ReturnType<typeof measure>> = null;
+      await expect
+        .poll(async () => {
+          measured = await measure();
+          return measured;
+        }, POLL)
+        .not.toBeNull();
+      const placeholder = measured?.placeholder;
+      const header = measured?.header;
       await page.screenshot({ path: '/tmp/d15/far-jump-placeholders-en-1440.png' });
       release();
       await dayShown(5);

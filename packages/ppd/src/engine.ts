@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { AnalyseOptions } from './learned/lab-model-api.js';
 import { COLOUR_ENGINE_INFO } from './models/colour-model.js';
 import { loadOnnxModel } from './models/onnx-model.js';
 import { parseAnalysisParams } from './params.js';
@@ -41,18 +42,19 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       input: Buffer | string,
       params?: Partial<AnalysisParams>,
       mode: AnalysisMode = 'full',
+      options: AnalyseOptions = {},
     ): Promise<AnalysisResult> {
       const started = performance.now();
       const checked = parseAnalysisParams(params);
       if (!checked.ok) return failedResult('invalid_parameters', checked.message, started);
-      if (typeof input === 'string') return pool.run(input, checked.params, mode);
+      if (typeof input === 'string') return pool.run(input, checked.params, mode, [], options);
       if (!(input instanceof Uint8Array) || input.byteLength === 0) {
         return failedResult('decode_failed', 'the image is empty', started);
       }
       // The worker gets its own copy, handed over without a second copy; the caller keeps its buffer.
       const bytes = new Uint8Array(input.byteLength);
       bytes.set(input);
-      return pool.run(bytes, checked.params, mode, [bytes.buffer]);
+      return pool.run(bytes, checked.params, mode, [bytes.buffer], options);
     },
     close: () => pool.close(),
   };

@@ -1,4 +1,5 @@
 import type { EngineInfo, PredictionParameters, Severity } from '@cassavascope/contract';
+import type { AnalyseOptions } from './learned/lab-model-api.js';
 
 /**
  * The engine's public interface. Server (tasks, predict_single) and CLI depend only on this.
@@ -16,8 +17,12 @@ export interface Box {
   h: number;
 }
 
-/** What to compute: `cuts` = first segmentation only (specimens + crops); `full` = cuts + lesions + PPD. */
-export type AnalysisMode = 'cuts' | 'full';
+/**
+ * What to compute: `cuts` = first segmentation only (specimens + crops); `full` = cuts + lesions + PPD;
+ * `proposal` = `full` plus `images.proposal`, the engine's own per-pixel classes of the whole photo as a label
+ * image (what the label painter offers to accept region by region).
+ */
+export type AnalysisMode = 'cuts' | 'full' | 'proposal';
 
 /** What a specimen is: a cut root slice (flesh scored, peel excluded) or a detached leaf on a plain background. */
 export type SpecimenKind = 'root_slice' | 'leaf';
@@ -54,7 +59,17 @@ export interface AnalysisResult {
   /** seconds spent on this image */
   processing_time: number;
   /** encoded WebP images: cut2[i] = crop of specimen i, pred[i] = crop with lesion overlay, overview = whole photo with numbered boxes */
-  images: { cut2: Buffer[]; pred: Buffer[]; overview: Buffer | null };
+  images: {
+    cut2: Buffer[];
+    pred: Buffer[];
+    overview: Buffer | null;
+    /**
+     * `proposal` mode only (else absent or null): an 8-bit grey PNG at the engine's working size (longest side
+     * at most 1024 px; scale it to the photo), one label value a pixel as in `LABEL`: 1 background, 2 healthy,
+     * 3 discoloured, 4 not scored (peel, bark).
+     */
+    proposal?: Buffer | null;
+  };
   /**
    * e.g. decode_failed, no_specimen_found, not_a_specimen_photo, invalid_parameters; null on success. A refused
    * photo still has its overview image (what was seen).
@@ -68,7 +83,12 @@ export interface AnalysisResult {
 export interface Engine {
   readonly info: EngineInfo;
   /** Never throws for a bad image: the result carries error_code instead. */
-  analyse(input: Buffer | string, params?: Partial<AnalysisParams>, mode?: AnalysisMode): Promise<AnalysisResult>;
+  analyse(
+    input: Buffer | string,
+    params?: Partial<AnalysisParams>,
+    mode?: AnalysisMode,
+    options?: AnalyseOptions,
+  ): Promise<AnalysisResult>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,7 @@
 import { severityOf } from '@cassavascope/contract';
 import { rgbToLab } from '../imaging/lab.js';
+import type { AnalyseOptions } from '../learned/lab-model-api.js';
+import { encodeLabelPng, proposalLabels } from '../learned/proposal-labels.js';
 import { cropRgb, halve, type Rect } from '../imaging/raster.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
 import { drawOverview, encodeWebp, overlayLesions } from '../render/visualise.js';
@@ -99,9 +101,12 @@ export async function analyseImage(
   model: SegmentationModel,
   input: Uint8Array | string,
   params: AnalysisParams,
-  mode: AnalysisMode,
+  requestedMode: AnalysisMode,
+  options: AnalyseOptions = {},
 ): Promise<AnalysisResult> {
   const started = performance.now();
+  // `proposal` is a full analysis that also returns its per-pixel classes (see the end)
+  const mode = requestedMode === 'proposal' ? 'full' : requestedMode;
   const timings: Record<string, number> = {};
   let t = started;
   const lap = (stage: string) => {
@@ -136,7 +141,8 @@ export async function analyseImage(
     return failedResult('no_specimen_found', NO_SPECIMEN_MESSAGE, started, timings);
   }
   const scene = checkScene(small, found, smallLab);
-  if (scene.refusal) {
+  // a lab model was trained on the lab's own photos: what it finds is theirs to score, whatever the rules say
+  if (scene.refusal && !options.labModel) {
     // the overview still shows what was seen, so a person can tell why
     const overview = await encodeWebp(
       drawOverview(
@@ -205,6 +211,18 @@ export async function analyseImage(
     ),
   );
   lap('render');
+  const proposal =
+    requestedMode === 'proposal'
+      ? await encodeLabelPng(
+          proposalLabels(
+            image.width,
+            image.height,
+            kept.map((s, i) => ({ rect: s.rect, mask: s.mask, surface: surfaces[i]!, lesion: lesions[i]! })),
+          ),
+          image.width,
+          image.height,
+        )
+      : undefined;
 
   const ppd = mode === 'full' ? round2(sub.reduce((a, b) => a + b, 0) / sub.length) : null;
   const specimenResults: SpecimenResult[] = cuts.map((box, i) => {
@@ -234,7 +252,7 @@ export async function analyseImage(
     prediction: ppd === null ? null : severityOf(ppd),
     confidence: mode === 'full' && areaSum > 0 ? round2(weighted / areaSum) : null,
     processing_time: Math.round(seconds(started) * 1000) / 1000,
-    images: { cut2, pred, overview },
+    images: { cut2, pred, overview, ...(proposal ? { proposal } : {}) },
     error_code: null,
     error_message: null,
     timings,

@@ -41,7 +41,7 @@ modelReady.then((m) => post(m instanceof Error ? { type: 'init_error', message: 
  */
 function transferables(result: AnalysisResult): ArrayBuffer[] {
   const seen = new Set<ArrayBuffer>();
-  for (const b of [...result.images.cut2, ...result.images.pred, result.images.overview]) {
+  for (const b of [...result.images.cut2, ...result.images.pred, result.images.overview, result.images.proposal]) {
     if (!b) continue;
     const ab = b.buffer;
     // Only buffers that own their whole ArrayBuffer: detaching a shared pool slab would corrupt others.
@@ -59,7 +59,7 @@ port.on('message', async (msg: AnalyseRequest) => {
     result = failedResult('engine_unavailable', model.message, started);
   } else {
     try {
-      result = await analyseImage(model, msg.input, msg.params, msg.mode);
+      result = await analyseImage(model, msg.input, msg.params, msg.mode, msg.options ?? {});
     } catch (err) {
       result = failedResult('internal_error', err instanceof Error ? err.message : String(err), started);
     }

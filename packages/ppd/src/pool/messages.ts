@@ -1,3 +1,4 @@
+import type { AnalyseOptions } from '../learned/lab-model-api.js';
 import type { AnalysisMode, AnalysisParams, AnalysisResult } from '../types.js';
 
 /** What a pool worker is started with. */
@@ -13,6 +14,8 @@ export interface AnalyseRequest {
   input: Uint8Array | string;
   params: AnalysisParams;
   mode: AnalysisMode;
+  /** specimen kind, lab model (its file bytes are copied, the worker keeps parsed models by id) */
+  options: AnalyseOptions;
 }
 
 export type WorkerReply =

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { AnalyseOptions } from '../learned/lab-model-api.js';
 import { failedResult } from '../pipeline/analyse-image.js';
 import type { AnalysisMode, AnalysisParams, AnalysisResult } from '../types.js';
 import type { AnalyseRequest, WorkerReply, WorkerSetup } from './messages.js';
@@ -139,13 +140,20 @@ export class WorkerPool {
     params: AnalysisParams,
     mode: AnalysisMode,
     transfer: ArrayBuffer[] = [],
+    options: AnalyseOptions = {},
   ): Promise<AnalysisResult> {
     const started = performance.now();
     if (this.closed) return Promise.resolve(failedResult('engine_closed', 'the engine has been closed', started));
     if (this.broken) return Promise.resolve(failedResult('engine_unavailable', this.broken, started));
     return new Promise((resolve) => {
       const id = this.nextId++;
-      this.queue.push({ id, request: { type: 'analyse', id, input, params, mode }, transfer, started, resolve });
+      this.queue.push({
+        id,
+        request: { type: 'analyse', id, input, params, mode, options },
+        transfer,
+        started,
+        resolve,
+      });
       this.dispatch();
     });
   }
@@ -168,6 +176,7 @@ function reviveBuffers(r: AnalysisResult): AnalysisResult {
       cut2: r.images.cut2.map(buf),
       pred: r.images.pred.map(buf),
       overview: r.images.overview ? buf(r.images.overview) : null,
+      ...(r.images.proposal !== undefined ? { proposal: r.images.proposal ? buf(r.images.proposal) : null } : {}),
     },
   };
 }

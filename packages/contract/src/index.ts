@@ -4,3 +4,4 @@ export * from './parameters.js';
 export * from './responses.js';
 export * from './auth.js';
 export * from './metadata.js';
+export * from './labels.js';

@@ -207,6 +207,22 @@ export interface ImageFieldsTable {
   text_value: string | null;
 }
 
+/** An image's label image (migration 0016); owned by labels/labels.repository.ts. Counts are pixels per class. */
+export interface ImageLabelsTable {
+  image_id: number;
+  /** `labels/<image id>/<random>.png` in blob storage: a PNG at the photo's size as shown */
+  blob_key: string;
+  width: number;
+  height: number;
+  background: number;
+  healthy: number;
+  lesion: number;
+  excluded: number;
+  user_id: number | null;
+  username: string | null;
+  updated_at: string;
+}
+
 /** A lab model (migration 0017): JSON text in image_ids, labelled_pixels, metrics and heldout. */
 export interface ModelsTable {
   id: Generated<number>;
@@ -245,5 +261,6 @@ export interface Database {
   audit_log: AuditLogTable;
   pending_uploads: PendingUploadsTable;
   image_fields: ImageFieldsTable;
+  image_labels: ImageLabelsTable;
   models: ModelsTable;
 }

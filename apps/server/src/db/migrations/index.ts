@@ -13,6 +13,7 @@ import * as m0011 from './0011-image-metadata.js';
 import * as m0012 from './0012-pending-uploads.js';
 import * as m0013 from './0013-folder-name-sort.js';
 import * as m0015 from './0015-images-folder-natural-sort.js';
+import * as m0016 from './0016-image-labels.js';
 import * as m0017 from './0017-lab-models.js';
 
 /**
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0012-pending-uploads': m0012,
   '0013-folder-name-sort': m0013,
   '0015-images-folder-natural-sort': m0015,
+  '0016-image-labels': m0016,
   '0017-lab-models': m0017,
 };
 

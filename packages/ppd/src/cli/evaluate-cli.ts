@@ -1,55 +1,89 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createEngine } from '../engine.js';
-import { comparePhoto, summarise, type PhotoOutcome, type Summary } from '../evaluate/compare.js';
 import { contactSheet } from '../evaluate/contact-sheet.js';
 import { readLabelledFolder } from '../evaluate/labelled-folder.js';
+import { isRealPhotosFolder, readRealSets, SET_NAMES, type RealSetName, type SetPhoto } from '../evaluate/real-sets.js';
+import { photoRows, summaryLine, summaryTable } from '../evaluate/report.js';
+import { evaluatePhotos, summariseSets } from '../evaluate/run-sets.js';
+import type { AnalysisResult, EngineOptions } from '../types.js';
 import type { CliIo } from './score-cli.js';
 
 export const EVALUATE_USAGE = `Usage: ppd evaluate <labelled folder> [options]
 
-Scores every photo of a labelled folder (truth.json at its top, as ../shared/real-photos) and compares with
-the labels: specimens found (whole: box IoU >= 0.8), extra specimens, refusals, slice MAE, bias, r, band
-agreement and how well confidence separates right readings from wrong ones (ROC AUC).
+Scores every photo of a labelled folder and compares with the labels, set by set: specimens found (box IoU
+>= 0.5; whole: >= 0.8), extra specimens, wrongly refused photos, refusals, MAE, bias, r and band agreement of
+the readings, and how well confidence separates right readings from wrong ones (ROC AUC); a summary table of
+the sets at the end.
+
+A folder laid out as ../shared/real-photos (truth.json and roots/ at its top) is judged as five sets:
+  roots         the 12 labelled slice crops and the single-slice photos of roots/
+  tray          the tray of 15 slices (outlines and by-eye scores per slice)
+  cbsd-heldout  the held-out crops of cbsd-labelled/ (src/evaluate/cbsd-labelled-split.ts)
+  leaves        the detached leaves of leaves/ (the photo's reading against the README's by-eye values)
+  refusals      field photos and leaves on the plant, and the basket of roots: each must be refused
+Any other folder (truth.json at its top) is one set, "all".
 
 Options:
-  --refuse <dirs>     comma-separated sub-folder names whose unlabelled photos must be refused (e.g. field-leaves)
-  --holdout <names>   comma-separated file names kept out of tuning: reported separately
+  --sets <names>      comma-separated sets to run (real-photos layout; default: all five)
+  --refuse <dirs>     other folders: sub-folder names whose unlabelled photos must be refused (e.g. field-leaves)
+  --holdout <names>   other folders: file names kept out of tuning, reported as a set of their own
   --out <dir>         write every overview and prediction image and a contact sheet (contact-sheet.png)
-  --json              print the per-photo outcomes and summaries as JSON instead of a table
+  --json              print the per-photo outcomes and the per-set summaries as JSON instead of tables
   --model <file.onnx> score with an ONNX model instead of the colour engine
   --workers <n>       worker threads (default: every core)`;
 
-const fmt = (v: number | null, d = 2) => (v === null ? '-' : v.toFixed(d));
+/** The options; one entry per flag (add a flag here and read it below). */
+const OPTIONS = {
+  sets: { type: 'string' },
+  refuse: { type: 'string' },
+  holdout: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  model: { type: 'string' },
+  workers: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
 
-function summaryLine(label: string, s: Summary): string {
-  return (
-    `${label}: ${s.photos} photos; specimens ${s.matched}/${s.expectedSpecimens} found (${s.whole} whole), ${s.extra} extra; ` +
-    `refusals ${s.refusalsGiven}/${s.refusalsExpected}, wrong refusals ${s.wrongRefusals}; ` +
-    `slices scored ${s.scoredSlices}: MAE ${fmt(s.mae)}, bias ${fmt(s.bias)}, r ${fmt(s.r)}, bands ${s.bandAgreement === null ? '-' : (s.bandAgreement * 100).toFixed(1) + ' %'}; ` +
-    `confidence AUC ${fmt(s.confidenceAuc)}`
-  );
+const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, options: OPTIONS });
+type Values = ReturnType<typeof parse>['values'];
+
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** What the engine is started with, from the flags. */
+function engineOptions(values: Values): EngineOptions {
+  const workers = values.workers ? Number(values.workers) : undefined;
+  return { modelPath: values.model || process.env.MODEL_PATH || undefined, workers };
 }
 
-/** `ppd evaluate ...`; returns the exit status (0 always once it ran: it measures, it does not judge). */
+/** The photos to judge, each with its set; a usage error as a string. */
+async function choosePhotos(folder: string, values: Values): Promise<SetPhoto[] | string> {
+  if (await isRealPhotosFolder(folder)) {
+    const names = list(values.sets);
+    const unknown = names.filter((n) => !(SET_NAMES as readonly string[]).includes(n));
+    if (unknown.length) return `unknown set(s) ${unknown.join(', ')}: the sets are ${SET_NAMES.join(', ')}`;
+    return readRealSets(folder, names.length ? (names as RealSetName[]) : SET_NAMES);
+  }
+  if (values.sets) return `--sets needs a folder laid out as ../shared/real-photos (truth.json and roots/)`;
+  const holdout = new Set(list(values.holdout));
+  const photos = await readLabelledFolder(folder, list(values.refuse));
+  return photos.map((p) => ({
+    ...p,
+    set: holdout.size ? (holdout.has(path.basename(p.name)) ? 'holdout' : 'tuning') : 'all',
+  }));
+}
+
+/** `ppd evaluate ...`; returns the exit status (0 once it ran: it measures, the tests judge). */
 export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Values;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        refuse: { type: 'string' },
-        holdout: { type: 'string' },
-        out: { type: 'string' },
-        json: { type: 'boolean' },
-        model: { type: 'string' },
-        workers: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    ({ values, positionals } = parse(argv));
   } catch (err) {
     io.stderr(`ppd: ${err instanceof Error ? err.message : String(err)}\n\n${EVALUATE_USAGE}\n`);
     return 2;
@@ -63,71 +97,44 @@ export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`${EVALUATE_USAGE}\n`);
     return 2;
   }
-  const list = (v: unknown) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : [];
-  const holdout = new Set(list(values.holdout));
-  const photos = await readLabelledFolder(folder, list(values.refuse));
-  const workers = values.workers ? Number(values.workers) : undefined;
-  const engine = await createEngine({
-    modelPath: (values.model as string | undefined) || process.env.MODEL_PATH || undefined,
-    workers,
-  });
-  const outDir = values.out as string | undefined;
+  const photos = await choosePhotos(folder, values);
+  if (typeof photos === 'string') {
+    io.stderr(`ppd: ${photos}\n`);
+    return 2;
+  }
+  const engine = await createEngine(engineOptions(values));
+  const outDir = values.out;
   if (outDir) await fs.mkdir(outDir, { recursive: true });
   io.stderr(`ppd: evaluating ${photos.length} photo(s) with "${engine.info.label}"\n`);
-  const outcomes: PhotoOutcome[] = [];
-  const sheet: { image: Buffer | null; caption: string }[] = [];
+  const sheet = new Map<SetPhoto, { image: Buffer | null; caption: string }>();
+  const keep = async (p: SetPhoto, r: AnalysisResult) => {
+    const verdict = r.error_code ?? `${r.specimens.length} specimen(s), PPD ${r.ppd_value?.toFixed(2) ?? '-'}`;
+    sheet.set(p, {
+      image: outDir ? r.images.overview : null,
+      caption: `${p.set} ${path.basename(p.name)}: ${verdict}`,
+    });
+    if (!outDir) return;
+    const base = p.name.replace(/\.[^./\\]+$/, '').replace(/[\\/]+/g, '__');
+    if (r.images.overview) await fs.writeFile(path.join(outDir, `${base}_overview.webp`), r.images.overview);
+    for (let k = 0; k < r.images.pred.length; k++)
+      await fs.writeFile(path.join(outDir, `${base}_pred_${k + 1}.webp`), r.images.pred[k]!);
+  };
+  let outcomes;
   try {
-    const results = await Promise.all(photos.map((p) => engine.analyse(p.file)));
-    for (let i = 0; i < photos.length; i++) {
-      const p = photos[i]!;
-      const r = results[i]!;
-      const o = comparePhoto(p, r);
-      outcomes.push(o);
-      const verdict = r.error_code ? r.error_code : `${r.specimens.length} specimen(s), PPD ${fmt(r.ppd_value)}`;
-      sheet.push({ image: r.images.overview, caption: `${p.name}: ${verdict}` });
-      if (outDir) {
-        const base = p.name.replace(/\.[^./\\]+$/, '').replace(/[\\/]+/g, '__');
-        if (r.images.overview) await fs.writeFile(path.join(outDir, `${base}_overview.webp`), r.images.overview);
-        for (let k = 0; k < r.images.pred.length; k++)
-          await fs.writeFile(path.join(outDir, `${base}_pred_${k + 1}.webp`), r.images.pred[k]!);
-      }
-    }
+    outcomes = await evaluatePhotos(engine, photos, keep);
   } finally {
     await engine.close();
   }
-  if (outDir) await fs.writeFile(path.join(outDir, 'contact-sheet.png'), await contactSheet(sheet));
+  if (outDir)
+    await fs.writeFile(path.join(outDir, 'contact-sheet.png'), await contactSheet(photos.map((p) => sheet.get(p)!)));
 
-  const all = summarise(outcomes);
-  const tuned = summarise(outcomes.filter((o) => !holdout.has(path.basename(o.name))));
-  const held = summarise(outcomes.filter((o) => holdout.has(path.basename(o.name))));
+  const sets = summariseSets(outcomes);
   if (values.json === true) {
-    io.stdout(
-      `${JSON.stringify({ outcomes, summary: { all, tuning: holdout.size ? tuned : undefined, holdout: holdout.size ? held : undefined } }, null, 1)}\n`,
-    );
+    io.stdout(`${JSON.stringify({ engine: engine.info, sets, outcomes }, null, 1)}\n`);
     return 0;
   }
-  io.stdout(
-    'photo | set | expect | outcome | found/expected (whole) | extra | specimen readings (engine/labelled, confidence)\n',
-  );
-  for (const o of outcomes) {
-    const readings = o.specimens
-      .map(
-        (s) =>
-          `${s.index ?? 'missed'}:${fmt(s.ppd)}/${fmt(s.truthPpd)}${s.confidence === null ? '' : ` c${fmt(s.confidence)}`}`,
-      )
-      .join(' ');
-    io.stdout(
-      `${o.name} | ${holdout.has(path.basename(o.name)) ? 'holdout' : 'tuning'} | ${o.expect} | ${o.error_code ?? 'scored'}${o.ok ? '' : ' (WRONG)'} | ` +
-        `${o.matched}/${o.expected} (${o.whole}) | ${o.extra} | ${readings}\n`,
-    );
-  }
-  io.stdout(`\n${summaryLine('all', all)}\n`);
-  if (holdout.size) io.stdout(`${summaryLine('tuning', tuned)}\n${summaryLine('holdout', held)}\n`);
+  io.stdout(photoRows(outcomes));
+  io.stdout(`\n${sets.map(({ set, summary }) => summaryLine(set, summary)).join('\n')}\n\n`);
+  io.stdout(summaryTable(sets));
   return 0;
 }

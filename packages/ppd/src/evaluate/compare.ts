@@ -27,6 +27,8 @@ export interface SpecimenOutcome {
   confidence: number | null;
   /** for the confidence check: found whole with a reading within WRONG_PPD (or no reading to compare) */
   right: boolean;
+  /** the photo's reading (`ppd_value`) against a by-eye score of the whole photo, not one specimen's */
+  wholePhoto?: true;
 }
 
 export interface PhotoOutcome {
@@ -76,6 +78,7 @@ export function comparePhoto(photo: LabelledPhoto, r: AnalysisResult): PhotoOutc
       ok: photo.expect === 'refuse' ? refused : true,
     };
   }
+  if (photo.wholePhoto) return compareWholePhoto(photo, r, base);
   const boxed = photo.specimens.every((s) => s.box);
   const outcomes: SpecimenOutcome[] = [];
   const used = new Set<number>();
@@ -134,10 +137,34 @@ export function comparePhoto(photo: LabelledPhoto, r: AnalysisResult): PhotoOutc
   return { ...base, matched, whole, extra: found.length - used.size, specimens: outcomes, ok: r.error_code === null };
 }
 
+/** A photo judged as a whole: found when scored at all, its `ppd_value` against the one truth value. */
+function compareWholePhoto(
+  photo: LabelledPhoto,
+  r: AnalysisResult,
+  base: Omit<PhotoOutcome, 'matched' | 'whole' | 'extra' | 'specimens' | 'ok'>,
+): PhotoOutcome {
+  const truthPpd = photo.specimens[0]?.ppd ?? null;
+  const scored = r.error_code === null && r.ppd_value !== null;
+  const ppd = scored ? r.ppd_value : null;
+  const close = truthPpd === null || ppd === null || Math.abs(ppd - truthPpd) <= WRONG_PPD;
+  const specimen: SpecimenOutcome = {
+    index: scored ? 1 : null,
+    truthPpd,
+    ppd,
+    iou: null,
+    confidence: scored ? r.confidence : null,
+    right: scored && close,
+    wholePhoto: true,
+  };
+  return { ...base, matched: scored ? 1 : 0, whole: scored ? 1 : 0, extra: 0, specimens: [specimen], ok: scored };
+}
+
 export interface Summary {
   photos: number;
   expectedSpecimens: number;
   matched: number;
+  /** matched / expectedSpecimens, null when none was expected */
+  foundShare: number | null;
   whole: number;
   extra: number;
   refusalsExpected: number;
@@ -174,10 +201,13 @@ export function summarise(outcomes: PhotoOutcome[]): Summary {
     r = sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : null;
   }
   const scored = outcomes.flatMap((o) => o.specimens).filter((s) => s.confidence !== null);
+  const expectedSpecimens = outcomes.reduce((a, o) => a + (o.expect === 'score' ? o.expected : 0), 0);
+  const matched = outcomes.reduce((a, o) => a + o.matched, 0);
   return {
     photos: outcomes.length,
-    expectedSpecimens: outcomes.reduce((a, o) => a + (o.expect === 'score' ? o.expected : 0), 0),
-    matched: outcomes.reduce((a, o) => a + o.matched, 0),
+    expectedSpecimens,
+    matched,
+    foundShare: expectedSpecimens ? matched / expectedSpecimens : null,
     whole: outcomes.reduce((a, o) => a + o.whole, 0),
     extra: outcomes.reduce((a, o) => a + o.extra, 0),
     refusalsExpected: outcomes.filter((o) => o.expect === 'refuse').length,

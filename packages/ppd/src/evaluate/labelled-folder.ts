@@ -28,11 +28,16 @@ export interface LabelledPhoto {
   expect: 'refuse' | 'score' | 'unknown';
   specimens: TruthSpecimen[];
   kind: string | null;
+  /**
+   * The one truth specimen stands for the whole photo: compared with the photo's `ppd_value`, however many
+   * specimens the engine finds (a detached leaf photographed as several leaflets running past the frame).
+   */
+  wholePhoto?: boolean;
 }
 
 const IMAGE = /\.(jpe?g|png|webp|tiff?|avif|heic|heif|gif)$/i;
 
-async function walk(dir: string): Promise<string[]> {
+export async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, e.name);
@@ -42,8 +47,8 @@ async function walk(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Bounding box of the pixels of a label image for which `inside(r, g, b)` holds. */
-async function labelBoxes(
+/** Bounding box of each label of a label image: `labelOf(r, g, b)` gives the label, <= 0 for none. */
+export async function labelBoxes(
   file: string,
   labelOf: (r: number, g: number, b: number) => number,
 ): Promise<Map<number, Box>> {
@@ -64,6 +69,12 @@ async function labelBoxes(
     }
   }
   return new Map([...ext].map(([id, e]) => [id, { x: e.x0, y: e.y0, w: e.x1 - e.x0 + 1, h: e.y1 - e.y0 + 1 }]));
+}
+
+/** The box of a person's mask drawn as `masks/` (40,40,40 = not specimen, any other colour = specimen). */
+export async function maskBox(file: string): Promise<Box | null> {
+  const boxes = await labelBoxes(file, (r, g, b) => (r === 40 && g === 40 && b === 40 ? 0 : 1));
+  return boxes.get(1) ?? null;
 }
 
 /** Reads a labelled folder; photos under a path containing one of `refuseDirs` are expected refusals. */
@@ -101,8 +112,12 @@ export async function readLabelledFolder(root: string, refuseDirs: string[] = []
         ppd: typeof s.ppd_by_eye === 'number' ? s.ppd_by_eye : null,
       }));
     } else if (typeof t.mask === 'string' && count === 1) {
-      const boxes = await labelBoxes(path.join(root, t.mask), (r, g, b) => (r === 40 && g === 40 && b === 40 ? 0 : 1));
-      specimens = [{ box: boxes.get(1) ?? null, ppd: typeof t.labelled_ppd === 'number' ? t.labelled_ppd : null }];
+      specimens = [
+        {
+          box: await maskBox(path.join(root, t.mask)),
+          ppd: typeof t.labelled_ppd === 'number' ? t.labelled_ppd : null,
+        },
+      ];
     } else if (count === 1 && typeof t.labelled_ppd === 'number') {
       specimens = [{ box: null, ppd: t.labelled_ppd }];
     }

@@ -2,6 +2,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   BarChartOutlined,
+  DeploymentUnitOutlined,
   ExperimentOutlined,
   FolderOutlined,
   HomeOutlined,
@@ -25,6 +26,7 @@ const ICONS: Record<Section, ReactNode> = {
   prediction: <ExperimentOutlined />,
   tasks: <UnorderedListOutlined />,
   results: <BarChartOutlined />,
+  models: <DeploymentUnitOutlined />,
   samples: <AppstoreOutlined />,
   connection: <ApiOutlined />,
 };

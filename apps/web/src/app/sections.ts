@@ -19,6 +19,7 @@ const LOADERS: Record<Section, () => Promise<PageModule>> = {
   prediction: () => import('../features/prediction/prediction-page'),
   tasks: () => import('../features/tasks/tasks-page'),
   results: () => import('../features/results/results-page'),
+  models: () => import('../features/models/models-page'),
   samples: () => import('../features/samples/samples-page'),
   connection: () => import('../features/connection/connection-page'),
 };

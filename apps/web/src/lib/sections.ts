@@ -6,6 +6,7 @@ export const SECTIONS = [
   'prediction',
   'tasks',
   'results',
+  'models',
   'samples',
   'connection',
 ] as const;

@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, apiRequest, listCount, uploadWithProgress } from '../../../lib/api-client';
+import { LAB_MODEL_POLL_MS, LAB_MODELS_KEY, normalizeLabModel, type LabModelView } from '../../../lib/lab-models';
+
+/** The calls of the Models screen (api.md "Labels and lab models"); the list itself is lib/lab-models.ts. */
+
+/** One model with its held-out photos; polled while it trains. */
+export function useLabModel(id: number | null) {
+  return useQuery({
+    queryKey: [...LAB_MODELS_KEY, 'one', id],
+    enabled: id !== null,
+    queryFn: async ({ signal }) => normalizeLabModel(await api.get(`/models/${id}/`, undefined, signal)),
+    refetchInterval: (query) => (query.state.data?.status === 'training' ? LAB_MODEL_POLL_MS : false),
+  });
+}
+
+/** How many photos carry labels (the training needs 2 or more with healthy and lesion pixels). */
+export function useLabelledPhotoCount() {
+  return useQuery({
+    queryKey: [...LAB_MODELS_KEY, 'labelled-photos'],
+    queryFn: async ({ signal }) => listCount(await api.get('/images/', { has_labels: true, page_size: 1 }, signal)),
+  });
+}
+
+export interface TrainInput {
+  name: string;
+  /** empty: every labelled photo */
+  folderIds: number[];
+}
+
+function useModelMutation<TInput, TOutput>(fn: (input: TInput) => Promise<TOutput>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => client.invalidateQueries({ queryKey: LAB_MODELS_KEY }),
+  });
+}
+
+export const useTrainModel = () =>
+  useModelMutation(async (input: TrainInput) =>
+    normalizeLabModel(
+      await api.post('/models/', {
+        name: input.name.trim(),
+        ...(input.folderIds.length > 0 ? { folder_ids: input.folderIds } : {}),
+      }),
+    ),
+  );
+
+export const useRenameModel = () =>
+  useModelMutation(async ({ id, name }: { id: number; name: string }) =>
+    normalizeLabModel(await apiRequest(`/models/${id}/`, { method: 'PATCH', body: { name: name.trim() } })),
+  );
+
+export const useDeleteModel = () => useModelMutation((id: number) => api.delete(`/models/${id}/`));
+
+export const useCancelTraining = () => useModelMutation((id: number) => api.post(`/models/${id}/cancel/`));
+
+export const useImportModel = () =>
+  useModelMutation(async (file: File): Promise<LabModelView> => {
+    const form = new FormData();
+    form.append('file', file);
+    return normalizeLabModel(await uploadWithProgress('/models/import/', form, () => undefined));
+  });
+
+/** Where the portable model file is downloaded from. */
+export const modelFileUrl = (id: number) => `/api/models/${id}/file/`;

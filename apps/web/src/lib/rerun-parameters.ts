@@ -1,6 +1,7 @@
 /**
  * Hand-over between two sections (there are no URL routes to carry it): the task details' "Run again with these
  * parameters" leaves the task's parameters here; the Prediction screen starts from them when it opens next.
+ * "Score again with this model" also hands over the task's images, its specimen kind and the chosen model.
  */
 export interface RerunParameters {
   taskName: string;
@@ -11,6 +12,12 @@ export interface RerunParameters {
   morphKernelSize: number | null;
   morphIterations: number | null;
   overlayOpacity: number | null;
+  /** what the task's photos show (`specimen_kind`); absent: auto */
+  specimenKind?: string;
+  /** the model to score with: a lab model's id, null for the default engine; absent: the default */
+  modelId?: number | null;
+  /** the images to pick at once ("Score again with this model"); absent: the user picks */
+  imageIds?: number[];
 }
 
 let pending: RerunParameters | null = null;

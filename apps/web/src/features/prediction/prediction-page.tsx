@@ -8,6 +8,7 @@ import { codeMessage, errorCode } from '../../lib/error-message';
 import { useCreatePredictionTask, type PredictionParameterValues } from './api/create-prediction-task';
 import { useEngine } from './api/get-engine-status';
 import { engineLabelText } from '../../lib/model-label';
+import { parseSpecimenKind, readyLabModels, useLabModels, type SpecimenKindChoice } from '../../lib/lab-models';
 import { usePredictionFolders } from './api/get-prediction-folders';
 import { useMeasuredRate } from './api/get-measured-rate';
 import { clearRerunParameters, peekRerunParameters, type RerunParameters } from '../../lib/rerun-parameters';
@@ -60,6 +61,18 @@ export default function PredictionPage() {
   const [confirming, setConfirming] = useState(false);
   const selection = usePredictionSelection(folders.data?.folders ?? []);
   const create = useCreatePredictionTask();
+  const labModels = readyLabModels(useLabModels().data);
+  const [specimenKind, setSpecimenKind] = useState<SpecimenKindChoice>(() => parseSpecimenKind(rerun?.specimenKind));
+  const [modelId, setModelId] = useState<number | null>(() => rerun?.modelId ?? null);
+  // "Score again with this model" hands over the task's images too: they start picked.
+  const { setManyImages } = selection;
+  useEffect(() => {
+    if (rerun?.imageIds?.length)
+      setManyImages(
+        rerun.imageIds.map((id) => ({ id, folderId: null })),
+        true,
+      );
+  }, [rerun, setManyImages]);
 
   // The default name follows the language until the user types one.
   const label = t('task_name.label');
@@ -84,7 +97,7 @@ export default function PredictionPage() {
 
   const onConfirm = (name: string) => {
     create.mutate(
-      { name, parameters, imageIds: selection.imageIds, folderIds: selection.folderIds },
+      { name, parameters, imageIds: selection.imageIds, folderIds: selection.folderIds, specimenKind, modelId },
       {
         onSuccess: () => {
           setConfirming(false);
@@ -123,6 +136,9 @@ export default function PredictionPage() {
     : engine.isError
       ? t('config.model_unknown')
       : null;
+  const labModel = modelId === null ? null : (labModels.find((m) => m.id === modelId) ?? null);
+  // The summary names what will score: the chosen lab model, or the default engine.
+  const scoringLabel = modelId === null ? modelLabel : t('config.model_lab', { name: labModel?.name ?? `#${modelId}` });
 
   return (
     <div className="page prediction-page">
@@ -183,7 +199,15 @@ export default function PredictionPage() {
                 type="info"
                 showIcon
                 data-testid="rerun-notice"
-                title={t('rerun_notice', { name: rerun.taskName })}
+                title={
+                  rerun.imageIds?.length
+                    ? t('rerun_model_notice', {
+                        name: rerun.taskName,
+                        count: rerun.imageIds.length,
+                        model: scoringLabel ?? '…',
+                      })
+                    : t('rerun_notice', { name: rerun.taskName })
+                }
               />
             )}
             <ConfigurationPanel
@@ -191,12 +215,17 @@ export default function PredictionPage() {
               onChange={setParameters}
               modelLabel={modelLabel}
               engineKind={engine.data?.kind ?? null}
+              specimenKind={specimenKind}
+              onSpecimenKindChange={setSpecimenKind}
+              modelId={modelId}
+              onModelChange={setModelId}
+              labModels={labModels}
             />
             <SummaryPanel
               imageCount={selection.imageCount}
               folderCount={selection.folderCount}
               estimatedImages={selection.estimatedImages}
-              modelLabel={modelLabel}
+              modelLabel={scoringLabel}
               secondsPerImage={measured.data ?? null}
               creating={create.isPending}
               onCreate={onCreate}

@@ -4,6 +4,7 @@ import { PARAMETER_RANGES as R } from '@cassavascope/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionParameterValues } from '../api/create-prediction-task';
+import { SPECIMEN_KINDS, type LabModelView, type SpecimenKindChoice } from '../../../lib/lab-models';
 import { cleanValue, sliderReading } from '../slider-value';
 
 interface Props {
@@ -13,7 +14,18 @@ interface Props {
   modelLabel: string | null;
   /** the server's engine kind (`colour` or `onnx`), null while unknown */
   engineKind: string | null;
+  /** what the photos show */
+  specimenKind: SpecimenKindChoice;
+  onSpecimenKindChange: (kind: SpecimenKindChoice) => void;
+  /** the chosen lab model's id; null: the default engine */
+  modelId: number | null;
+  onModelChange: (id: number | null) => void;
+  /** the lab models a task can score with (ready ones) */
+  labModels: LabModelView[];
 }
+
+/** The Model select's value of the default engine (a lab model's value is its id). */
+const DEFAULT_ENGINE = 'default';
 
 function Field({
   label,
@@ -80,10 +92,21 @@ const ADVANCED_SLIDERS: SliderSpec[] = [
 ];
 
 /**
- * Configuration: the single prediction mode, the one model (disabled, named by the server), the confidence
- * slider and the collapsible advanced section with every slider and switch of spec section 5.
+ * Configuration: the single prediction mode, what the photos show, the model (the default engine, named by the
+ * server, or one of the lab's ready models), the confidence slider and the collapsible advanced section with
+ * every slider and switch of spec section 5.
  */
-export function ConfigurationPanel({ values, onChange, modelLabel, engineKind }: Props) {
+export function ConfigurationPanel({
+  values,
+  onChange,
+  modelLabel,
+  engineKind,
+  specimenKind,
+  onSpecimenKindChange,
+  modelId,
+  onModelChange,
+  labModels,
+}: Props) {
   const { t } = useTranslation('prediction');
   const set = <K extends keyof PredictionParameterValues>(key: K, value: PredictionParameterValues[K]) =>
     onChange({ ...values, [key]: value });
@@ -169,17 +192,46 @@ export function ConfigurationPanel({ values, onChange, modelLabel, engineKind }:
           <Radio.Button value="single">{t('config.mode_single')}</Radio.Button>
         </Radio.Group>
       </Field>
+      <Field label={t('config.specimen_kind')} testId="specimen-kind">
+        <Radio.Group
+          value={specimenKind}
+          optionType="button"
+          buttonStyle="solid"
+          onChange={(e) => onSpecimenKindChange(e.target.value as SpecimenKindChoice)}
+          aria-label={t('config.specimen_kind')}
+        >
+          {SPECIMEN_KINDS.map((kind) => (
+            <Radio.Button key={kind} value={kind} data-kind={kind}>
+              {t(`config.specimen_kinds.${kind}`)}
+            </Radio.Button>
+          ))}
+        </Radio.Group>
+        <small className="prediction-field-hint">{t(`config.specimen_kind_hint.${specimenKind}`)}</small>
+      </Field>
       <Field label={t('config.model')}>
-        <Tooltip title={t('config.model_fixed')}>
+        <Tooltip title={labModels.length === 0 ? t('config.model_fixed') : undefined}>
           <Select
-            disabled
+            disabled={labModels.length === 0 && modelId === null}
             className="prediction-model-select"
             data-testid="model-select"
-            value="engine"
+            aria-label={t('config.model')}
+            value={modelId === null ? DEFAULT_ENGINE : modelId}
             loading={modelLabel === null}
-            options={[{ value: 'engine', label: modelLabel ?? '…' }]}
+            onChange={(v: number | string) => onModelChange(typeof v === 'number' ? v : null)}
+            options={[
+              {
+                value: DEFAULT_ENGINE,
+                label: t('config.model_default', { engine: modelLabel ?? '…' }),
+              },
+              ...labModels.map((m) => ({ value: m.id, label: t('config.model_lab', { name: m.name }) })),
+              // A handed-over model that is no longer ready still shows by its id rather than as a bare number.
+              ...(modelId !== null && !labModels.some((m) => m.id === modelId)
+                ? [{ value: modelId, label: t('config.model_missing', { id: modelId }) }]
+                : []),
+            ]}
           />
         </Tooltip>
+        {labModels.length === 0 && <small className="prediction-field-hint">{t('config.model_teach_hint')}</small>}
       </Field>
       {slider(MAIN_CONFIDENCE)}
       <Collapse

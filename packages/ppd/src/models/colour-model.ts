@@ -1,9 +1,10 @@
+import { leafLesionProbability } from './leaf-lesions.js';
 import type { EngineInfo } from '@cassavascope/contract';
 import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { boundaryDistance, countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
 import { Histogram, otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
-import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
+import { isFlesh } from '../imaging/tissue-colours.js';
 import type { SpecimenKind } from '../types.js';
 import { hullSpans } from '../imaging/convex-hull.js';
 import { NOT_SPECIMEN, type SegmentationModel } from './segmentation-model.js';
@@ -670,27 +671,6 @@ function healthyReference(lab: LabPlanes, where: Uint8Array): Reference {
   return { L: L.quantile(0.5), a: a.quantile(0.5), b: b.quantile(0.5) };
 }
 
-/** A leaf's healthy colour: the median of its green pixels; null when too few are green. */
-function leafReference(lab: LabPlanes, mask: Uint8Array): Reference | null {
-  const sel = new Uint8Array(mask.length);
-  let n = 0;
-  let total = 0;
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i]) continue;
-    total++;
-    if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) {
-      sel[i] = 1;
-      n++;
-    }
-  }
-  if (n < 0.1 * total) return null;
-  return {
-    L: quantile(lab.L, 0.5, sel),
-    a: quantile(lab.a, 0.5, sel, -128, 128),
-    b: quantile(lab.b, 0.5, sel, -128, 128),
-  };
-}
-
 /**
  * Peel: many slices keep a brown rind that is not discolouration. Around the rim, in angular sectors, the
  * boundary bands (1 px each, outside in) are compared: peel is an outer run of peel-coloured bands (brown to
@@ -962,8 +942,9 @@ class ColourModel implements SegmentationModel {
 
   async lesionProbability(cut: RgbImage, mask: Uint8Array, kind: SpecimenKind = 'root_slice'): Promise<Float32Array> {
     const lab = rgbToLab(cut.data, cut.width, cut.height);
+    // a leaf's symptoms are measured against its own green (models/leaf-lesions.ts)
+    if (kind === 'leaf') return leafLesionProbability(lab, mask);
     const p = this.scoreSurface(lab, mask, kind);
-    if (kind !== 'root_slice') return p;
     // Bark seen from the side leaves the specimen, and the face alone is scored again: the bark's dark brown
     // had set the lesion cut, above the olive streaks of the face itself.
     const bark = barkCrescent(p, lab, mask, cut.width, cut.height);
@@ -988,17 +969,11 @@ class ColourModel implements SegmentationModel {
     for (let i = 0; i < inner.length; i++) inner[i] = edgeDist[i]! > ring ? 1 : 0;
     if (countOnes(inner) < 0.3 * area) inner = mask;
 
-    let ref: Reference;
-    if (kind === 'leaf') {
-      // a leaf's healthy tissue is its green, not its lightest part (chlorosis is lighter than healthy leaf)
-      ref = leafReference(lab, mask) ?? healthyReference(lab, inner);
-    } else {
-      const own = healthyReference(lab, inner);
-      // A slice that is mostly discoloured has no healthy majority: borrow the photo's healthiest tissue.
-      ref = this.photoReference && own.L < this.photoReference.L - 10 ? this.photoReference : own;
-      // No healthy flesh is this dark: the slice is discoloured through; compare with typical flesh instead.
-      if (ref.L < HEALTHY_MIN_L) ref = TYPICAL_FLESH;
-    }
+    const own = healthyReference(lab, inner);
+    // A slice that is mostly discoloured has no healthy majority: borrow the photo's healthiest tissue.
+    let ref = this.photoReference && own.L < this.photoReference.L - 10 ? this.photoReference : own;
+    // No healthy flesh is this dark: the slice is discoloured through; compare with typical flesh instead.
+    if (ref.L < HEALTHY_MIN_L) ref = TYPICAL_FLESH;
 
     const dist = new Float32Array(mask.length);
     for (let i = 0; i < dist.length; i++) {

@@ -1,14 +1,15 @@
 import { severityOf } from '@cassavascope/contract';
-import { rgbToLab } from '../imaging/lab.js';
+import { rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import type { AnalyseOptions } from '../learned/lab-model-api.js';
 import { encodeLabelPng, proposalLabels } from '../learned/proposal-labels.js';
-import { cropRgb, halve, type Rect } from '../imaging/raster.js';
+import { cropRgb, halve, type Rect, type RgbImage } from '../imaging/raster.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
 import { drawOverview, encodeWebp, overlayLesions } from '../render/visualise.js';
-import type { AnalysisMode, AnalysisParams, AnalysisResult, Box, SpecimenResult } from '../types.js';
+import type { AnalysisMode, AnalysisParams, AnalysisResult, Box, SpecimenKind, SpecimenResult } from '../types.js';
 import { decodeImage } from './decode-image.js';
-import { findSpecimens, upscaleSpecimen } from './first-segmentation.js';
-import { checkScene, type SpecimenVerdict } from './scene-check.js';
+import { findSpecimens, upscaleSpecimen, type Specimen } from './first-segmentation.js';
+import { checkScene, leafVerdicts, type SpecimenVerdict } from './scene-check.js';
+import { findLeaves } from './leaf-scene.js';
 import { lesionProbability, scoreCut } from './second-segmentation.js';
 
 /**
@@ -94,6 +95,34 @@ function toOriginal(r: Rect, sx: number, sy: number, ow: number, oh: number): Bo
 }
 
 /**
+ * First segmentation and scene check: the specimens (in pixels of `small`), what each is, and why the photo is
+ * refused, if it is. Detached leaves are looked for first (their own search: a leaf running past the frame is
+ * no background); when the photo shows none, root slices are. `kind` other than `auto` is the user's word:
+ * nothing else is looked for, and every specimen is of that kind.
+ */
+async function findAndCheck(
+  model: SegmentationModel,
+  small: RgbImage,
+  lab: LabPlanes,
+  minSpecimen: number,
+  kind: 'auto' | SpecimenKind,
+): Promise<{ specimens: Specimen[]; verdicts: SpecimenVerdict[]; refusal: string | null }> {
+  if (kind !== 'root_slice') {
+    const leaves = findLeaves(lab, minSpecimen, kind === 'leaf');
+    if (kind === 'leaf' || leaves.leaves.length > 0) {
+      return { specimens: leaves.leaves, verdicts: leafVerdicts(lab, leaves.leaves), refusal: leaves.refusal };
+    }
+  }
+  const specimenProb = await model.specimenProbability(small, lab);
+  const found = findSpecimens(specimenProb, small.width, small.height, minSpecimen, lab);
+  if (found.length === 0) return { specimens: [], verdicts: [], refusal: null };
+  const scene = checkScene(small, found, lab);
+  const verdicts =
+    kind === 'root_slice' ? scene.specimens.map((v) => ({ ...v, kind: 'root_slice' as const })) : scene.specimens;
+  return { specimens: found, verdicts, refusal: scene.refusal };
+}
+
+/**
  * The whole engine for one image: decode -> first segmentation -> second segmentation -> PPD -> visualisations.
  * Runs inside a worker; parameters are already validated. Bad images come back as error results.
  */
@@ -127,22 +156,12 @@ export async function analyseImage(
   // specimens are found with the small-photo rule only: the working copy is what their size limits were set on
   const specimenParams = scaledParams(params, image.width, image.height, image.width, image.height);
   const smallLab = rgbToLab(small.data, small.width, small.height);
-  const specimenProb = await model.specimenProbability(small, smallLab);
-  const found = findSpecimens(
-    specimenProb,
-    small.width,
-    small.height,
-    halved ? specimenParams.min_size / 4 : specimenParams.min_size,
-    smallLab,
-  );
-  const specimens = halved ? found.map((s) => upscaleSpecimen(s, image.width, image.height)) : found;
+  const minSpecimen = halved ? specimenParams.min_size / 4 : specimenParams.min_size;
+  const found = await findAndCheck(model, small, smallLab, minSpecimen, options.specimenKind ?? 'auto');
+  const specimens = halved ? found.specimens.map((s) => upscaleSpecimen(s, image.width, image.height)) : found.specimens;
   lap('first');
-  if (found.length === 0) {
-    return failedResult('no_specimen_found', NO_SPECIMEN_MESSAGE, started, timings);
-  }
-  const scene = checkScene(small, found, smallLab);
   // a lab model was trained on the lab's own photos: what it finds is theirs to score, whatever the rules say
-  if (scene.refusal && !options.labModel) {
+  if (found.refusal && !(options.labModel && specimens.length > 0)) {
     // the overview still shows what was seen, so a person can tell why
     const overview = await encodeWebp(
       drawOverview(
@@ -154,12 +173,16 @@ export async function analyseImage(
     lap('render');
     const refused = failedResult(
       'not_a_specimen_photo',
-      `Not a specimen photo: ${scene.refusal}. ${WHAT_WORKS}`,
+      `Not a specimen photo: ${found.refusal}. ${WHAT_WORKS}`,
       started,
       timings,
     );
     return { ...refused, images: { ...refused.images, overview } };
   }
+  if (specimens.length === 0) {
+    return failedResult('no_specimen_found', NO_SPECIMEN_MESSAGE, started, timings);
+  }
+  const scene = { specimens: found.verdicts };
   // What is neither slice nor leaf (a hand, bark, a crumb) is dropped, unless it is the size of the slices
   // beside it: then it is most likely a slice discoloured through, kept and flagged for review.
   const sizes = specimens.map((s) => s.area).sort((a, b) => a - b);

@@ -4,6 +4,7 @@ import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
 import type { RgbImage } from '../imaging/raster.js';
 import type { SpecimenKind } from '../types.js';
 import type { Specimen } from './first-segmentation.js';
+import { isLeafGreen } from './leaf-scene.js';
 
 /**
  * What kind of thing each found specimen is, and whether the photo is a specimen photo at all. The engine
@@ -138,6 +139,23 @@ function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
     }
   }
   return { bg, bgFoliage, grad, gradN, sumL, sumL2 };
+}
+
+/** Verdicts for the leaves of the leaf search: kind `leaf`, as certain as the leaf is green. */
+export function leafVerdicts(lab: LabPlanes, leaves: Specimen[]): SpecimenVerdict[] {
+  return leaves.map((s) => {
+    const v = specimenColours(lab, s, lab.width, lab.height);
+    let green = 0;
+    const rw = s.rect.x1 - s.rect.x0;
+    for (let y = s.rect.y0; y < s.rect.y1; y++) {
+      for (let x = s.rect.x0; x < s.rect.x1; x++) {
+        const i = y * lab.width + x;
+        if (s.mask[(y - s.rect.y0) * rw + x - s.rect.x0] && isLeafGreen(lab.L[i]!, lab.a[i]!, lab.b[i]!)) green++;
+      }
+    }
+    // a leaf yellowed all over is still a leaf (the search found it through its green), only less plainly one
+    return { ...v, kind: 'leaf' as const, kindCertainty: Math.min(1, 0.5 + green / s.area) };
+  });
 }
 
 export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: LabPlanes): SceneVerdict {

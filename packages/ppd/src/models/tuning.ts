@@ -1,0 +1,82 @@
+/**
+ * The engine's tuned numbers, one typed table per stage, each with the reason it has the value it has.
+ * (Stages not yet moved here keep theirs beside their code: see docs/model.md.)
+ */
+
+/** Finding detached leaves on a plain background (`pipeline/leaf-scene.ts`); CIELAB units, working pixels. */
+export const LEAF_SCENE = {
+  /** leaf green needs a* below minus this: grey, cream and wood have a* >= -3 */
+  greenMinNegA: 6,
+  /**
+   * ... and chroma at least this: leaf green measured chroma 25-60 (15-25 in shade), while the greenish cream
+   * flesh and olive CBSD necrosis of the real crops stay under 15 (hue 100-130 too)
+   */
+  greenMinChroma: 15,
+  /** ... and L* at least this: black cloth is no leaf */
+  greenMinL: 8,
+  /** a photo with less green than this share of the frame is not looked at as a leaf photo */
+  minGreenShare: 0.06,
+  /** a piece of background smaller than this share of the frame is a gap between leaflets, not the board */
+  minBackgroundPiece: 0.002,
+  /** with less background than this share of the frame, leaves fill it: a canopy */
+  minBackgroundShare: 0.03,
+  /** colour samples of the background for its k-means */
+  backgroundSamples: 4000,
+  backgroundClusters: 3,
+  /** lightness counts half: a lighting gradient across paper moves L* far more than hue */
+  lightnessWeight: 0.5,
+  /** a background colour holds pixels within this many of its own spreads */
+  spreadFactor: 1.5,
+  /** leaf tissue that is not green (chlorosis, spots) stands at least this far from every background colour */
+  minBackgroundDistance: 6,
+  /** a region clear of the background is leaf when at least this share of it is green */
+  minGreenInLeaf: 0.25,
+  /** a hole in a leaf up to this share of the frame is a speck (filled); larger ones show the background */
+  maxFilledHole: 0.0005,
+  /** leaves smaller than this share of the frame, or of the largest leaf, are crumbs */
+  minLeafShare: 0.01,
+  minShareOfLargest: 0.1,
+  /** background gradient (|dL*| per working pixel) below which a pixel's neighbourhood is smooth */
+  smoothGradient: 2,
+  /**
+   * A plain background (paper, board, cloth) is smooth: paper behind detached leaflets measured mean gradient
+   * 0.14-0.51 and 96-100 % smooth pixels; sand, soil and litter round leaves on the plant 1.3-14 and 5-85 %
+   */
+  maxBackgroundTexture: 1.2,
+  minBackgroundSmooth: 0.8,
+  /** detached leaves leave the board showing on much of the frame (35-80 % measured); a plant, 10-17 % */
+  minBackgroundPerimeter: 0.25,
+  /** ... and on much of the photo (22-41 % measured) */
+  minPlainShare: 0.08,
+} as const;
+
+/** Symptoms on a leaf, relative to its own healthy green (`models/leaf-lesions.ts`); CIELAB units, degrees. */
+export const LEAF_LESION = {
+  /** the healthy reference is the leaf's clearly green pixels (chroma at least this, as leaf-scene) */
+  referenceMinChroma: 15,
+  /**
+   * ... at this quantile of their hue (the greener side): on a mosaic leaf a third of the green is already
+   * yellowing, which pulls the median 3-6 degrees toward yellow; healthy leaves spread +-6 degrees round it
+   */
+  referenceHueQuantile: 0.6,
+  /**
+   * hue turned this many degrees from the healthy green toward yellow is chlorosis / mosaic (at p = 0.5):
+   * healthy leaflets keep 91-95 % of their green within 6 degrees, mosaic leaflets 72 %; 8 read the three
+   * mosaic photos 2.7, 3.0, 1.9, 7 reads 3.0, 3.2, 2.0 (by eye 3, 3, 4) and the healthy ones 0.2-0.4
+   */
+  chloroticHueShift: 7,
+  /** ... the logistic's width in degrees */
+  hueSlope: 3,
+  /** each unit of lightness above the healthy green, past a few (veins, sheen), counts this many degrees */
+  lighteningWeight: 0.6,
+  lighteningFree: 4,
+  /** below this chroma the hue says nothing: a neutral pixel is a glare when lighter than the green by ... */
+  neutralChroma: 10,
+  glareLightening: 15,
+  /** the outline's blend of leaf and background, this share of the crop's long side (at least the minimum, px) */
+  edgeRingShare: 0.004,
+  edgeRingMin: 2,
+  /** brown (hue under this, with some chroma) is necrosis whatever the leaf's green */
+  brownMaxHue: 85,
+  brownMinChroma: 8,
+} as const;

@@ -1,0 +1,290 @@
+import type { LabPlanes } from '../imaging/lab.js';
+import { close, components, dilate, fillHoles, open } from '../imaging/mask-ops.js';
+import type { Rect } from '../imaging/raster.js';
+import { LEAF_SCENE as T } from '../models/tuning.js';
+import type { Specimen } from './first-segmentation.js';
+
+/**
+ * Detached leaves on a plain background. The root-slice search models the background from the colours that
+ * reach round the frame, and a leaf that runs past the frame (as leaflets laid on paper do) is then half
+ * "background"; a leaf is instead found from its own tissue: green, and whatever hangs together with the green
+ * and does not look like the plain background (yellow chlorosis, brown spots, a pale midrib). The background
+ * is what the frame reaches without crossing leaf, and it must be plain (paper, a board, cloth: smooth), or the
+ * photo is leaves on the plant (foliage, soil, grass all round) and is not scored.
+ */
+
+export interface LeafSceneFeatures {
+  /** share of the frame that is green leaf tissue */
+  greenShare: number;
+  /** share of the frame that is plain background reached from the frame */
+  backgroundShare: number;
+  /** mean |gradient L*| over the background, away from leaf edges (per working pixel) */
+  backgroundTexture: number;
+  /** share of the background pixels lying in a smooth neighbourhood */
+  backgroundSmooth: number;
+  /** share of the frame's perimeter that is background */
+  backgroundPerimeter: number;
+  /** share of the found leaves' area that is not green (symptoms, or soil and stems joined in a field) */
+  nonGreenShare: number;
+}
+
+export interface LeafScene {
+  /** the leaves, in working pixels of the image the planes belong to; empty when none is found */
+  leaves: Specimen[];
+  /** why these are leaves on the plant rather than detached ones; null when they can be scored */
+  refusal: string | null;
+  /** whether the photo looks like leaves at all (enough green) */
+  leafy: boolean;
+  features: LeafSceneFeatures;
+}
+
+/** Leaf green, CIELAB: hue 95-175 degrees (yellow-green to blue-green), some chroma, not black. */
+export function isLeafGreen(L: number, a: number, b: number): boolean {
+  if (a > -T.greenMinNegA || L < T.greenMinL) return false;
+  const c2 = a * a + b * b;
+  if (c2 < T.greenMinChroma * T.greenMinChroma) return false;
+  // hue >= 95 degrees with a < 0 always; <= 175: b >= -a tan(5)
+  return b >= -a * 0.0875;
+}
+
+/** k-means (k small) of background colour samples: centres and each centre's RMS spread, L* weighted half. */
+function backgroundColours(samples: Float32Array, count: number, k: number) {
+  const cL = new Float64Array(k);
+  const cA = new Float64Array(k);
+  const cB = new Float64Array(k);
+  // seeds spread over the sample order (samples come in scan order: top, middle, bottom of the frame)
+  for (let j = 0; j < k; j++) {
+    const s = Math.floor(((j + 0.5) / k) * count);
+    cL[j] = samples[3 * s]!;
+    cA[j] = samples[3 * s + 1]!;
+    cB[j] = samples[3 * s + 2]!;
+  }
+  const of = new Int32Array(count);
+  for (let iter = 0; iter < 8; iter++) {
+    const sL = new Float64Array(k);
+    const sA = new Float64Array(k);
+    const sB = new Float64Array(k);
+    const n = new Float64Array(k);
+    for (let s = 0; s < count; s++) {
+      let best = 0;
+      let bd = Infinity;
+      for (let j = 0; j < k; j++) {
+        const d = (samples[3 * s]! - cL[j]!) ** 2 + (samples[3 * s + 1]! - cA[j]!) ** 2 + (samples[3 * s + 2]! - cB[j]!) ** 2;
+        if (d < bd) {
+          bd = d;
+          best = j;
+        }
+      }
+      of[s] = best;
+      sL[best] = sL[best]! + samples[3 * s]!;
+      sA[best] = sA[best]! + samples[3 * s + 1]!;
+      sB[best] = sB[best]! + samples[3 * s + 2]!;
+      n[best] = n[best]! + 1;
+    }
+    for (let j = 0; j < k; j++) {
+      if (!n[j]) continue;
+      cL[j] = sL[j]! / n[j]!;
+      cA[j] = sA[j]! / n[j]!;
+      cB[j] = sB[j]! / n[j]!;
+    }
+  }
+  const spread = new Float64Array(k);
+  const n = new Float64Array(k);
+  for (let s = 0; s < count; s++) {
+    const j = of[s]!;
+    spread[j] =
+      spread[j]! + (samples[3 * s]! - cL[j]!) ** 2 + (samples[3 * s + 1]! - cA[j]!) ** 2 + (samples[3 * s + 2]! - cB[j]!) ** 2;
+    n[j] = n[j]! + 1;
+  }
+  for (let j = 0; j < k; j++) spread[j] = n[j] ? Math.sqrt(spread[j]! / n[j]!) : 0;
+  return { cL, cA, cB, spread, n };
+}
+
+/** Mean |gradient L*| of the pixels of `where` (interior pixels only). */
+function meanGradient(L: Float32Array, where: Uint8Array, width: number, height: number) {
+  let g = 0;
+  let n = 0;
+  let smooth = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      if (!where[i]) continue;
+      const v = Math.abs(L[i + 1]! - L[i - 1]!) / 2 + Math.abs(L[i + width]! - L[i - width]!) / 2;
+      g += v;
+      if (v < T.smoothGradient) smooth++;
+      n++;
+    }
+  }
+  return { texture: n ? g / n : 0, smooth: n ? smooth / n : 0 };
+}
+
+const EMPTY: LeafSceneFeatures = {
+  greenShare: 0,
+  backgroundShare: 0,
+  backgroundTexture: 0,
+  backgroundSmooth: 0,
+  backgroundPerimeter: 0,
+  nonGreenShare: 0,
+};
+
+/**
+ * Finds detached leaves on a plain background. `minArea` is the smallest leaf, in pixels of `lab`.
+ * `forced`: the caller says the photo shows leaves (no refusal for too little green).
+ */
+export function findLeaves(lab: LabPlanes, minArea: number, forced = false): LeafScene {
+  const { width, height, L, a, b } = lab;
+  const n = width * height;
+  const green = new Uint8Array(n);
+  let greenCount = 0;
+  for (let i = 0; i < n; i++) {
+    if (isLeafGreen(L[i]!, a[i]!, b[i]!)) {
+      green[i] = 1;
+      greenCount++;
+    }
+  }
+  const greenShare = greenCount / n;
+  const leafy = greenShare >= T.minGreenShare;
+  if (!leafy && !forced) return { leaves: [], refusal: null, leafy, features: { ...EMPTY, greenShare } };
+
+  // Background: what the frame reaches without crossing leaf (green grown by a few pixels, so the leaf's
+  // blurred edge and dark veins do not leak it in).
+  const r = Math.max(1, Math.round(Math.max(width, height) / 250));
+  const leafish = close(green, width, height, 2 * r + 1);
+  const grown = dilate(leafish, width, height, 2 * r + 1);
+  const notLeaf = new Uint8Array(n);
+  for (let i = 0; i < n; i++) notLeaf[i] = grown[i] ? 0 : 1;
+  const comp = components(notLeaf, width, height, 4);
+  const onFrame = new Uint8Array(comp.count + 1);
+  let perimeterBg = 0;
+  let perimeter = 0;
+  const mark = (i: number) => {
+    perimeter++;
+    const id = comp.labels[i]!;
+    if (id) {
+      onFrame[id] = 1;
+      perimeterBg++;
+    }
+  };
+  for (let x = 0; x < width; x++) {
+    mark(x);
+    mark((height - 1) * width + x);
+  }
+  for (let y = 1; y < height - 1; y++) {
+    mark(y * width);
+    mark(y * width + width - 1);
+  }
+  const background = new Uint8Array(n);
+  let bgCount = 0;
+  for (let i = 0; i < n; i++) {
+    const id = comp.labels[i]!;
+    if (id && onFrame[id] && comp.areas[id]! >= T.minBackgroundPiece * n) {
+      background[i] = 1;
+      bgCount++;
+    }
+  }
+  const backgroundShare = bgCount / n;
+  const { texture, smooth } = meanGradient(L, background, width, height);
+  const features: LeafSceneFeatures = {
+    greenShare,
+    backgroundShare,
+    backgroundTexture: texture,
+    backgroundSmooth: smooth,
+    backgroundPerimeter: perimeter ? perimeterBg / perimeter : 0,
+    nonGreenShare: 0,
+  };
+  if (bgCount < T.minBackgroundShare * n) {
+    return {
+      leaves: [],
+      refusal: 'leaves fill the frame: leaves on the plant or a canopy, not a detached leaf on a plain background',
+      leafy,
+      features,
+    };
+  }
+
+  // the background's colours: leaf is what hangs together with the green and lies clear of them all
+  const step = Math.max(1, Math.floor(bgCount / T.backgroundSamples));
+  const samples = new Float32Array(3 * Math.ceil(bgCount / step) + 3);
+  let count = 0;
+  for (let i = 0, seen = 0; i < n; i++) {
+    if (!background[i]) continue;
+    if (seen++ % step) continue;
+    samples[3 * count] = T.lightnessWeight * L[i]!;
+    samples[3 * count + 1] = a[i]!;
+    samples[3 * count + 2] = b[i]!;
+    count++;
+  }
+  const bg = backgroundColours(samples, count, T.backgroundClusters);
+  const k = bg.cL.length;
+  const clear = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (background[i]) continue;
+    if (green[i]) {
+      clear[i] = 1;
+      continue;
+    }
+    const wl = T.lightnessWeight * L[i]!;
+    let d = Infinity;
+    for (let j = 0; j < k; j++) {
+      if (!bg.n[j]) continue;
+      const dj =
+        Math.sqrt((wl - bg.cL[j]!) ** 2 + (a[i]! - bg.cA[j]!) ** 2 + (b[i]! - bg.cB[j]!) ** 2) -
+        T.spreadFactor * bg.spread[j]!;
+      if (dj < d) d = dj;
+    }
+    if (d >= T.minBackgroundDistance) clear[i] = 1;
+  }
+  // keep the clear regions that touch green; fill what the leaf encloses (a pale spot as light as the paper)
+  const clearComp = components(clear, width, height, 8);
+  const withGreen = new Uint8Array(clearComp.count + 1);
+  const greenIn = new Float64Array(clearComp.count + 1);
+  for (let i = 0; i < n; i++) if (green[i] && clearComp.labels[i]) greenIn[clearComp.labels[i]!]!++;
+  for (let id = 1; id <= clearComp.count; id++)
+    withGreen[id] = greenIn[id]! >= T.minGreenInLeaf * clearComp.areas[id]! ? 1 : 0;
+  let leaf: Uint8Array = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (withGreen[clearComp.labels[i]!]) leaf[i] = 1;
+  // holes are the background showing through (between leaflets, insect damage): only specks are filled
+  leaf = open(leaf, width, height, 2 * r + 1);
+  const filled = fillHoles(leaf, width, height);
+  const holes = new Uint8Array(n);
+  for (let i = 0; i < n; i++) holes[i] = filled[i]! & (leaf[i]! ^ 1);
+  const hc = components(holes, width, height, 8);
+  const speck = T.maxFilledHole * n;
+  for (let i = 0; i < n; i++) if (hc.labels[i] && hc.areas[hc.labels[i]!]! <= speck) leaf[i] = 1;
+
+  const lc = components(leaf, width, height, 8);
+  let largest = 0;
+  for (let id = 1; id <= lc.count; id++) largest = Math.max(largest, lc.areas[id]!);
+  const leaves: Specimen[] = [];
+  let leafArea = 0;
+  let leafGreen = 0;
+  for (let id = 1; id <= lc.count; id++) {
+    const area = lc.areas[id]!;
+    if (area < Math.max(minArea, T.minLeafShare * n, T.minShareOfLargest * largest)) continue;
+    const rect: Rect = { x0: lc.minX[id]!, y0: lc.minY[id]!, x1: lc.maxX[id]! + 1, y1: lc.maxY[id]! + 1 };
+    const rw = rect.x1 - rect.x0;
+    const mask = new Uint8Array(rw * (rect.y1 - rect.y0));
+    for (let y = rect.y0; y < rect.y1; y++) {
+      for (let x = rect.x0; x < rect.x1; x++) {
+        const i = y * width + x;
+        if (lc.labels[i] !== id) continue;
+        mask[(y - rect.y0) * rw + x - rect.x0] = 1;
+        leafGreen += green[i]!;
+      }
+    }
+    leafArea += area;
+    leaves.push({ rect, mask, area });
+  }
+  features.nonGreenShare = leafArea ? 1 - leafGreen / leafArea : 0;
+  leaves.sort((p, q) => p.rect.y0 - q.rect.y0 || p.rect.x0 - q.rect.x0);
+  let refusal: string | null = null;
+  const plain =
+    texture <= T.maxBackgroundTexture &&
+    smooth >= T.minBackgroundSmooth &&
+    features.backgroundPerimeter >= T.minBackgroundPerimeter &&
+    backgroundShare >= T.minPlainShare;
+  if (leaves.length === 0) refusal = null;
+  else if (!plain)
+    refusal =
+      'leaves with foliage, soil or grass all round: leaves on the plant, not a detached leaf on a plain background';
+  return { leaves, refusal, leafy, features };
+}

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { LABEL, type LabelImage, type LabelledPixelCounts } from './lab-model-api.js';
 
 /**
@@ -86,7 +86,7 @@ async function paletteIndices(png: Uint8Array, palette: number[], pixels: number
 export async function readLabelPng(bytes: Uint8Array, size?: { width: number; height: number }): Promise<LabelDecode> {
   if (bytes.byteLength < PNG_SIGNATURE.length || !PNG_SIGNATURE.equals(Buffer.from(bytes.subarray(0, 8))))
     return { ok: false, problem: 'the label image is not a PNG' };
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: LABEL_MAX_PIXELS }).metadata();
   } catch {

@@ -38,6 +38,8 @@ export interface PhotoOutcome {
   error_message: string | null;
   expected: number;
   found: number;
+  /** the kind the engine gave each specimen it found, in its order */
+  kinds: AnalysisResult['specimens'][number]['kind'][];
   /** labelled specimens matched by a found one (IoU >= MATCH_IOU), and of those found whole */
   matched: number;
   whole: number;
@@ -57,6 +59,7 @@ export function comparePhoto(photo: LabelledPhoto, r: AnalysisResult): PhotoOutc
     error_message: r.error_message,
     expected: photo.specimens.length,
     found: found.length,
+    kinds: found.map((s) => s.kind),
   };
   if (photo.expect !== 'score') {
     // everything found on a photo to refuse (or with no labels) is listed; on a refusal it is wrong

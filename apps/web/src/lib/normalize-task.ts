@@ -37,6 +37,10 @@ export interface TaskView {
   modelType: string;
   /** the label of the engine that scores the task (`engine_label`); null for tasks from before it was recorded */
   engineLabel: string | null;
+  /** what the photos show (`specimen_kind`: auto, root_slice, leaf); auto when the server does not say */
+  specimenKind: string;
+  /** the lab model it scores with (`model_id`); null: the default engine */
+  modelId: number | null;
   /** who started it (sign-in on): the user name, or `#id` for a deleted account; null when unknown */
   createdBy: string | null;
   imageCount: number;
@@ -106,6 +110,8 @@ export function normalizeTask(input: unknown): TaskView {
     status: pickString(raw, 'status') ?? UNKNOWN_TASK_STATUS,
     modelType: pickString(raw, 'modelType', 'model_type', 'algorithm') ?? MODEL_TYPE,
     engineLabel: pickString(raw, 'engine_label', 'engineLabel'),
+    specimenKind: pickString(raw, 'specimen_kind', 'specimenKind') ?? 'auto',
+    modelId: pickNumber(raw, 'model_id', 'modelId'),
     createdBy: creatorOf(raw.created_by),
     imageCount,
     createdDate: pickString(raw, 'createdDate', 'created_time', 'created_at'),

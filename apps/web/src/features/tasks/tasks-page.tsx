@@ -8,10 +8,12 @@ import { LoadErrorState } from '../../lib/load-error-state';
 import type { TaskView } from '../../lib/normalize-task';
 import { focusResultsOnTask } from '../../lib/results-focus';
 import { rerunWithParameters } from '../../lib/rerun-parameters';
+import { useLabModels } from '../../lib/lab-models';
 import { useCancelTask } from './api/cancel-task';
 import { useDeleteTask } from './api/delete-task';
 import { anyTaskRunning, isFilteredList, TASKS_PAGE, useTasks } from './api/get-tasks';
 import { DeleteTaskDialog } from './components/delete-task-dialog';
+import { ScoreAgainDialog } from './components/score-again-dialog';
 import { TaskDetailsModal } from './components/task-details-modal';
 import { TaskRow } from './components/task-row';
 import { TaskSummaryCards } from './components/task-summary-cards';
@@ -37,6 +39,8 @@ export default function TasksPage() {
   const [refreshing, setRefreshing] = useState(false);
   const [detailsId, setDetailsId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<TaskView | null>(null);
+  const [scoringAgain, setScoringAgain] = useState<TaskView | null>(null);
+  const labModels = useLabModels();
   // Filtered by the server: the newest `limit` matches of every task, however many there are.
   const visible = useMemo(() => tasks.data?.results ?? [], [tasks.data]);
   const matching = tasks.data?.count ?? 0;
@@ -97,7 +101,26 @@ export default function TasksPage() {
   };
 
   const onRerun = (task: TaskView) => {
-    rerunWithParameters({ taskName: task.name, ...task.parameters });
+    rerunWithParameters({
+      taskName: task.name,
+      ...task.parameters,
+      specimenKind: task.specimenKind,
+      modelId: task.modelId,
+    });
+    navigate('prediction');
+  };
+
+  // "Score again with this model": the same images, parameters and specimen kind, the chosen model; the
+  // Prediction screen opens with them picked, to check and create the task.
+  const onScoreAgain = (task: TaskView, modelId: number | null) => {
+    rerunWithParameters({
+      taskName: task.name,
+      ...task.parameters,
+      specimenKind: task.specimenKind,
+      modelId,
+      imageIds: task.image_ids,
+    });
+    setScoringAgain(null);
     navigate('prediction');
   };
 
@@ -214,7 +237,12 @@ export default function TasksPage() {
         onClose={() => setDetailsId(null)}
         onViewResults={onViewResults}
         onRerun={onRerun}
+        onScoreAgain={setScoringAgain}
+        labModelName={
+          details?.modelId == null ? null : (labModels.data?.find((m) => m.id === details.modelId)?.name ?? null)
+        }
       />
+      <ScoreAgainDialog task={scoringAgain} onClose={() => setScoringAgain(null)} onScore={onScoreAgain} />
       <DeleteTaskDialog
         task={deleting}
         deleting={remove.isPending}

@@ -1,4 +1,11 @@
-import { BarChartOutlined, CheckOutlined, CloseOutlined, InfoCircleOutlined, RedoOutlined } from '@ant-design/icons';
+import {
+  BarChartOutlined,
+  CheckOutlined,
+  CloseOutlined,
+  DeploymentUnitOutlined,
+  InfoCircleOutlined,
+  RedoOutlined,
+} from '@ant-design/icons';
 import { Alert, Button, Descriptions, Modal, Progress, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +23,10 @@ interface Props {
   onViewResults: (task: TaskView) => void;
   /** "Run again with these parameters" */
   onRerun: (task: TaskView) => void;
+  /** "Score again with this model": its images with a model to choose */
+  onScoreAgain: (task: TaskView) => void;
+  /** the task's lab model by name, when it scored with one (null: the default engine) */
+  labModelName: string | null;
   /** the clock of the screen (ms), for the live estimate of a running task */
   now: number;
 }
@@ -40,10 +51,14 @@ function YesNo({ value }: { value: boolean }) {
   );
 }
 
+/** A task's `specimen_kind` in the UI's language; a value this app does not know is shown as sent. */
+const specimenKindText = (kind: string, t: (key: string) => string) =>
+  ['auto', 'root_slice', 'leaf'].includes(kind) ? t(`details.specimen_kinds.${kind}`) : kind;
+
 const percentOf = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 
 /** Every block the spec lists: basic info, parameters, statistics, progress, remaining time, status text. */
-export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }: Props) {
+export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, onScoreAgain, labModelName, now }: Props) {
   const { t } = useTranslation('tasks');
   if (!task) return <Modal open={false} footer={null} />;
   const running = task.status === 'running';
@@ -83,6 +98,15 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
           {t('details.rerun')}
         </Button>,
         <Button
+          key="score-again"
+          icon={<DeploymentUnitOutlined />}
+          disabled={task.image_ids.length === 0}
+          onClick={() => onScoreAgain(task)}
+          data-testid="task-score-again"
+        >
+          {t('details.score_again')}
+        </Button>,
+        <Button
           key="results"
           icon={<BarChartOutlined />}
           onClick={() => onViewResults(task)}
@@ -102,7 +126,22 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, now }:
             column={{ xs: 1, sm: 2 }}
             items={[
               { key: 'name', label: t('details.name'), children: task.name },
-              { key: 'model', label: t('details.model'), children: taskModelLabel(task, t) },
+              {
+                key: 'model',
+                label: t('details.model'),
+                children: (
+                  <span data-testid="task-model">
+                    {task.modelId === null
+                      ? taskModelLabel(task, t)
+                      : t('details.lab_model', { name: labModelName ?? task.engineLabel ?? `#${task.modelId}` })}
+                  </span>
+                ),
+              },
+              {
+                key: 'specimen_kind',
+                label: t('details.specimen_kind'),
+                children: <span data-testid="task-specimen-kind">{specimenKindText(task.specimenKind, t)}</span>,
+              },
               { key: 'images', label: t('details.image_count'), children: task.imageCount },
               { key: 'created', label: t('details.created'), children: formatDateTime(task.createdDate) },
               ...(task.createdBy

@@ -100,6 +100,8 @@ describe('readLabelPng', () => {
 describe('label helpers', () => {
   it('encodes losslessly and counts', async () => {
     const png = await encodeLabelImage({ width: 4, height: 2, values: VALUES });
+    const meta = await sharp(png).metadata();
+    expect([meta.channels, meta.isPalette, meta.bitsPerSample]).toEqual([1, false, 8]);
     const r = await readLabelPng(png);
     expect(r.ok && [...r.labels.values]).toEqual([...VALUES]);
     expect(countLabels(VALUES)).toEqual({ background: 1, healthy: 1, lesion: 1, excluded: 1 });

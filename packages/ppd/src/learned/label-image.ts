@@ -127,7 +127,9 @@ export async function readLabelPng(bytes: Uint8Array, size?: { width: number; he
 
 /** An 8-bit grey PNG of label values (lossless: the values are classes, not shades). */
 export function encodeLabelImage(labels: LabelImage): Promise<Buffer> {
+  // Without toColourspace('b-w') libvips writes one-band raw input as RGB (three times the bytes).
   return sharp(labels.values, { raw: { width: labels.width, height: labels.height, channels: 1 } })
+    .toColourspace('b-w')
     .png({ compressionLevel: 6 })
     .toBuffer();
 }

@@ -66,5 +66,6 @@ function leafGreen(lab: LabPlanes, mask: Uint8Array): { L: number; hue: number }
   }
   if (Ls.length < 0.1 * total || Ls.length === 0) return null;
   const at = (v: number[], q: number) => v.sort((x, y) => x - y)[Math.floor(q * (v.length - 1))]!;
-  return { L: at(Ls, 0.5), hue: at(hues, T.referenceHueQuantile) };
+  // a leaf yellowed all over has no healthy green of its own: it is compared with the yellowest healthy green
+  return { L: at(Ls, 0.5), hue: Math.max(T.minHealthyHue, at(hues, T.referenceHueQuantile)) };
 }

@@ -31,8 +31,8 @@ export const LEAF_SCENE = {
   minBackgroundDistance: 6,
   /** a region clear of the background is leaf when at least this share of it is green */
   minGreenInLeaf: 0.25,
-  /** a hole in a leaf up to this share of the frame is a speck (filled); larger ones show the background */
-  maxFilledHole: 0.0005,
+  /** a hole up to this share of the frame is filled (a spot as dark as a black board); larger ones are the board between leaflets */
+  maxFilledHole: 0.003,
   /** leaves smaller than this share of the frame, or of the largest leaf, are crumbs */
   minLeafShare: 0.01,
   minShareOfLargest: 0.1,
@@ -59,6 +59,11 @@ export const LEAF_LESION = {
    * yellowing, which pulls the median 3-6 degrees toward yellow; healthy leaves spread +-6 degrees round it
    */
   referenceHueQuantile: 0.6,
+  /**
+   * no healthy leaf green is yellower than this hue (the real leaflets' green: 123-132 degrees; a lime-green
+   * leaf about 119; chlorotic yellow 95-105)
+   */
+  minHealthyHue: 113,
   /**
    * hue turned this many degrees from the healthy green toward yellow is chlorosis / mosaic (at p = 0.5):
    * healthy leaflets keep 91-95 % of their green within 6 degrees, mosaic leaflets 72 %; 8 read the three

@@ -2,3 +2,4 @@
 export * from './slice-scene.js';
 export * from './evaluate.js';
 export * from './tiny-onnx-model.js';
+export * from './leaf-scene.js';

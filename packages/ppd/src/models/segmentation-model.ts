@@ -9,6 +9,11 @@ import type { SpecimenKind } from '../types.js';
  */
 export interface SegmentationModel {
   readonly info: EngineInfo;
+  /**
+   * Optional: called once a photo with its working image, before the calls below (a lab model notes the
+   * working size, so it reads the half-size copy at the scale it was trained on).
+   */
+  prepare?(working: RgbImage): void;
   /** P(specimen) for every pixel of the working image (`lab`: its CIELAB planes, when the caller has them). */
   specimenProbability(image: RgbImage, lab?: LabPlanes): Promise<Float32Array>;
   /**

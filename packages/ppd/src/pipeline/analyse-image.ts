@@ -148,6 +148,7 @@ export async function analyseImage(
   lap('decode');
   if (!decoded.ok) return failedResult(decoded.code, decoded.message, started, timings);
   const { image, originalWidth, originalHeight } = decoded.decoded;
+  model.prepare?.(image);
 
   // Specimens are large: find them on a half-size copy (a quarter of the pixel work) when the photo is big.
   const halved = Math.max(image.width, image.height) > HALVE_ABOVE;

@@ -9,6 +9,7 @@ import { createQueryClient } from './query-client';
 import { SectionProvider, useCurrentSection } from '../lib/section-context';
 import type { Section } from '../lib/sections';
 import { prefetchSections, SECTION_PAGES } from './sections';
+import { LabelPainterHost } from '../features/labels/label-painter-host';
 import { SessionGate } from './session-gate';
 import { theme } from './theme';
 import './app.css';
@@ -69,6 +70,7 @@ function LocalizedProviders({ initialSection }: { initialSection?: Section | und
               </main>
               <AppFooter />
             </div>
+            <LabelPainterHost />
           </SessionGate>
         </SectionProvider>
       </AntApp>

@@ -1,9 +1,11 @@
-import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { CloseOutlined, HighlightOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
 import { useCallback, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../lib/auth';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
+import { openLabelPainter } from '../../../lib/label-painter';
 import type { ImageItem } from '../../../lib/normalize-image';
 import { useImageAt, type ImageListParams } from '../api/list-images';
 import { PpdBadge } from './ppd-badge';
@@ -27,6 +29,7 @@ interface Props {
  */
 export function ImagePreview({ images, total, params, index, onIndexChange, onClose }: Props) {
   const { t } = useTranslation('images');
+  const { can } = useCan();
   const count = Math.max(total, images.length);
   const open = index !== null && count > 0;
   const position = open ? Math.min(index, count - 1) : null;
@@ -81,6 +84,16 @@ export function ImagePreview({ images, total, params, index, onIndexChange, onCl
         <span className="image-preview-name" data-testid="preview-name">
           {image?.name ?? ''}
         </span>
+        {image ? (
+          <Button
+            className="image-preview-labels"
+            icon={<HighlightOutlined />}
+            data-testid="preview-paint-labels"
+            onClick={() => openLabelPainter({ imageId: image.id, name: image.name, url: image.url })}
+          >
+            {can('change') ? t('labels:open') : t('labels:open_view')}
+          </Button>
+        ) : null}
         <Button
           type="text"
           className="image-preview-close"

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { apiUrl, errorFromResponse } from '../../../lib/api-client';
+
+/**
+ * The label calls of api.md ("Labels and lab models"). The label image travels as a PNG, so these use fetch
+ * directly (the JSON client reads text); errors still become ApiError with the server's code.
+ */
+const CONTRACT_HEADER = 'X-CassavaScope-Contract';
+
+/** What `PUT /images/{id}/labels/` answers (the contract's imageLabelsSchema). */
+const savedLabelsSchema = z.object({
+  image_id: z.number(),
+  counts: z.object({
+    background: z.number(),
+    healthy: z.number(),
+    lesion: z.number(),
+    excluded: z.number(),
+  }),
+  updated_time: z.string(),
+});
+export type SavedLabels = z.infer<typeof savedLabelsSchema>;
+
+async function fail(res: Response): Promise<never> {
+  throw errorFromResponse(res.status, await res.text(), res.headers.get(CONTRACT_HEADER) !== null);
+}
+
+/** The image's label PNG, or null when it has none (404). */
+export async function fetchLabels(imageId: number, signal?: AbortSignal): Promise<Blob | null> {
+  const res = await fetch(apiUrl(`/images/${imageId}/labels/`), { signal, cache: 'no-store' });
+  if (res.status === 404) return null;
+  if (!res.ok) return fail(res);
+  return res.blob();
+}
+
+/** The default engine's per-pixel classes for the photo, as a label PNG. */
+export async function fetchProposal(imageId: number, signal?: AbortSignal): Promise<Blob> {
+  const res = await fetch(apiUrl(`/images/${imageId}/labels/proposal/`), { signal });
+  if (!res.ok) return fail(res);
+  return res.blob();
+}
+
+export async function saveLabels(imageId: number, png: Blob): Promise<SavedLabels> {
+  const form = new FormData();
+  form.append('file', png, `labels-${imageId}.png`);
+  const res = await fetch(apiUrl(`/images/${imageId}/labels/`), {
+    method: 'PUT',
+    body: form,
+    headers: { Accept: 'application/json' },
+  });
+  if (!res.ok) return fail(res);
+  return savedLabelsSchema.parse(await res.json());
+}
+
+export async function deleteLabels(imageId: number): Promise<void> {
+  const res = await fetch(apiUrl(`/images/${imageId}/labels/`), { method: 'DELETE' });
+  if (!res.ok && res.status !== 404) return fail(res);
+}

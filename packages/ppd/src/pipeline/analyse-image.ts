@@ -159,7 +159,9 @@ export async function analyseImage(
   const smallLab = rgbToLab(small.data, small.width, small.height);
   const minSpecimen = halved ? specimenParams.min_size / 4 : specimenParams.min_size;
   const found = await findAndCheck(model, small, smallLab, minSpecimen, options.specimenKind ?? 'auto');
-  const specimens = halved ? found.specimens.map((s) => upscaleSpecimen(s, image.width, image.height)) : found.specimens;
+  const specimens = halved
+    ? found.specimens.map((s) => upscaleSpecimen(s, image.width, image.height))
+    : found.specimens;
   lap('first');
   // a lab model was trained on the lab's own photos: what it finds is theirs to score, whatever the rules say
   if (found.refusal && !(options.labModel && specimens.length > 0)) {

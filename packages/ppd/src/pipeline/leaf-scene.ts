@@ -69,7 +69,8 @@ function backgroundColours(samples: Float32Array, count: number, k: number) {
       let best = 0;
       let bd = Infinity;
       for (let j = 0; j < k; j++) {
-        const d = (samples[3 * s]! - cL[j]!) ** 2 + (samples[3 * s + 1]! - cA[j]!) ** 2 + (samples[3 * s + 2]! - cB[j]!) ** 2;
+        const d =
+          (samples[3 * s]! - cL[j]!) ** 2 + (samples[3 * s + 1]! - cA[j]!) ** 2 + (samples[3 * s + 2]! - cB[j]!) ** 2;
         if (d < bd) {
           bd = d;
           best = j;
@@ -93,7 +94,10 @@ function backgroundColours(samples: Float32Array, count: number, k: number) {
   for (let s = 0; s < count; s++) {
     const j = of[s]!;
     spread[j] =
-      spread[j]! + (samples[3 * s]! - cL[j]!) ** 2 + (samples[3 * s + 1]! - cA[j]!) ** 2 + (samples[3 * s + 2]! - cB[j]!) ** 2;
+      spread[j]! +
+      (samples[3 * s]! - cL[j]!) ** 2 +
+      (samples[3 * s + 1]! - cA[j]!) ** 2 +
+      (samples[3 * s + 2]! - cB[j]!) ** 2;
     n[j] = n[j]! + 1;
   }
   for (let j = 0; j < k; j++) spread[j] = n[j] ? Math.sqrt(spread[j]! / n[j]!) : 0;

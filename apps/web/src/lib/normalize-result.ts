@@ -60,6 +60,8 @@ export interface ResultView {
   errorMessage: string | null;
   /** seconds */
   processingTime: number | null;
+  /** the lab model its task scored with (`model`, its name kept after the model is deleted); null: the default engine */
+  model: { id: number; name: string } | null;
 }
 
 type Raw = Record<string, unknown>;
@@ -169,7 +171,16 @@ export function normalizeResult(input: unknown): ResultView {
     errorCode: pickString(raw, 'error_code', 'errorCode'),
     errorMessage: pickString(raw, 'error_message', 'errorMessage'),
     processingTime: pickNumber(raw, 'processingTime', 'processing_time'),
+    model: modelOf(raw.model),
   };
+}
+
+/** A result's `model` ({id, name}) or null. */
+function modelOf(value: unknown): { id: number; name: string } | null {
+  if (!isObject(value)) return null;
+  const id = pickNumber(value, 'id');
+  const name = pickString(value, 'name');
+  return id === null ? null : { id, name: name ?? `#${id}` };
 }
 
 /** A results response is an array or an object with a `results` array (spec section 7). */

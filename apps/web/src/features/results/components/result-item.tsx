@@ -1,4 +1,10 @@
-import { CheckOutlined, DownloadOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
+import {
+  CheckOutlined,
+  DeploymentUnitOutlined,
+  DownloadOutlined,
+  EyeOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
 import type { MouseEvent, ReactNode } from 'react';
 import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
@@ -64,6 +70,17 @@ function ReviewedMark() {
   return (
     <span className="result-reviewed-mark" title={label} data-testid="result-reviewed">
       <CheckOutlined /> {label}
+    </span>
+  );
+}
+
+/** The lab model a result was scored with; the default engine needs no mark (a plain call of i18n, as above). */
+function ModelMark({ result }: { result: ResultView }) {
+  if (!result.model) return null;
+  const label = i18n.t('results:card.lab_model', { name: result.model.name });
+  return (
+    <span className="result-model-mark" title={label} data-testid="result-model">
+      <DeploymentUnitOutlined /> {result.model.name}
     </span>
   );
 }
@@ -153,6 +170,7 @@ export function ResultCard({ result, index, selected, labels, onOpen, onPreview 
           {result.imageName}
         </span>
         <TaskLabel result={result} labels={labels} />
+        <ModelMark result={result} />
       </div>
     </ItemFrame>
   );
@@ -170,6 +188,7 @@ export function ResultRow({ result, index, selected, labels, onOpen, onPreview }
         {result.needsReview && <ReviewMark label={labels.needsReview} />}
         {result.reviewed && <ReviewedMark />}
         <TaskLabel result={result} labels={labels} />
+        <ModelMark result={result} />
       </div>
       <div className="result-row-ppd">{result.ppdValue === null ? labels.failed : formatPpd(result.ppdValue)}</div>
       <div className="result-row-sub" data-testid="result-sub-values">

@@ -1,6 +1,8 @@
-import { ExpandOutlined, EyeOutlined, QuestionCircleFilled } from '@ant-design/icons';
-import { Alert, Descriptions, Modal, Spin, Tag } from 'antd';
+import { ExpandOutlined, EyeOutlined, HighlightOutlined, QuestionCircleFilled } from '@ant-design/icons';
+import { Alert, Button, Descriptions, Modal, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../lib/auth';
+import { openLabelPainter } from '../../../lib/label-painter';
 import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf, SeverityIcon } from './severity';
@@ -69,6 +71,7 @@ function FailureExplanation({ result }: { result: ResultView }) {
  */
 export function ResultDetailModal({ open, result, onClose, onPreview, review }: Props) {
   const { t } = useTranslation('results');
+  const { can } = useCan();
   const target = reviewTarget(result);
   const band = result ? bandOf(result.ppdValue) : null;
   const failed = result !== null && (result.errorCode !== null || result.errorMessage !== null);
@@ -104,6 +107,23 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
               </span>
             </button>
             <div className="result-detail-caption">{t('detail.original')}</div>
+            {result.imageId !== null && result.originalImageUrl ? (
+              <Button
+                size="small"
+                icon={<HighlightOutlined />}
+                className="result-detail-labels"
+                data-testid="result-paint-labels"
+                onClick={() =>
+                  openLabelPainter({
+                    imageId: result.imageId!,
+                    name: result.imageName,
+                    url: result.originalImageUrl!,
+                  })
+                }
+              >
+                {can('change') ? t('labels:open') : t('labels:open_view')}
+              </Button>
+            ) : null}
           </div>
           <div className="result-detail-side">
             <Descriptions

@@ -87,7 +87,18 @@ describe('result normaliser (spec section 3)', () => {
       errorCode: null,
       errorMessage: null,
       processingTime: 0.21,
+      // no `model`: the default engine scored it
+      model: null,
     });
+  });
+
+  it('reads the lab model a result was scored with', () => {
+    expect(normalizeResult({ id: 1, model: { id: 4, name: 'Tray slices' } }).model).toEqual({
+      id: 4,
+      name: 'Tray slices',
+    });
+    expect(normalizeResult({ id: 1, model: null }).model).toBeNull();
+    expect(normalizeResult({ id: 1, model: { name: 'no id' } }).model).toBeNull();
   });
 
   it('reads every specimen, vis_images keys past 3, and the review fields', () => {

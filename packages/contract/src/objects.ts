@@ -34,6 +34,8 @@ export const imageSchema = z.object({
   ppdValue: z.number().nullable(),
   lastPrediction: z.string().nullable(),
   metadata: imageMetadataSchema,
+  /** whether the image has labels (api.md "Labels and lab models"; an addition, absent from other backends) */
+  has_labels: z.boolean().optional(),
 });
 export type Image = z.infer<typeof imageSchema>;
 

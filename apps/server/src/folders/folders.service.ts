@@ -7,6 +7,7 @@ import { ApiError, badRequest, notFound, unknownIds } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
 import { ImagesService } from '../images/images.service.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
+import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
 import { toFolder } from './folder-view.js';
 import { nameSortKey } from '../images/name-sort.js';
 import { FoldersRepository, folderNameKey } from './folders.repository.js';
@@ -102,6 +103,7 @@ export class FoldersService {
       const ids = await repoImages.idsInFolder(id, trx);
       const rows = await repoImages.getByIds(ids, trx);
       const resultKeys = ids.length > 0 ? await removeResultsOfImages(trx, ids) : [];
+      resultKeys.push(...(await removeLabelsOfImages(trx, ids, this.ctx.db.dialect)));
       await repoImages.deleteByIds(ids, trx);
       await this.repo.delete(id, trx);
       return [...resultKeys, ...(await repoImages.orphanedKeys(rows, trx))];

@@ -48,6 +48,10 @@ export const imageListQuerySchema = z.object({
   format: z.enum(IMAGE_FORMATS, { message: `must be one of ${IMAGE_FORMATS.join(', ')}` }).optional(),
   day: isoDay.meta({ description: 'upload day YYYY-MM-DD (UTC)' }).optional(),
   has_ppd: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
+  has_labels: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .meta({ description: 'true: images with labels; false: without' })
+    .optional(),
   group_by: z
     .string()
     .superRefine((s, ctx) => {
@@ -83,6 +87,7 @@ export function parseImageListQuery(query: Record<string, string>): {
       format: q.format,
       day: q.day,
       hasPpd: q.has_ppd === undefined ? undefined : q.has_ppd === 'true' || q.has_ppd === '1',
+      hasLabels: q.has_labels === undefined ? undefined : q.has_labels === 'true' || q.has_labels === '1',
       meta: parseMetaQuery(query),
     },
     order: { key: ordering.replace(/^-/, '') as ImageOrderKey, desc: ordering.startsWith('-') },

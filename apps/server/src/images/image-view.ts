@@ -3,7 +3,7 @@ import type { BlobStorage } from '../storage/blob-storage.js';
 import type { ImageRow } from './images.repository.js';
 
 /** An image row as the API shows it (api.md "Image object"), with its sample fields ({} when none). */
-export function toImage(row: ImageRow, storage: BlobStorage, metadata: ImageMetadata = {}): Image {
+export function toImage(row: ImageRow, storage: BlobStorage, metadata: ImageMetadata = {}, hasLabels?: boolean): Image {
   return {
     id: row.id,
     name: row.name,
@@ -21,5 +21,6 @@ export function toImage(row: ImageRow, storage: BlobStorage, metadata: ImageMeta
     ppdValue: row.ppd_value,
     lastPrediction: row.last_prediction,
     metadata,
+    ...(hasLabels === undefined ? {} : { has_labels: hasLabels }),
   };
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Database, ImagesTable } from '../db/schema.js';
 import { nameSortKey } from './name-sort.js';
 import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
+import { labelledCondition } from '../labels/labels.repository.js';
 
 export type ImageRow = Selectable<ImagesTable>;
 export type NewImageRow = Omit<
@@ -21,6 +22,8 @@ export interface ImageFilter {
   /** YYYY-MM-DD (UTC) */
   day?: string | undefined;
   hasPpd?: boolean | undefined;
+  /** images with (true) or without (false) labels */
+  hasLabels?: boolean | undefined;
   /** `meta.FIELD=VALUE` conditions (all must hold) */
   meta?: MetaCondition[] | undefined;
 }
@@ -102,6 +105,7 @@ export class ImagesRepository {
     }
     if (filter.hasPpd === true) q = q.where('images.ppd_value', 'is not', null);
     if (filter.hasPpd === false) q = q.where('images.ppd_value', 'is', null);
+    if (filter.hasLabels !== undefined) q = q.where(labelledCondition('images.id', filter.hasLabels));
     if (filter.meta) q = q.where(metaConditionSql('images.id', filter.meta));
     return q;
   }
@@ -318,6 +322,20 @@ export class ImagesRepository {
 
   async getById(id: number, db: Db = this.db): Promise<ImageRow | undefined> {
     return db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Inside a transaction: of these ids, those that exist, their rows locked until commit on PostgreSQL (SQLite has
+   * one writer already). Label writes and image deletions take it, so neither sees the other half done.
+   */
+  async lockExisting(ids: number[], trx: Db): Promise<number[]> {
+    const out: number[] = [];
+    for (const chunk of chunks([...ids].sort((a, b) => a - b))) {
+      const q = trx.selectFrom('images').select('id').where('id', 'in', chunk).orderBy('id');
+      const rows = await (this.dialect === 'postgres' ? q.forUpdate() : q).execute();
+      out.push(...rows.map((r) => r.id));
+    }
+    return out;
   }
 
   /**

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { parseInput } from '../http/validation.js';
 import { metadataRoutes } from '../metadata/metadata.routes.js';
+import { labelsRoutes } from '../labels/labels.routes.js';
 
 /**
  * `GET /images/` and `GET /folders/{id}/images/` (the latter with the folder fixed by its path).
@@ -110,4 +111,5 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   await uploadsRoutes(app, ctx);
   await metadataRoutes(app, ctx);
+  await labelsRoutes(app, ctx);
 }

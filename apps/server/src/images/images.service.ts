@@ -16,6 +16,8 @@ import { validateMetadataChange } from '../metadata/metadata-fields.js';
 import { isPlainName, NAME_PROBLEM } from '../names/names.js';
 import { baseName } from '../uploads/file-names.js';
 import { METADATA_FIELDS_PER_IMAGE } from '@cassavascope/contract';
+import { LabelsRepository } from '../labels/labels.repository.js';
+import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
 
 /** `PATCH /images/{id}/`: a new name and/or metadata fields (null removes one). */
 export interface ImagePatch {
@@ -81,8 +83,12 @@ export class ImagesService {
 
   /** Rows as Images, each with its sample fields (one query for the whole page). */
   async withMetadata(rows: ImageRow[]): Promise<Image[]> {
-    const metadata = await new MetadataRepository(this.ctx.db.kysely).metadataOf(rows.map((r) => r.id));
-    return rows.map((r) => toImage(r, this.ctx.storage, metadata.get(r.id)));
+    const ids = rows.map((r) => r.id);
+    const [metadata, labelled] = await Promise.all([
+      new MetadataRepository(this.ctx.db.kysely).metadataOf(ids),
+      new LabelsRepository(this.ctx.db.kysely).labelledAmong(ids),
+    ]);
+    return rows.map((r) => toImage(r, this.ctx.storage, metadata.get(r.id), labelled.has(r.id)));
   }
 
   /**
@@ -140,6 +146,7 @@ export class ImagesService {
       const row = await this.repo.getById(id, trx);
       if (!row) throw notFound(`Image ${id}`);
       const resultKeys = await removeResultsOfImages(trx, [id]);
+      resultKeys.push(...(await removeLabelsOfImages(trx, [id], this.ctx.db.dialect)));
       await this.repo.deleteByIds([id], trx);
       await this.audit.record(audit, trx);
       return [...resultKeys, ...(await this.repo.orphanedKeys([row], trx))];

@@ -10,6 +10,7 @@ import { toImage } from '../images/image-view.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
 import { MetadataRepository } from '../metadata/metadata.repository.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
+import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import { guardOf } from '../storage/blob-guard.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
@@ -324,6 +325,8 @@ export class UploadService {
           };
           if (p.overwrite) {
             resultKeys.push(...(await removeResultsOfImages(trx, [p.overwrite.id])));
+            // Labels describe the old photo's pixels: they go with it.
+            resultKeys.push(...(await removeLabelsOfImages(trx, [p.overwrite.id], this.ctx.db.dialect)));
             replaced.push(p.overwrite);
             rows.set(p, await this.images.replaceContent(p.overwrite.id, content, trx));
           } else {

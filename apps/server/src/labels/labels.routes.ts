@@ -1,0 +1,112 @@
+import { imageLabelsSchema } from '@cassavascope/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { auditInDeletion } from '../auth/deletion-audit.js';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { parsePathId } from '../http/path-id.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
+import { invalidLabels, LabelsService } from './labels.service.js';
+
+/** A label PNG of a 60 MP photo is a few MB (few distinct values compress well); far larger is not a label. */
+const LABEL_BYTES_MAX = 64 * 1024 * 1024;
+
+const png = {
+  content: 'image/png',
+  description:
+    'an 8-bit grey PNG at the photo’s size as shown: one label value a pixel (0 unlabelled, 1 background, 2 healthy, 3 discoloured, 4 not scored)',
+  schema: { type: 'string', format: 'binary' },
+};
+
+/** The `file` part of a multipart request, read into memory (bounded); other parts are ignored. */
+async function receiveLabelFile(req: FastifyRequest): Promise<Buffer> {
+  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'Expected a multipart/form-data body');
+  let bytes: Buffer | undefined;
+  for await (const part of req.parts({ limits: { fileSize: LABEL_BYTES_MAX, files: 1 } })) {
+    if (part.type !== 'file') continue;
+    const data = await part.toBuffer().catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new ApiError(413, 'too_large', `The label image is larger than ${LABEL_BYTES_MAX / 1024 / 1024} MB`);
+      throw err;
+    });
+    if (part.fieldname === 'file') bytes = data;
+  }
+  if (!bytes || bytes.length === 0)
+    throw invalidLabels('No label image was sent (multipart field "file")', { file: 'This field is required' });
+  return bytes;
+}
+
+/** `/images/{id}/labels/` and the engine's proposal (api.md "Labels and lab models"). */
+export async function labelsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = new LabelsService(ctx);
+
+  const putDoc = doc({
+    summary: "Store an image's labels (replaces them): a label PNG of any size, scaled to the photo as shown",
+    tag: 'labels',
+    multipart: {
+      fields: z.object({}),
+      files: {
+        file: {
+          many: false,
+          description:
+            'a PNG, 8-bit grey or palette (the index is the value) or RGB(A) (its red channel); values 0-4, something labelled',
+        },
+      },
+    },
+    responses: {
+      200: imageLabelsSchema,
+      400: errorResponse('`invalid_labels`: not a PNG, a value above 4, nothing labelled, no file (fields.file)'),
+      413: errorResponse('`too_large`'),
+      415: errorResponse('`unsupported_media_type`: not a multipart body'),
+    },
+  });
+  app.put<{ Params: { id: string } }>('/images/:id/labels/', putDoc, async (req) => {
+    const id = parsePathId(req.params.id);
+    // An unknown image is a 404 before its body is read.
+    await service.imageOrNotFound(id);
+    const bytes = await receiveLabelFile(req);
+    const user = req.user ? { id: req.user.id, username: req.user.username } : null;
+    return service.put(id, bytes, user);
+  });
+
+  const getDoc = doc({
+    summary: "The image's label PNG at the photo's size (404 when it has none)",
+    tag: 'labels',
+    responses: { 200: png },
+  });
+  app.get<{ Params: { id: string } }>('/images/:id/labels/', getDoc, async (req, reply) => {
+    const { stream, size, row } = await service.open(parsePathId(req.params.id));
+    return reply
+      .header('Content-Type', 'image/png')
+      .header('Content-Length', String(size))
+      .header('Cache-Control', 'no-cache')
+      .header('Last-Modified', new Date(row.updated_at).toUTCString())
+      .send(stream);
+  });
+
+  const deleteDoc = doc({
+    summary: "Remove an image's labels (404 when it has none)",
+    tag: 'labels',
+    responses: { 204: null },
+  });
+  app.delete<{ Params: { id: string } }>('/images/:id/labels/', deleteDoc, async (req, reply) => {
+    await service.delete(parsePathId(req.params.id), auditInDeletion(req));
+    return reply.status(204).send();
+  });
+
+  const proposalDoc = doc({
+    summary:
+      "The default engine's per-pixel classes of the photo as a label PNG at the photo's size (what the painter offers to accept)",
+    tag: 'labels',
+    responses: {
+      200: png,
+      409: errorResponse("`image_unreadable`: the photo's stored file is missing"),
+      422: errorResponse('`no_proposal`: the engine could not read the photo (`engine_error_code`)'),
+      503: errorResponse('`engine_unavailable`'),
+    },
+  });
+  app.get<{ Params: { id: string } }>('/images/:id/labels/proposal/', proposalDoc, async (req, reply) => {
+    const bytes = await service.proposal(parsePathId(req.params.id));
+    return reply.header('Content-Type', 'image/png').header('Cache-Control', 'no-store').send(bytes);
+  });
+}

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDocumentedUrl, openApiPath } from '../src/openapi/openapi-document.js';
 import { formWith, makePng, makeZip, TEXT_BYTES } from './helpers/fixtures.js';
@@ -482,6 +483,30 @@ describe('real answers validate against the document', () => {
     expect(groups.body[0].key).toEqual({ genotype: 'TME419', dah: 7 });
     await call('GET', `/api/predictions/groups/export/?by=genotype`);
     expect((await call('GET', '/api/predictions/groups/')).status).toBe(400);
+  });
+
+  it('labels: store, read, replace, the engine proposal, filter, delete, bad input', async () => {
+    const id = sliceIds[0]!;
+    const image = (await call('GET', `/api/images/${id}/`)).body;
+    const values = Buffer.alloc(image.width * image.height, 2);
+    values.fill(3, 0, image.width * 4);
+    const label = await sharp(values, { raw: { width: image.width, height: image.height, channels: 1 } })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
+    const put = await call('PUT', `/api/images/${id}/labels/`, {
+      form: formWith([{ field: 'file', name: 'labels.png', data: label }]),
+    });
+    expect(put.body.counts.lesion).toBe(image.width * 4);
+    expect((await call('GET', `/api/images/${id}/labels/`)).status).toBe(200);
+    expect((await call('GET', `/api/images/${id}/labels/proposal/`)).status).toBe(200);
+    expect((await call('GET', '/api/images/?has_labels=true')).body.count).toBe(1);
+    const notPng = formWith([{ field: 'file', name: 'labels.png', data: TEXT_BYTES }]);
+    expect((await call('PUT', `/api/images/${id}/labels/`, { form: notPng })).body.code).toBe('invalid_labels');
+    expect((await call('PUT', `/api/images/${id}/labels/`, { json: {} })).status).toBe(415);
+    expect((await call('DELETE', `/api/images/${id}/labels/`)).status).toBe(204);
+    expect((await call('GET', `/api/images/${id}/labels/`)).status).toBe(404);
+    expect((await call('DELETE', `/api/images/999999/labels/`)).status).toBe(404);
   });
 
   it('media: a stored file, a cached one, a byte range, an unknown key', async () => {

@@ -150,6 +150,7 @@ export default function PredictionPage() {
         availableImages={library.data?.libraryCount ?? null}
         folders={folders.data?.count ?? null}
         selected={selection.selectedCount}
+        labModels={labModels.length}
       />
       <Row gutter={[16, 16]} className="prediction-body">
         <Col xs={24} lg={16}>

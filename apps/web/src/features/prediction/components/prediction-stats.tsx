@@ -7,6 +7,8 @@ interface Props {
   availableImages: number | null;
   folders: number | null;
   selected: number;
+  /** ready lab models, offered beside the default engine */
+  labModels: number;
 }
 
 function Tile({
@@ -29,11 +31,14 @@ function Tile({
   );
 }
 
-/** Spec sections 2 and 9: one model is offered, so the tile shows 1 from the first paint. */
+/**
+ * Spec sections 2 and 9: the default engine is always offered, so the tile shows 1 from the first paint; each
+ * ready lab model adds one.
+ */
 const MODELS_AVAILABLE = 1;
 
 /** The four statistic tiles of the prediction screen. */
-export function PredictionStats({ availableImages, folders, selected }: Props) {
+export function PredictionStats({ availableImages, folders, selected, labModels }: Props) {
   const { t } = useTranslation('prediction');
   return (
     <Row gutter={[12, 12]} className="prediction-tiles">
@@ -44,7 +49,12 @@ export function PredictionStats({ availableImages, folders, selected }: Props) {
         icon={<AppstoreOutlined />}
       />
       <Tile testId="tile-folders" title={t('stats.folders')} value={folders} icon={<FolderOutlined />} />
-      <Tile testId="tile-models" title={t('stats.models')} value={MODELS_AVAILABLE} icon={<ExperimentOutlined />} />
+      <Tile
+        testId="tile-models"
+        title={t('stats.models')}
+        value={MODELS_AVAILABLE + labModels}
+        icon={<ExperimentOutlined />}
+      />
       <Tile testId="tile-selected" title={t('stats.selected')} value={selected} icon={<CheckSquareOutlined />} />
     </Row>
   );

@@ -5,7 +5,7 @@ import { createEngine } from '../engine.js';
 import { contactSheet } from '../evaluate/contact-sheet.js';
 import { readLabelledFolder } from '../evaluate/labelled-folder.js';
 import { isRealPhotosFolder, readRealSets, SET_NAMES, type RealSetName, type SetPhoto } from '../evaluate/real-sets.js';
-import { photoRows, summaryLine, summaryTable } from '../evaluate/report.js';
+import { barsText, photoRows, summaryLine, summaryTable } from '../evaluate/report.js';
 import { evaluatePhotos, summariseSets } from '../evaluate/run-sets.js';
 import type { AnalysisResult, EngineOptions } from '../types.js';
 import type { CliIo } from './score-cli.js';
@@ -15,7 +15,7 @@ export const EVALUATE_USAGE = `Usage: ppd evaluate <labelled folder> [options]
 Scores every photo of a labelled folder and compares with the labels, set by set: specimens found (box IoU
 >= 0.5; whole: >= 0.8), extra specimens, wrongly refused photos, refusals, MAE, bias, r and band agreement of
 the readings, and how well confidence separates right readings from wrong ones (ROC AUC); a summary table of
-the sets at the end.
+the sets at the end, with the bars each set must meet (src/evaluate/set-bars.ts) met or missed.
 
 A folder laid out as ../shared/real-photos (truth.json and roots/ at its top) is judged as five sets:
   roots         the 12 labelled slice crops and the single-slice photos of roots/
@@ -134,7 +134,9 @@ export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   io.stdout(photoRows(outcomes));
-  io.stdout(`\n${sets.map(({ set, summary }) => summaryLine(set, summary)).join('\n')}\n\n`);
+  io.stdout(
+    `\n${sets.map(({ set, summary, bars }) => `${summaryLine(set, summary)}; bars ${barsText(bars)}`).join('\n')}\n\n`,
+  );
   io.stdout(summaryTable(sets));
   return 0;
 }

@@ -1,5 +1,6 @@
 import type { Summary } from './compare.js';
 import type { SetOutcome, SetSummary } from './run-sets.js';
+import type { BarCheck } from './set-bars.js';
 
 /** Plain-text reports of `ppd evaluate`: a row per photo, grouped by set, and one table of the sets. */
 
@@ -26,6 +27,13 @@ export function photoRows(outcomes: SetOutcome[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `met`, or what was missed and by how much. */
+export function barsText(bars: BarCheck[]): string {
+  if (bars.length === 0) return '-';
+  const missed = bars.filter((b) => !b.met);
+  return missed.length === 0 ? 'met' : `MISSED ${missed.map((b) => `${b.bar}: ${b.got}`).join('; ')}`;
+}
+
 export function summaryLine(label: string, s: Summary): string {
   return (
     `${label}: ${s.photos} photos; specimens ${s.matched}/${s.expectedSpecimens} found (${pct(s.foundShare)}, ` +
@@ -38,14 +46,14 @@ export function summaryLine(label: string, s: Summary): string {
 /** The summary table (Markdown, as docs/model.md quotes it). */
 export function summaryTable(sets: SetSummary[]): string {
   const head =
-    '| set | photos | found | extra | wrongly refused | refused | readings | MAE | bias | r | bands |\n' +
-    '|---|---|---|---|---|---|---|---|---|---|---|\n';
-  const rows = sets.map(({ set, summary: s }) => {
+    '| set | photos | found | extra | wrongly refused | refused | readings | MAE | bias | r | bands | bars |\n' +
+    '|---|---|---|---|---|---|---|---|---|---|---|---|\n';
+  const rows = sets.map(({ set, summary: s, bars }) => {
     const found = s.expectedSpecimens ? `${s.matched}/${s.expectedSpecimens} (${pct(s.foundShare)})` : '-';
     const refused = s.refusalsExpected ? `${s.refusalsGiven}/${s.refusalsExpected}` : '-';
     return (
       `| ${set} | ${s.photos} | ${found} | ${s.extra} | ${s.wrongRefusals} | ${refused} | ${s.scoredSlices} | ` +
-      `${fmt(s.mae)} | ${fmt(s.bias)} | ${fmt(s.r)} | ${pct(s.bandAgreement)} |`
+      `${fmt(s.mae)} | ${fmt(s.bias)} | ${fmt(s.r)} | ${pct(s.bandAgreement)} | ${barsText(bars)} |`
     );
   });
   return `${head}${rows.join('\n')}\n`;

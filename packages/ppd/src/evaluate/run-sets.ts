@@ -2,6 +2,7 @@ import type { AnalyseOptions } from '../learned/lab-model-api.js';
 import type { AnalysisResult, Engine } from '../types.js';
 import { comparePhoto, summarise, type PhotoOutcome, type Summary } from './compare.js';
 import type { SetPhoto } from './real-sets.js';
+import { checkBars, type BarCheck } from './set-bars.js';
 
 export interface SetOutcome extends PhotoOutcome {
   set: string;
@@ -10,6 +11,8 @@ export interface SetOutcome extends PhotoOutcome {
 export interface SetSummary {
   set: string;
   summary: Summary;
+  /** the set's bars (set-bars.ts), each met or not; empty for a set without bars */
+  bars: BarCheck[];
 }
 
 /**
@@ -32,8 +35,29 @@ export async function evaluatePhotos(
   );
 }
 
-/** One summary per set, in the order the sets first appear. */
+/**
+ * One summary per set, in the order the sets first appear, each with its bars; with both roots and tray, also
+ * their cassava slices together ("roots + tray", the issue's bar for slices from the lab the engine knows).
+ */
 export function summariseSets(outcomes: SetOutcome[]): SetSummary[] {
   const sets = [...new Set(outcomes.map((o) => o.set))];
-  return sets.map((set) => ({ set, summary: summarise(outcomes.filter((o) => o.set === set)) }));
+  const of = (set: string, os: SetOutcome[]): SetSummary => ({ set, summary: summarise(os), bars: checkBars(set, os) });
+  const out = sets.map((set) =>
+    of(
+      set,
+      outcomes.filter((o) => o.set === set),
+    ),
+  );
+  if (sets.includes('roots') && sets.includes('tray')) {
+    const at = out.findIndex((s) => s.set === 'tray') + 1;
+    out.splice(
+      at,
+      0,
+      of(
+        'roots + tray',
+        outcomes.filter((o) => o.set === 'roots' || o.set === 'tray'),
+      ),
+    );
+  }
+  return out;
 }

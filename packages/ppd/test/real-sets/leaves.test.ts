@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/index.js';
 import { LEAF_BY_EYE } from '../../src/evaluate/real-sets.js';
 import type { SetOutcome } from '../../src/evaluate/run-sets.js';
-import { BARS, present, runSets } from './real-sets.js';
+import { BARS, expectBars, present, runSets } from './real-sets.js';
 
 /**
  * Detached cassava leaflets on white paper, running past the frame (real-photos/leaves, CC BY 3.0, Mobile
@@ -11,7 +10,6 @@ import { BARS, present, runSets } from './real-sets.js';
  */
 let engine: Engine | undefined;
 let outcomes: SetOutcome[] = [];
-const reading = (o: SetOutcome) => o.specimens[0]!.ppd;
 
 describe.skipIf(!present)('real sets: detached leaves', () => {
   beforeAll(async () => {
@@ -23,13 +21,7 @@ describe.skipIf(!present)('real sets: detached leaves', () => {
 
   it(`scores every detached leaf photo (none refused); healthy leaves read < ${BARS.healthyLeafBelow}, mosaic within ${BARS.mosaicLeafWithin} of the by-eye value`, () => {
     expect(outcomes).toHaveLength(Object.keys(LEAF_BY_EYE).length);
-    const got = outcomes.map((o) => `${path.basename(o.name)}: ${o.error_code ?? reading(o)}`).join(', ');
-    for (const o of outcomes) expect(o.error_code, got).toBeNull();
-    for (const o of outcomes) {
-      const byEye = LEAF_BY_EYE[path.basename(o.name)]!;
-      if (byEye === 0) expect(reading(o), got).toBeLessThan(BARS.healthyLeafBelow);
-      else expect(Math.abs(reading(o)! - byEye), got).toBeLessThanOrEqual(BARS.mosaicLeafWithin);
-    }
+    expectBars('leaves', outcomes);
   });
 
   it('takes what it scores on a leaf photo for a leaf (specimen kind auto)', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/index.js';
 import type { SetOutcome } from '../../src/evaluate/run-sets.js';
-import { present, runSets } from './real-sets.js';
+import { expectBars, present, runSets } from './real-sets.js';
 
 /**
  * Photos that are no specimen photo: field photos of cassava leaves on the plant (field-leaves/, and
@@ -20,6 +20,7 @@ describe.skipIf(!present)('real sets: refusals', () => {
 
   it('refuses every field photo and the basket of whole roots, each with a reason', () => {
     expect(outcomes.length).toBeGreaterThanOrEqual(21);
+    expectBars('refusals', outcomes);
     for (const o of outcomes) {
       expect(['not_a_specimen_photo', 'no_specimen_found'], o.name).toContain(o.error_code);
       expect(o.error_message ?? '', o.name).toMatch(/\w{3,}.*\w{3,}/);

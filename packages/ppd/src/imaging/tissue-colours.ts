@@ -16,3 +16,12 @@ export function isFoliage(L: number, a: number, b: number): boolean {
   // hue 100-170 degrees with a < 0, without atan2: tan 10 <= b / -a <= tan 80
   return b >= TAN_10 * -a && b <= TAN_80 * -a;
 }
+
+/**
+ * Flesh as the scene check reads it: cream flesh, or pale grey flesh under a cool or greenish cast (the real
+ * CBSD crops of one session: L* 58-72, a* -6 to -2, b* 1-8). Not used to grow specimens (a grey shadow is
+ * this colour too), only to name what a found specimen is.
+ */
+export function isSliceTissue(L: number, a: number, b: number): boolean {
+  return isFlesh(L, a, b) || (L >= 55 && a * a + b * b < 8 * 8);
+}

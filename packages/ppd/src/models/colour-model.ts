@@ -232,6 +232,9 @@ interface Cluster {
   share: number;
 }
 
+/** A frame colour this uniform (CIELAB spread, after the blur) is a digital fill, no photographed surface. */
+const FLAT_FILL_SPREAD = 0.6;
+const FLAT_FILL_MIN_REACH = 0.1;
 /** Perimeter bins for the "how far round the frame does this colour reach" test. */
 const PERIMETER_BINS = 64;
 /** A colour holds a bin when it is at least this share of the bin's strip pixels. */
@@ -455,7 +458,13 @@ export function backgroundClusters(
   }
   const clusters = all.map((c, j) => ({ ...c, reach: reachOf.get(root(j))! }));
   const widest = Math.max(...clusters.map((c) => c.reach));
-  const isBackground = (c: { reach: number }) => c.reach >= BG_MIN_PERIMETER || c.reach === widest;
+  // A flat digital fill (a cut-out's painted surround: no sensor noise at all) is the background whenever the
+  // frame shows it, and then nothing else is: the specimen it surrounds touches the frame on long stretches.
+  const flat = clusters.some((c) => c.spread <= FLAT_FILL_SPREAD && c.reach >= FLAT_FILL_MIN_REACH);
+  const isBackground = (c: { reach: number; spread: number }) =>
+    flat
+      ? c.spread <= FLAT_FILL_SPREAD && c.reach >= FLAT_FILL_MIN_REACH
+      : c.reach >= BG_MIN_PERIMETER || c.reach === widest;
   return {
     // commonest first: the per-pixel distance stops at the first colour close enough, mostly this one
     background: clusters

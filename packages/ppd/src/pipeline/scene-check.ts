@@ -1,6 +1,6 @@
 import { rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { components } from '../imaging/mask-ops.js';
-import { isFlesh, isFoliage } from '../imaging/tissue-colours.js';
+import { isFoliage, isSliceTissue } from '../imaging/tissue-colours.js';
 import type { RgbImage } from '../imaging/raster.js';
 import type { SpecimenKind } from '../types.js';
 import type { Specimen } from './first-segmentation.js';
@@ -52,7 +52,7 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
       const gy = s.rect.y0 + y;
       const i = gy * width + gx;
       n++;
-      if (isFlesh(lab.L[i]!, lab.a[i]!, lab.b[i]!)) flesh++;
+      if (isSliceTissue(lab.L[i]!, lab.a[i]!, lab.b[i]!)) flesh++;
       if (gx > 0 && gy > 0 && gx < width - 1 && gy < height - 1) {
         grad += Math.abs(lab.L[i + 1]! - lab.L[i - 1]!) / 2 + Math.abs(lab.L[i + width]! - lab.L[i - width]!) / 2;
       } else if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) foliage++;
@@ -77,7 +77,7 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
   for (let y = 0; y < rh; y++) {
     for (let x = 0; x < rw; x++) {
       const i = (s.rect.y0 + y) * width + s.rect.x0 + x;
-      if (s.mask[y * rw + x] && isFlesh(lab.L[i]!, lab.a[i]!, lab.b[i]!)) fleshMask[y * rw + x] = 1;
+      if (s.mask[y * rw + x] && isSliceTissue(lab.L[i]!, lab.a[i]!, lab.b[i]!)) fleshMask[y * rw + x] = 1;
     }
   }
   const comp = components(fleshMask, rw, rh, 8);

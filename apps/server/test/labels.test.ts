@@ -3,6 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formWith, makePng } from './helpers/fixtures.js';
 import { makeSpecimenJpeg, uploadFiles } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { guardOf } from '../src/storage/blob-guard.js';
+import { sweepOrphanBlobs } from '../src/storage/orphan-sweep.js';
 
 /**
  * Labels (issue 23, api.md "Labels and lab models"): PUT / GET / DELETE /images/{id}/labels/, the has_labels
@@ -238,6 +240,28 @@ describe('PUT / GET / DELETE /images/{id}/labels/', () => {
     expect(res.status).toBe(201);
     expect((await server.json(`/api/images/${img!.id}/labels/`)).status).toBe(404);
     expect(await labelBlobs()).toEqual([]);
+  });
+});
+
+describe('the orphan sweep and label files', () => {
+  it('removes a label file no row names, keeps stored labels and a file a write has claimed', async () => {
+    const photo = await uploadRotatedPhoto(7);
+    expect((await putLabels(photo.id, await labelPng(32, 48))).status).toBe(200);
+    const [kept] = await labelBlobs();
+    const orphan = `labels/${photo.id}/0123456789abcdef01234567.png`;
+    const claimed = `labels/${photo.id}/89abcdef0123456789abcdef.png`;
+    for (const key of [orphan, claimed]) await server.ctx.storage.putBuffer(key, Buffer.from('x'), 'image/png');
+    const guard = guardOf(server.ctx.storage);
+    await guard.claim([claimed]);
+    try {
+      await sweepOrphanBlobs(server.ctx, 0);
+    } finally {
+      guard.release([claimed]);
+    }
+    expect((await labelBlobs()).sort()).toEqual([kept, claimed].sort());
+    await sweepOrphanBlobs(server.ctx, 0);
+    expect(await labelBlobs()).toEqual([kept]);
+    expect((await storedLabels(photo.id)).width).toBe(320);
   });
 });
 

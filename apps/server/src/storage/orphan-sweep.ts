@@ -3,12 +3,15 @@ import type { Db } from '../db/database.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { ResultsRepository } from '../predictions/results.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
+import { LabelsRepository } from '../labels/labels.repository.js';
 import type { BlobStorage } from './blob-storage.js';
 import { guardOf } from './blob-guard.js';
 
 const BATCH = 500;
 const CONTENT_KEY = /^(?:originals|thumbs)\/[0-9a-f]{2}\/([0-9a-f]{64})\.[a-z0-9]+$/;
 const RESULT_KEY = /^results\/(\d{1,15})\/(\d{1,15})\//;
+/** labels/<image id>/<random>.png (labels/labels.service.ts): an orphan when no label row names it */
+const LABEL_KEY = /^labels\/\d{1,15}\/[0-9a-f]+\.png$/;
 
 export interface OrphanSweepReport {
   checked: number;
@@ -17,7 +20,8 @@ export interface OrphanSweepReport {
 
 /**
  * Of `keys`, those no row refers to: an original or thumbnail whose sha256 no image has, a result file whose
- * (task, image) has no result row and whose task is not running (a running task is writing them). Keys of
+ * (task, image) has no result row and whose task is not running (a running task is writing them), a label
+ * file no label row names (a label write claims its key until its row commits). Keys of
  * any other shape are never judged orphans.
  */
 async function unreferenced(db: Db, keys: string[]): Promise<string[]> {
@@ -37,9 +41,11 @@ async function unreferenced(db: Db, keys: string[]): Promise<string[]> {
   const usedShas = await new ImagesRepository(db.kysely, db.dialect).existingSha256([...shas]);
   const running = await new TasksRepository(db.kysely).runningAmong([...taskIds]);
   const results = await new ResultsRepository(db.kysely).resultPairs([...taskIds], [...imageIds]);
+  const labels = await new LabelsRepository(db.kysely).existingKeys(keys.filter((k) => LABEL_KEY.test(k)));
   return keys.filter((k) => {
     const content = CONTENT_KEY.exec(k);
     if (content) return !usedShas.has(content[1]!);
+    if (LABEL_KEY.test(k)) return !labels.has(k);
     const result = RESULT_KEY.exec(k);
     if (!result) return false;
     return !running.has(Number(result[1])) && !results.has(`${result[1]}/${result[2]}`);

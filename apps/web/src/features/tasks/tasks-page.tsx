@@ -41,6 +41,8 @@ export default function TasksPage() {
   const [deleting, setDeleting] = useState<TaskView | null>(null);
   const [scoringAgain, setScoringAgain] = useState<TaskView | null>(null);
   const labModels = useLabModels();
+  const labModelNameOf = (task: TaskView) =>
+    task.modelId === null ? null : (labModels.data?.find((m) => m.id === task.modelId)?.name ?? null);
   // Filtered by the server: the newest `limit` matches of every task, however many there are.
   const visible = useMemo(() => tasks.data?.results ?? [], [tasks.data]);
   const matching = tasks.data?.count ?? 0;
@@ -211,6 +213,7 @@ export default function TasksPage() {
               onCancel={onCancel}
               onDetails={(item) => setDetailsId(item.id)}
               onDelete={setDeleting}
+              labModelName={labModelNameOf(task)}
             />
           ))}
           {matching > visible.length ? (
@@ -238,9 +241,7 @@ export default function TasksPage() {
         onViewResults={onViewResults}
         onRerun={onRerun}
         onScoreAgain={setScoringAgain}
-        labModelName={
-          details?.modelId == null ? null : (labModels.data?.find((m) => m.id === details.modelId)?.name ?? null)
-        }
+        labModelName={details ? labModelNameOf(details) : null}
       />
       <ScoreAgainDialog task={scoringAgain} onClose={() => setScoringAgain(null)} onScore={onScoreAgain} />
       <DeleteTaskDialog

@@ -10,11 +10,11 @@ import { Alert, Button, Descriptions, Modal, Progress, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
-import { taskModelLabel } from '../../../lib/model-label';
 import { UNKNOWN_TASK_STATUS, type TaskView } from '../../../lib/normalize-task';
 import { ttaActsOn } from '../../../lib/engine-status';
 import { taskErrorText } from '../../../lib/task-error';
 import { processedImages, remainingEstimate, scoredImages, wallSeconds } from '../task-figures';
+import { taskModelText } from '../task-model-text';
 import { TaskStatusBadge } from './task-status';
 
 interface Props {
@@ -129,13 +129,7 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, onScor
               {
                 key: 'model',
                 label: t('details.model'),
-                children: (
-                  <span data-testid="task-model">
-                    {task.modelId === null
-                      ? taskModelLabel(task, t)
-                      : t('details.lab_model', { name: labModelName ?? task.engineLabel ?? `#${task.modelId}` })}
-                  </span>
-                ),
+                children: <span data-testid="task-model">{taskModelText(task, labModelName, t)}</span>,
               },
               {
                 key: 'specimen_kind',

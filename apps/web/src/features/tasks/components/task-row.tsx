@@ -3,9 +3,9 @@ import { Button, Popconfirm, Progress, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
-import { taskModelLabel } from '../../../lib/model-label';
 import type { TaskView } from '../../../lib/normalize-task';
 import { useTaskDurationText } from '../hooks/use-task-duration-text';
+import { taskModelText } from '../task-model-text';
 import { TaskStatusBadge, TaskStatusIcon } from './task-status';
 
 interface Props {
@@ -15,10 +15,12 @@ interface Props {
   onDetails: (task: TaskView) => void;
   onDelete: (task: TaskView) => void;
   onCancel: (task: TaskView) => void;
+  /** the task's lab model by name (null: the default engine, or a model no longer listed) */
+  labModelName: string | null;
 }
 
 /** One task: icon, name, badge, model, image count, created, duration; progress and cancel while running. */
-export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }: Props) {
+export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel, labModelName }: Props) {
   const { t } = useTranslation('tasks');
   const { can, reason } = useCan();
   const changes = can('change');
@@ -36,7 +38,7 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel }
           <dl className="task-row-meta">
             <div>
               <dt>{t('row.model')}</dt>
-              <dd data-testid="task-model">{taskModelLabel(task, t)}</dd>
+              <dd data-testid="task-model">{taskModelText(task, labModelName, t)}</dd>
             </div>
             <div>
               <dt>{t('row.images')}</dt>

@@ -1,0 +1,12 @@
+import type { TFunction } from 'i18next';
+import { taskModelLabel } from '../../lib/model-label';
+import type { TaskView } from '../../lib/normalize-task';
+
+/**
+ * What scored a task, as the row and the details say it: "Lab model: NAME" for a task run with a lab model (its
+ * name from the list of models; `#id` once the model is gone), else the default engine's label.
+ */
+export function taskModelText(task: TaskView, labModelName: string | null, t: TFunction): string {
+  if (task.modelId === null) return taskModelLabel(task, t);
+  return t('tasks:details.lab_model', { name: labModelName ?? `#${task.modelId}` });
+}

@@ -27,11 +27,12 @@ export function photoRows(outcomes: SetOutcome[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `met`, or what was missed and by how much. */
-export function barsText(bars: BarCheck[]): string {
+/** `met`, or the bars missed (`short`) and what was measured (in full). */
+export function barsText(bars: BarCheck[], short = false): string {
   if (bars.length === 0) return '-';
   const missed = bars.filter((b) => !b.met);
-  return missed.length === 0 ? 'met' : `MISSED ${missed.map((b) => `${b.bar}: ${b.got}`).join('; ')}`;
+  if (missed.length === 0) return 'met';
+  return `MISSED ${missed.map((b) => (short ? b.bar : `${b.bar}: ${b.got}`)).join('; ')}`;
 }
 
 export function summaryLine(label: string, s: Summary): string {
@@ -53,7 +54,7 @@ export function summaryTable(sets: SetSummary[]): string {
     const refused = s.refusalsExpected ? `${s.refusalsGiven}/${s.refusalsExpected}` : '-';
     return (
       `| ${set} | ${s.photos} | ${found} | ${s.extra} | ${s.wrongRefusals} | ${refused} | ${s.scoredSlices} | ` +
-      `${fmt(s.mae)} | ${fmt(s.bias)} | ${fmt(s.r)} | ${pct(s.bandAgreement)} | ${barsText(bars)} |`
+      `${fmt(s.mae)} | ${fmt(s.bias)} | ${fmt(s.r)} | ${pct(s.bandAgreement)} | ${barsText(bars, true)} |`
     );
   });
   return `${head}${rows.join('\n')}\n`;

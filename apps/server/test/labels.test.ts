@@ -243,6 +243,28 @@ describe('PUT / GET / DELETE /images/{id}/labels/', () => {
   });
 });
 
+describe('concurrent label writes', () => {
+  it('of many PUTs at once one wins whole; racing a delete of the image, nothing is left behind', async () => {
+    const photo = await uploadRotatedPhoto(9);
+    const pngs = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) => labelPng(32, 48, (x, y) => (y < n * 4 ? 3 : x < 16 ? 1 : 2))),
+    );
+    const answers = await Promise.all(pngs.map((png) => putLabels(photo.id, png)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const stored = counts((await storedLabels(photo.id)).values);
+    expect(answers.map((a) => a.body.counts)).toContainEqual(stored);
+    expect(await labelBlobs()).toHaveLength(1);
+
+    const racing = pngs.map((png) => putLabels(photo.id, png));
+    const deleted = server.request(`/api/images/${photo.id}/`, { method: 'DELETE' });
+    const statuses = (await Promise.all(racing)).map((a) => a.status);
+    expect((await deleted).status).toBe(204);
+    expect(statuses.every((s) => s === 200 || s === 404)).toBe(true);
+    expect(await labelBlobs()).toEqual([]);
+    expect(await server.ctx.db.kysely.selectFrom('image_labels').selectAll().execute()).toEqual([]);
+  });
+});
+
 describe('the orphan sweep and label files', () => {
   it('removes a label file no row names, keeps stored labels and a file a write has claimed', async () => {
     const photo = await uploadRotatedPhoto(7);

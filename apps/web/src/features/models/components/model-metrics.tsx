@@ -1,4 +1,4 @@
-import { Alert, Descriptions } from 'antd';
+import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LabModelMetrics } from '../../../lib/lab-models';
 import { percent, ppdNumber, verdictOf } from '../model-verdict';
@@ -12,42 +12,36 @@ export function ModelMetrics({ metrics }: { metrics: LabModelMetrics }) {
   const verdict = verdictOf(metrics);
   return (
     <div className="model-metrics" data-testid="model-metrics">
-      <Descriptions
-        size="small"
-        column={{ xs: 1, sm: 2 }}
-        items={[
-          {
-            key: 'mae',
-            label: t('metrics.ppd_mae'),
-            children: <strong data-testid="metric-ppd-mae">{ppdNumber(metrics.ppdMae)}</strong>,
-          },
-          {
-            key: 'baseline',
-            label: t('metrics.baseline_ppd_mae'),
-            children: <span data-testid="metric-baseline-mae">{ppdNumber(metrics.baselinePpdMae)}</span>,
-          },
-          {
-            key: 'accuracy',
-            label: t('metrics.pixel_accuracy'),
-            children: <span data-testid="metric-pixel-accuracy">{percent(metrics.pixelAccuracy)}</span>,
-          },
-          {
-            key: 'iou',
-            label: t('metrics.lesion_iou'),
-            children: <span data-testid="metric-lesion-iou">{percent(metrics.lesionIou)}</span>,
-          },
-        ]}
-      />
+      <div className="model-metrics-caption">{t('metrics.ppd_error_title')}</div>
+      <div className="model-compare">
+        <div className={`model-compare-item is-lab verdict-${verdict}`}>
+          <span>{t('metrics.this_model')}</span>
+          <strong data-testid="metric-ppd-mae">{ppdNumber(metrics.ppdMae)}</strong>
+        </div>
+        <div className="model-compare-item">
+          <span>{t('metrics.default_engine')}</span>
+          <strong data-testid="metric-baseline-mae">{ppdNumber(metrics.baselinePpdMae)}</strong>
+        </div>
+      </div>
       {verdict !== 'unknown' && (
         <Alert
           showIcon
           type={verdict === 'better' ? 'success' : verdict === 'worse' ? 'warning' : 'info'}
           title={t(`verdict.${verdict}`)}
-          description={t('verdict.how_measured')}
           data-testid="model-verdict"
           data-verdict={verdict}
         />
       )}
+      <dl className="model-metrics-pixels">
+        <div>
+          <dt>{t('metrics.pixel_accuracy')}</dt>
+          <dd data-testid="metric-pixel-accuracy">{percent(metrics.pixelAccuracy)}</dd>
+        </div>
+        <div>
+          <dt>{t('metrics.lesion_iou')}</dt>
+          <dd data-testid="metric-lesion-iou">{percent(metrics.lesionIou)}</dd>
+        </div>
+      </dl>
     </div>
   );
 }

@@ -114,12 +114,28 @@ export class MultipartHeaderCheck {
     if (disposition && !quotesBalanced(disposition)) {
       return this.fail(field, 'A quoted value of Content-Disposition is not closed (a CR or LF inside a file name?)');
     }
+    // RFC 5987 values (`filename*=UTF-8''a%0Ab.jpg`): the parser decodes them and, on a CR or LF, skips the part
+    // without reading it, so a part over its buffers (~16 KB) stalled the whole request (issue 26, item 2).
+    if (disposition && encodedLineBreak(disposition)) {
+      return this.fail(field, 'An encoded file name holds a line break (%0D or %0A)');
+    }
   }
 
   private fail(field: string, detail: string): void {
     this.problem = { field, detail };
     this.carry = Buffer.alloc(0);
   }
+}
+
+/** Whether an extended parameter (`name*=charset'lang'value`) percent-encodes a CR or LF. */
+function encodedLineBreak(disposition: string): boolean {
+  for (const [, value] of disposition.matchAll(/\*\s*=\s*([^;]*)/g)) {
+    for (const [, hex] of (value ?? '').matchAll(/%([0-9a-fA-F]{2})/g)) {
+      const code = parseInt(hex!, 16);
+      if (code === 0x0d || code === 0x0a) return true;
+    }
+  }
+  return false;
 }
 
 /** Quoted strings (with backslash escapes) all closed. */

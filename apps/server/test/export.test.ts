@@ -152,6 +152,8 @@ describe('GET /api/predictions/export/', () => {
       'engine_ppd_value',
       'reviewed',
       'specimen_count',
+      'model_name',
+      'specimen_kind',
       'PPD|CO_334:0000077',
     ]);
     expect(rows).toHaveLength(ROWS + 1);
@@ -167,9 +169,11 @@ describe('GET /api/predictions/export/', () => {
       '0',
       'false',
       '1',
+      '',
+      'auto',
       '0',
     ]);
-    expect(rows[3]!.slice(5)).toEqual(['1.4 / 1.4 / 1.4', String(taskId), '', '1.4', 'false', '3', '1.4']);
+    expect(rows[3]!.slice(5)).toEqual(['1.4 / 1.4 / 1.4', String(taskId), '', '1.4', 'false', '3', '', 'auto', '1.4']);
     for (let i = 0; i < ROWS; i++) expect(rows[i + 1]![10]).toBe(String(specimenCount(i)));
     expect(rows[3]![0]).toBe('with,comma.jpg');
     expect(rows[4]![0]).toBe('say "hi".jpg');
@@ -186,6 +190,8 @@ describe('GET /api/predictions/export/', () => {
       '',
       'false',
       '0',
+      '',
+      'auto',
       '',
     ]);
     expect(rows[ROWS]![0]).toBe(

@@ -474,7 +474,9 @@ describe('GET /predictions/groups/ and the export over a task the engine scored'
       .trim()
       .split('\r\n')
       .map((l) => l.split(','));
-    expect(rows[0]!.slice(11)).toEqual([
+    // After the fixed columns and the engine's (model_name, specimen_kind): the trait, then the fields.
+    expect(rows[0]!.slice(11, 13)).toEqual(['model_name', 'specimen_kind']);
+    expect(rows[0]!.slice(13)).toEqual([
       'PPD|CO_334:0000077',
       'germplasmName',
       'replicate',
@@ -483,7 +485,7 @@ describe('GET /predictions/groups/ and the export over a task the engine scored'
     ]);
     expect(rows).toHaveLength(5);
     const first = rows.find((r) => r[0] === 'TME419_3_7d_R2.jpg')!;
-    expect(first.slice(12)).toEqual(['TME419', '3', 'R2', '7']);
-    expect(first[11]).toBe(first[1]);
+    expect(first.slice(14)).toEqual(['TME419', '3', 'R2', '7']);
+    expect(first[13]).toBe(first[1]);
   });
 });

@@ -284,11 +284,11 @@ describe('a prediction task, from creation to export', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count,PPD|CO_334:0000077',
+      'image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count,model_name,specimen_kind,PPD|CO_334:0000077',
     );
     expect(lines).toHaveLength(6);
     expect(lines.find((l) => l.startsWith('grey.jpg'))).toMatch(
-      /^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found,,false,0,$/,
+      /^grey\.jpg,,,,[\d.]+,,\d+,no_specimen_found,,false,0,,auto,$/,
     );
     // Each scored image: its engine value (= its value, nothing reviewed) and how many specimens it has.
     const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100`)).body.results;
@@ -298,6 +298,8 @@ describe('a prediction task, from creation to export', () => {
         String(r.engine_ppd_value),
         'false',
         String(r.specimens.length),
+        '',
+        'auto',
         String(r.ppd_value),
       ]);
     }

@@ -107,6 +107,10 @@ export interface Task {
   error_message: string | null;
   /** who started it (sign-in on); null when sign-in was off (an addition to api.md) */
   created_by?: { id: number; username?: string } | null;
+  /** what the photos show (models.ts TaskSpecimenKind); `auto` lets the engine decide */
+  specimen_kind?: 'auto' | 'root_slice' | 'leaf';
+  /** the lab model it scores with; null: the default engine */
+  model_id?: number | null;
 }
 
 /**
@@ -181,6 +185,8 @@ export interface PredictionResult {
   error_message: string | null;
   processing_time: number | null;
   created_time: string;
+  /** the lab model its task scored with (the name is kept after the model is deleted); null: the default engine */
+  model?: { id: number; name: string } | null;
 }
 
 export interface PredictionSummary {

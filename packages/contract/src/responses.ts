@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { userListSchema, userRowSchema, userSchema } from './auth.js';
 import { folderSchema, imageSchema, listEnvelopeSchema } from './objects.js';
+import { modelListSchema, modelSchema, resultModelSchema, type Model } from './models.js';
 import type {
   DiskStatus,
   Folder,
@@ -131,6 +132,15 @@ export const taskSchema = z.object({
   created_by: z.object({ id, username: z.string().optional() }).nullable().optional().meta({
     description: 'who started it (sign-in on; only the id once the account is deleted); null when sign-in was off',
   }),
+  specimen_kind: z
+    .enum(['auto', 'root_slice', 'leaf'])
+    .meta({ description: 'what the photos show; auto lets the engine decide per specimen' }),
+  model_id: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .meta({ description: 'the lab model it scores with (GET /api/models/); null: the default engine' }),
 });
 
 export const taskListSchema = listEnvelopeSchema(taskSchema).extend({
@@ -183,6 +193,9 @@ export const resultSchema = z.object({
   error_message: z.string().nullable(),
   processing_time: z.number().nullable(),
   created_time: time,
+  model: resultModelSchema
+    .nullable()
+    .meta({ description: 'the lab model its task scored with; null: the default engine' }),
 });
 
 export const resultListSchema = listEnvelopeSchema(resultSchema);
@@ -245,6 +258,8 @@ export const API_OBJECT_SCHEMAS = {
   User: userSchema,
   UserRow: userRowSchema,
   UserList: userListSchema,
+  Model: modelSchema,
+  ModelList: modelListSchema,
 } as const;
 
 // Compile-time: what a schema accepts is a value of the type the clients use.
@@ -262,5 +277,6 @@ const typeChecks: [
   Assignable<z.output<typeof reviewHistoryEntrySchema>, ReviewHistoryEntry>,
   Assignable<z.output<typeof diskStatusSchema>, DiskStatus>,
   Assignable<z.output<typeof serverStatusSchema>, ServerStatus>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+  Assignable<z.output<typeof modelSchema>, Model>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
 void typeChecks;

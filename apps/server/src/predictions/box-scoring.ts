@@ -1,5 +1,5 @@
 import type { PredictionParameters, SpecimenKind } from '@cassavascope/contract';
-import type { Engine } from '@cassavascope/ppd';
+import type { AnalyseOptions, Engine } from '@cassavascope/ppd';
 import sharp from 'sharp';
 import { EngineUnavailableError } from '../engine/app-engine.js';
 import { ApiError } from '../http/errors.js';
@@ -28,15 +28,20 @@ export async function cutImage(crop: Buffer): Promise<Buffer> {
 }
 
 /**
- * Scores what is inside a box with the task's parameters: the engine analyses the crop as a photo, and the
+ * Scores what is inside a box with the task's parameters (and its specimen kind and lab model, `options`): the engine analyses the crop as a photo, and the
  * largest specimen it finds there is the one the reviewer meant. Nothing found (or the crop refused): 422
  * `box_not_scored` with the engine's reason, so the reviewer can give a score instead.
  */
-export async function scoreBox(engine: Engine, crop: Buffer, params: PredictionParameters): Promise<BoxScore> {
+export async function scoreBox(
+  engine: Engine,
+  crop: Buffer,
+  params: PredictionParameters,
+  options: AnalyseOptions = {},
+): Promise<BoxScore> {
   const { split_count: _split, ...analysisParams } = params;
   let a;
   try {
-    a = await engine.analyse(crop, analysisParams, 'full');
+    a = await engine.analyse(crop, analysisParams, 'full', options);
   } catch (err) {
     if (err instanceof EngineUnavailableError) throw new ApiError(503, 'engine_unavailable', err.message);
     throw err;

@@ -136,6 +136,10 @@ const addSpecimenSchema = z.object({
   kind: z.enum(SPECIMEN_KINDS as unknown as ['root_slice', 'leaf']).optional(),
   ppd: ppd.optional(),
   note,
+  model_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish().meta({
+    description:
+      "the ready lab model that scores the box; null: the default engine; absent: the task's own model (when it is still ready)",
+  }),
 });
 
 /** Who makes a review change: the signed-in user (null while sign-in is off: api.md's `user` is null). */

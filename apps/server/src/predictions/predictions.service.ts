@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { TasksService, type CreateTaskInput } from '../tasks/tasks.service.js';
-import { toResult } from './result.mapper.js';
+import { TasksRepository } from '../tasks/tasks.repository.js';
+import { toResult, type TaskModels } from './result.mapper.js';
 import { groupsCsv, toResultGroups } from './result-groups.js';
 import { GROUP_VALUES_MAX, PPD_TRAIT_COLUMN, type ResultGroup } from '@cassavascope/contract';
 import { exportCsvStream, type ExportFilter } from './results-export.js';
@@ -27,13 +28,19 @@ export class PredictionsService {
       this.repo.count(filter),
       this.repo.listPage(filter, order, limit, offset),
     ]);
-    return { count, results: rows.map((r) => toResult(r, this.ctx.storage)) };
+    const models = await this.modelsOf(rows);
+    return { count, results: rows.map((r) => toResult(r, this.ctx.storage, models)) };
   }
 
   async get(id: number): Promise<PredictionResult> {
     const row = await this.repo.get(id);
     if (!row) throw notFound('Result');
-    return toResult(row, this.ctx.storage);
+    return toResult(row, this.ctx.storage, await this.modelsOf([row]));
+  }
+
+  /** The lab model of the tasks of these results (one query a page). */
+  private modelsOf(rows: { task_id: number }[]): Promise<TaskModels> {
+    return new TasksRepository(this.ctx.db.kysely).modelsOf(rows.map((r) => r.task_id));
   }
 
   /** Over the scored results of the filter, with their reviewed values; bins and bands are the contract's. */
@@ -88,7 +95,7 @@ export class PredictionsService {
     const deadline = Date.now() + SINGLE_WAIT_MS;
     for (let wait = 20; ; wait = Math.min(250, wait * 1.5)) {
       const row = await this.repo.getForTaskImage(task.id, input.image_id);
-      if (row) return toResult(row, this.ctx.storage);
+      if (row) return toResult(row, this.ctx.storage, await this.modelsOf([row]));
       const after = await this.tasks.get(task.id);
       if (after.status !== 'running') {
         throw new ApiError(503, 'engine_unavailable', after.error_message ?? 'The image could not be scored', {

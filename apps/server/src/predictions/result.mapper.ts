@@ -6,8 +6,15 @@ import { parseStoredSpecimens, specimenVisKeys, toApiSpecimen } from './stored-s
 
 export type ResultRowWithImage = Selectable<ResultsTable> & { blob_key: string | null; thumb_key?: string | null };
 
+/** The lab model of each task (TasksRepository.modelsOf): a result's `model`. */
+export type TaskModels = ReadonlyMap<number, { id: number; name: string }>;
+
 /** A result row as the API's Result object; stored keys become URLs through the storage. */
-export function toResult(row: ResultRowWithImage, storage: BlobStorage): PredictionResult {
+export function toResult(
+  row: ResultRowWithImage,
+  storage: BlobStorage,
+  models: TaskModels = new Map(),
+): PredictionResult {
   const specimens = parseStoredSpecimens(row.specimens);
   const vis = JSON.parse(row.vis_keys) as Partial<Record<VisKey, string>>;
   // cut2_i / pred_i for every specimen i: the stored keys, and any specimen's own images not among them.
@@ -36,5 +43,6 @@ export function toResult(row: ResultRowWithImage, storage: BlobStorage): Predict
     error_message: row.error_message,
     processing_time: row.processing_time,
     created_time: row.created_at,
+    model: models.get(row.task_id) ?? null,
   };
 }

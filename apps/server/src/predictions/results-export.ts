@@ -6,6 +6,7 @@ import { EXPORT_PAGE, ResultsRepository, type ExportFormat, type ResultFilter } 
 import { parseStoredSpecimens } from './stored-specimens.js';
 import { exportColumnOf, PPD_TRAIT_COLUMN, WELL_KNOWN_FIELDS, type ImageMetadata } from '@cassavascope/contract';
 import { MetadataRepository } from '../metadata/metadata.repository.js';
+import { TasksRepository } from '../tasks/tasks.repository.js';
 
 /** The result CSV: the seed's eight columns first (unchanged), then the engine's value, review state and specimen count. */
 export const EXPORT_COLUMNS = [
@@ -21,6 +22,9 @@ export const EXPORT_COLUMNS = [
   'reviewed',
   'specimen_count',
 ] as const;
+
+/** After EXPORT_COLUMNS: the task's lab model (empty: the default engine) and what its photos show (issues 22, 23). */
+export const ENGINE_CHOICE_COLUMNS = ['model_name', 'specimen_kind'] as const;
 
 /** `format=specimens`: one row per specimen. */
 export const SPECIMEN_EXPORT_COLUMNS = [
@@ -43,6 +47,9 @@ const QUERY_COLUMNS: Record<ExportFormat, readonly string[]> = {
 };
 /** Where each format's row carries the image id (for its sample fields). */
 const IMAGE_ID_AT: Record<ExportFormat, number> = { results: EXPORT_COLUMNS.length, specimens: 3 };
+
+/** Where a results row carries its task id. */
+const TASK_ID_AT = EXPORT_COLUMNS.indexOf('task_id');
 
 /** One row of the export query, values in QUERY_COLUMNS order (sub_ppd_values and specimens still as stored JSON). */
 type ExportRow = unknown[];
@@ -67,11 +74,12 @@ export function exportFileName(taskId: number | undefined, now = new Date()): st
  * a page at a time, so memory stays flat however many results there are.
  */
 export function exportCsvStream(db: Db, filter: ExportFilter, format: ExportFormat = 'results'): Readable {
-  const header = format === 'specimens' ? SPECIMEN_EXPORT_COLUMNS : EXPORT_COLUMNS;
+  const header = format === 'specimens' ? SPECIMEN_EXPORT_COLUMNS : [...EXPORT_COLUMNS, ...ENGINE_CHOICE_COLUMNS];
   const line = format === 'specimens' ? specimenLines : resultLine;
   const fieldsRepo = new MetadataRepository(db.kysely);
+  const tasksRepo = new TasksRepository(db.kysely);
   async function* chunks(): AsyncGenerator<string> {
-    // After the fixed columns: (per result) the PPD under its trait id, then each sample field under its
+    // After the fixed columns: (per result) the lab model's name and the specimen kind, the PPD under its trait id, then each sample field under its
     // ontology name. The specimen rows' own `ppd` is the slice's score; their columns stay as api.md lists them.
     const fields = await exportFields(db);
     const trait = format === 'results' ? [PPD_TRAIT_COLUMN] : [];
@@ -82,7 +90,14 @@ export function exportCsvStream(db: Db, filter: ExportFilter, format: ExportForm
         fields.length > 0
           ? await fieldsRepo.metadataOf([...new Set(rows.map((r) => Number(r[IMAGE_ID_AT[format]])))])
           : new Map();
-      yield rows.map((r) => line(r, sampleCells(fields, metadata.get(Number(r[IMAGE_ID_AT[format]]))))).join('');
+      const choices =
+        format === 'results' ? await tasksRepo.engineChoicesOf(rows.map((r) => Number(r[TASK_ID_AT]))) : null;
+      yield rows
+        .map((r) => {
+          const samples = sampleCells(fields, metadata.get(Number(r[IMAGE_ID_AT[format]])));
+          return line(r, samples, choices ? choiceCells(choices.get(Number(r[TASK_ID_AT]))) : '');
+        })
+        .join('');
     }
   }
   return Readable.from(chunks(), { objectMode: false });
@@ -151,17 +166,23 @@ function sampleCells(fields: string[], metadata: ImageMetadata | undefined): str
     .join('');
 }
 
+/** The model_name and specimen_kind cells of a result's task, each led by a comma. */
+function choiceCells(c: { specimenKind: string; modelName: string | null } | undefined): string {
+  return `,${csvText(c?.modelName ?? '')},${c?.specimenKind ?? 'auto'}`;
+}
+
 const num = (v: unknown) => (v === null || v === undefined ? '' : String(Number(v)));
 const bool = (v: unknown) => (v === true || v === 1 || v === '1' ? 'true' : 'false');
 
 /**
  * image_name, ppd_value, confidence, prediction, processing_time, sub_ppd_values, task_id, error_code, engine_ppd_value,
- * reviewed, specimen_count, then the PPD again under its trait id and the sample cells.
+ * reviewed, specimen_count, `cells` (model_name, specimen_kind), then the PPD again under its trait id and the
+ * sample cells.
  */
-function resultLine(r: ExportRow, samples: string): string {
+function resultLine(r: ExportRow, samples: string, cells: string): string {
   const subs = (JSON.parse(r[5] as string) as number[]).join(' / ');
   const first = `${csvText(r[0] as string)},${num(r[1])},${num(r[2])},${(r[3] as string | null) ?? ''},${num(r[4])},${csvText(subs)},${r[6]},${csvText((r[7] as string | null) ?? '')}`;
-  return `${first},${num(r[8])},${bool(r[9])},${Number(r[10] ?? 0)},${num(r[1])}${samples}\r\n`;
+  return `${first},${num(r[8])},${bool(r[9])},${Number(r[10] ?? 0)}${cells},${num(r[1])}${samples}\r\n`;
 }
 
 /** One line per specimen of the result: image_name, task_id, index, kind, ppd, engine_ppd, confidence, excluded, corrected, needs_review. */

@@ -5,12 +5,15 @@ import type {
   ReviewHistoryEntry,
   ReviewChange,
   SpecimenKind,
+  TaskSpecimenKind,
 } from '@cassavascope/contract';
+import type { AnalyseOptions } from '@cassavascope/ppd';
 import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { resultKeyPrefix } from '../scoring/run-job.js';
 import { TaskState } from '../tasks/task-state.js';
-import { TasksRepository } from '../tasks/tasks.repository.js';
+import { TasksRepository, type TaskRow } from '../tasks/tasks.repository.js';
+import { labModelOption, readyModel } from '../models/lab-model-files.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { cropBox, cutImage, scoreBox } from './box-scoring.js';
 import { toResult } from './result.mapper.js';
@@ -28,6 +31,8 @@ export interface AddSpecimenRequest {
   kind?: SpecimenKind | undefined;
   ppd?: number | undefined;
   note?: string | undefined;
+  /** the lab model that scores the box: null the default engine, absent the task's own (api.md) */
+  model_id?: number | null | undefined;
 }
 
 /**
@@ -72,6 +77,20 @@ export class ReviewService {
    * (unless the reviewer gives a PPD) and its images are stored before the transaction; a refusal at any
    * step removes them, so nothing is left behind.
    */
+  /**
+   * What the engine is told when it scores a box: the reviewer's kind (else the task's), and the model asked for
+   * (a given model_id must be ready: 400 otherwise), else the task's own lab model while it is still ready.
+   */
+  private async boxOptions(input: AddSpecimenRequest, task: TaskRow | undefined): Promise<AnalyseOptions> {
+    const kind = input.kind ?? (task?.specimen_kind as TaskSpecimenKind | undefined) ?? 'auto';
+    const options: AnalyseOptions = { specimenKind: kind };
+    const asked = input.model_id !== undefined ? await readyModel(this.ctx.db, input.model_id, 'specimen') : undefined;
+    const modelId = asked === undefined ? (task?.model_id ?? null) : (asked?.id ?? null);
+    const labModel = modelId === null ? null : await labModelOption(this.ctx, modelId);
+    if (labModel) options.labModel = labModel;
+    return options;
+  }
+
   async addSpecimen(resultId: number, input: AddSpecimenRequest, who: Reviewer): Promise<PredictionResult> {
     const snapshot = await this.results.getForReview(resultId, false);
     if (!snapshot) throw notFound('Result');
@@ -100,7 +119,12 @@ export class ReviewService {
     const task = await new TasksRepository(this.ctx.db.kysely).get(snapshot.row.task_id);
     const scored =
       input.ppd === undefined
-        ? await scoreBox(this.ctx.engine, crop, JSON.parse(task?.parameters ?? '{}') as PredictionParameters)
+        ? await scoreBox(
+            this.ctx.engine,
+            crop,
+            JSON.parse(task?.parameters ?? '{}') as PredictionParameters,
+            await this.boxOptions(input, task),
+          )
         : null;
     const cut = scored ? scored.cut : await cutImage(crop);
     const pred = scored ? scored.pred : cut;
@@ -174,7 +198,7 @@ export class ReviewService {
   private async get(id: number): Promise<PredictionResult> {
     const row = await this.results.get(id);
     if (!row) throw notFound('Result');
-    return toResult(row, this.ctx.storage);
+    return toResult(row, this.ctx.storage, await new TasksRepository(this.ctx.db.kysely).modelsOf([row.task_id]));
   }
 }
 

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { JobRunner } from '../scoring/job-runner.js';
 import { createLimit, type Limit } from '../util/limiter.js';
+import { ModelsRepository, MAX_TRAINING_ATTEMPTS, type ModelRow } from '../models/models.repository.js';
 import { JobsRepository, type JobRow } from './jobs.repository.js';
 import type { TaskQueue } from './task-queue.js';
 import { isStorageFull } from '../storage/storage-full.js';
@@ -43,6 +44,9 @@ export class EmbeddedQueue implements TaskQueue {
   private readonly repo: JobsRepository;
   private readonly limit: Limit;
   private readonly active = new Map<number, ActiveJob>();
+  private readonly models: ModelsRepository;
+  /** The one training this process runs at a time (training uses every core it is given). */
+  private training: { modelId: number; controller: AbortController; done: Promise<void> } | null = null;
   private stopped = true;
   private wakeUp: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
@@ -52,6 +56,7 @@ export class EmbeddedQueue implements TaskQueue {
     private readonly options: EmbeddedQueueOptions,
   ) {
     this.repo = new JobsRepository(deps.db.kysely);
+    this.models = new ModelsRepository(deps.db.kysely);
     this.limit = createLimit(options.imagesInFlight);
   }
 
@@ -60,6 +65,8 @@ export class EmbeddedQueue implements TaskQueue {
     const requeued = await this.repo.requeueRunning();
     const reopened = await this.deps.runner.recoverStranded();
     if (requeued > 0 || reopened.length > 0) this.deps.log.info({ requeued, reopened }, 'resuming interrupted tasks');
+    const trainings = await this.models.requeueRunningTrainings();
+    if (trainings > 0) this.deps.log.info({ trainings }, 'resuming interrupted trainings');
     this.stopped = false;
     this.loopDone = this.loop();
   }
@@ -68,9 +75,11 @@ export class EmbeddedQueue implements TaskQueue {
     if (this.stopped) return;
     this.stopped = true;
     for (const job of this.active.values()) job.controller.abort();
+    this.training?.controller.abort();
     this.wake();
     await this.loopDone;
     await Promise.all([...this.active.values()].map((j) => j.done));
+    await this.training?.done;
   }
 
   async enqueue(_taskId: number): Promise<void> {
@@ -79,6 +88,14 @@ export class EmbeddedQueue implements TaskQueue {
 
   cancel(taskId: number): void {
     for (const job of this.active.values()) if (job.taskId === taskId) job.controller.abort();
+  }
+
+  async enqueueTraining(_modelId: number): Promise<void> {
+    this.wake();
+  }
+
+  cancelTraining(modelId: number): void {
+    if (this.training?.modelId === modelId) this.training.controller.abort();
   }
 
   private wake(): void {
@@ -94,6 +111,10 @@ export class EmbeddedQueue implements TaskQueue {
           const job = await this.repo.claimNext();
           if (!job) break;
           this.launch(job);
+        }
+        if (!this.stopped && !this.training) {
+          const model = await this.models.claimQueuedTraining();
+          if (model) this.launchTraining(model);
         }
       } catch (err) {
         this.deps.log.error({ err }, 'queue: claiming a job failed');
@@ -154,4 +175,34 @@ export class EmbeddedQueue implements TaskQueue {
       });
     this.active.set(job.id, { taskId: job.task_id, controller, done });
   }
+
+  /** Runs a claimed training; a failure is retried up to MAX_TRAINING_ATTEMPTS starts, then the model fails. */
+  private launchTraining(model: ModelRow): void {
+    const controller = new AbortController();
+    const done = this.deps.runner
+      .train(model.id, controller.signal)
+      .then(async (outcome) => {
+        if (outcome === 'interrupted') await this.models.requeueTraining(model.id);
+      })
+      .catch(async (err: unknown) => {
+        this.deps.log.error({ err, modelId: model.id, attempt: model.attempts }, 'queue: training failed');
+        try {
+          if (model.attempts < MAX_TRAINING_ATTEMPTS && !isStorageFull(err))
+            await this.models.requeueTraining(model.id);
+          else await this.deps.runner.giveUpTraining(model.id, `The training failed: ${errorText(err)}`);
+        } catch (inner) {
+          this.deps.log.error({ err: inner }, 'queue: could not record a failed training');
+        }
+      })
+      .finally(() => {
+        this.training = null;
+        this.wake();
+      });
+    this.training = { modelId: model.id, controller, done };
+  }
+}
+
+/** An error's message without its class name (what a user reads in the model's error_message). */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,5 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../config/config.js';
+import { ModelsRepository } from '../models/models.repository.js';
+import { errorText } from './embedded-queue.js';
 import { JobsRepository } from './jobs.repository.js';
 import { createLimit, type Limit } from '../util/limiter.js';
 import { LocalWorkerProcesses } from './pg-boss-worker-processes.js';
@@ -8,6 +10,8 @@ import type { TaskQueue } from './task-queue.js';
 
 /** The pg-boss queue every process of one installation shares. */
 const QUEUE = 'task-job';
+/** Lab model trainings: one message per training start (models/model-training.ts). */
+const TRAINING_QUEUE = 'model-training';
 /** A job that keeps failing (not a bad image: those are results) is given up after this many retries. */
 const RETRY_LIMIT = 3;
 /**
@@ -22,6 +26,10 @@ const POLL_SECONDS = 0.5;
 interface TaskJobData {
   taskJobId: number;
   taskId: number;
+}
+
+interface TrainingJobData {
+  modelId: number;
 }
 
 export interface PgBossQueueOptions {
@@ -47,6 +55,14 @@ export function pgBossJobId(taskJobId: number): string {
 }
 
 /**
+ * A training's pg-boss job id: from the model id and its start count, so sending twice is a no-op and a training
+ * handed over after a shutdown (one more start) gets a new message.
+ */
+export function pgBossTrainingId(modelId: number, attempts: number): string {
+  return `00000000-0000-4000-9000-${(attempts & 0xffff).toString(16).padStart(4, '0')}${modelId.toString(16).padStart(8, '0')}`;
+}
+
+/**
  * The scale-out transport: the `task_jobs` rows stay the truth (what to do, what is done); pg-boss
  * carries one message per row to whichever worker process takes it. Crash recovery: a working process
  * touches its job's `started_on` every few seconds (a heartbeat; pg-boss 10 has none of its own); a
@@ -59,8 +75,10 @@ export class PgBossQueue implements TaskQueue {
   readonly kind = 'pg-boss' as const;
   private boss: PgBoss | null = null;
   private readonly repo: JobsRepository;
+  private readonly models: ModelsRepository;
   private readonly limit: Limit;
-  private readonly active = new Map<string, { taskId: number; controller: AbortController }>();
+  /** in-flight jobs of this process: a task's (modelId absent) or a training's (taskId -1) */
+  private readonly active = new Map<string, { taskId: number; modelId?: number; controller: AbortController }>();
   private readonly localWorkers: LocalWorkerProcesses | null;
   private stopping = false;
   private staleSweep: NodeJS.Timeout | null = null;
@@ -70,6 +88,7 @@ export class PgBossQueue implements TaskQueue {
     private readonly options: PgBossQueueOptions,
   ) {
     this.repo = new JobsRepository(deps.db.kysely);
+    this.models = new ModelsRepository(deps.db.kysely);
     this.limit = createLimit(options.imagesInFlight);
     this.localWorkers = options.api?.workerProcesses
       ? new LocalWorkerProcesses(options.api.config, options.api.workerProcesses, deps.log)
@@ -94,6 +113,12 @@ export class PgBossQueue implements TaskQueue {
       retryDelay: 1,
       expireInSeconds: HANDLER_MAX_SECONDS,
     });
+    await boss.createQueue(TRAINING_QUEUE, {
+      name: TRAINING_QUEUE,
+      retryLimit: RETRY_LIMIT,
+      retryDelay: 1,
+      expireInSeconds: HANDLER_MAX_SECONDS,
+    });
     this.boss = boss;
     this.staleSweep = setInterval(() => void this.expireStaleJobs(), Math.max(1000, (expire * 1000) / 2));
     this.staleSweep.unref();
@@ -103,7 +128,7 @@ export class PgBossQueue implements TaskQueue {
       if (reopened.length > 0) this.deps.log.info({ reopened }, 'reopened tasks whose jobs were given up');
     }
     // Jobs committed but never handed to pg-boss (a crash between the two) are sent now.
-    const sent = await this.sendQueuedJobs();
+    const sent = (await this.sendQueuedJobs()) + (await this.sendQueuedTrainings());
     if (sent > 0) this.deps.log.info({ sent }, 'queued jobs handed to pg-boss');
     if (this.options.works) {
       for (let i = 0; i < this.options.jobs; i++) {
@@ -113,6 +138,14 @@ export class PgBossQueue implements TaskQueue {
           (jobs) => this.handle(jobs),
         );
       }
+      // One training at a time per process: a training uses every core it is given.
+      await boss.work<TrainingJobData>(
+        TRAINING_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS, includeMetadata: true },
+        async (jobs) => {
+          for (const job of jobs) await this.handleTraining(job);
+        },
+      );
     }
     if (this.localWorkers && sent > 0) await this.localWorkers.ensureStarted();
   }
@@ -139,6 +172,63 @@ export class PgBossQueue implements TaskQueue {
 
   cancel(taskId: number): void {
     for (const job of this.active.values()) if (job.taskId === taskId) job.controller.abort();
+  }
+
+  async enqueueTraining(modelId: number): Promise<void> {
+    if (!this.boss || this.stopping) return;
+    await this.sendQueuedTrainings(modelId);
+    await this.localWorkers?.ensureStarted();
+  }
+
+  cancelTraining(modelId: number): void {
+    for (const job of this.active.values()) if (job.modelId === modelId) job.controller.abort();
+  }
+
+  /** Sends a pg-boss job for every queued training (or one model's). */
+  private async sendQueuedTrainings(modelId?: number): Promise<number> {
+    if (!this.boss) throw new Error('the pg-boss queue is not started');
+    const rows = await this.models.queuedTrainings(modelId);
+    if (rows.length === 0) return 0;
+    await this.boss.insert(
+      rows.map((r) => ({
+        id: pgBossTrainingId(r.id, r.attempts),
+        name: TRAINING_QUEUE,
+        data: { modelId: r.id } satisfies TrainingJobData,
+        expireInSeconds: HANDLER_MAX_SECONDS,
+        retryLimit: RETRY_LIMIT,
+        retryDelay: 1,
+      })),
+    );
+    return rows.length;
+  }
+
+  /**
+   * One training. A dead worker's job is expired by the heartbeat sweep and retried by pg-boss (the training
+   * starts over); a shutdown queues it again under a new message; a training that keeps failing fails its model.
+   */
+  private async handleTraining(job: PgBoss.JobWithMetadata<TrainingJobData>): Promise<void> {
+    const { modelId } = job.data;
+    if (!(await this.models.markJobRunning(modelId))) return;
+    const controller = new AbortController();
+    this.active.set(job.id, { taskId: -1, modelId, controller });
+    const heartbeat = this.startHeartbeat(job.id, TRAINING_QUEUE);
+    try {
+      const outcome = await this.deps.runner.train(modelId, controller.signal);
+      if (outcome === 'interrupted') {
+        await this.models.requeueTraining(modelId);
+        await this.sendQueuedTrainings(modelId).catch((err: unknown) =>
+          this.deps.log.warn({ err, modelId }, 'the interrupted training waits for the next start-up sweep'),
+        );
+      }
+    } catch (err) {
+      this.deps.log.error({ err, modelId, retry: job.retryCount }, 'pg-boss training failed');
+      if (job.retryCount >= job.retryLimit && !controller.signal.aborted)
+        await this.deps.runner.giveUpTraining(modelId, `The training failed: ${errorText(err)}`);
+      throw err;
+    } finally {
+      clearInterval(heartbeat);
+      this.active.delete(job.id);
+    }
   }
 
   /** Sends a pg-boss job for every queued `task_jobs` row of running tasks (or of one task). */
@@ -222,14 +312,14 @@ export class PgBossQueue implements TaskQueue {
       .getDb()
       .executeSql(
         `UPDATE pgboss.job SET started_on = now() - interval '48 hours'
-         WHERE name = $1 AND state = 'active' AND started_on < now() - $2 * interval '1 second'`,
-        [QUEUE, this.options.jobExpireSeconds],
+         WHERE name IN ($1, $3) AND state = 'active' AND started_on < now() - $2 * interval '1 second'`,
+        [QUEUE, this.options.jobExpireSeconds, TRAINING_QUEUE],
       )
       .catch((err: unknown) => this.deps.log.warn({ err }, 'could not expire the jobs of dead workers'));
   }
 
   /** Keeps a live job from expiring: moves its pg-boss `started_on` forward while this process works on it. */
-  private startHeartbeat(jobId: string): NodeJS.Timeout {
+  private startHeartbeat(jobId: string, queue = QUEUE): NodeJS.Timeout {
     const every = Math.max(1000, (this.options.jobExpireSeconds * 1000) / 4);
     const timer = setInterval(() => {
       const boss = this.boss;
@@ -237,7 +327,7 @@ export class PgBossQueue implements TaskQueue {
       boss
         .getDb()
         .executeSql(`UPDATE pgboss.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active'`, [
-          QUEUE,
+          queue,
           jobId,
         ])
         .catch((err: unknown) => this.deps.log.warn({ err, jobId }, 'pg-boss heartbeat failed'));

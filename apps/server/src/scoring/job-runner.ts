@@ -11,4 +11,8 @@ export interface JobRunner {
   giveUp(taskId: number, message: string): Promise<void>;
   /** At start: running tasks whose jobs were all given up get new jobs for their images without a result (or finish). */
   recoverStranded(): Promise<number[]>;
+  /** Trains one lab model (models/model-training.ts); `interrupted` when the signal stopped it while it still trains. */
+  train(modelId: number, signal?: AbortSignal): Promise<JobOutcome>;
+  /** A training kept failing and was given up: its model fails with the reason. */
+  giveUpTraining(modelId: number, message: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
-import type { PredictionParameters } from '@cassavascope/contract';
-import type { AnalysisMode, AnalysisResult, Engine } from '@cassavascope/ppd';
+import type { PredictionParameters, TaskSpecimenKind } from '@cassavascope/contract';
+import type { AnalyseOptions, AnalysisMode, AnalysisResult, Engine } from '@cassavascope/ppd';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { EngineUnavailableError, engineInfo } from '../engine/app-engine.js';
@@ -8,6 +8,9 @@ import { isStorageFull } from '../storage/storage-full.js';
 import { specimensFromAnalysis } from '../predictions/stored-specimens.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { ResultsRepository, type ResultRecord } from '../predictions/results.repository.js';
+import { labModelOption } from '../models/lab-model-files.js';
+import { runTraining } from '../models/model-training.js';
+import { ModelsRepository } from '../models/models.repository.js';
 import { JobsRepository } from '../queue/jobs.repository.js';
 import { TaskState } from '../tasks/task-state.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
@@ -59,9 +62,22 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
   }
   const params = JSON.parse(task.parameters) as PredictionParameters;
   const mode: AnalysisMode = task.type === 'first_segmentation' ? 'cuts' : 'full';
+  const analyseOptions: AnalyseOptions = { specimenKind: task.specimen_kind as TaskSpecimenKind };
   const imageIds = JSON.parse(job.image_ids) as number[];
   const already = await repo.imagesWithResults(task.id, imageIds);
   const todo = imageIds.filter((id) => !already.has(id));
+  if (todo.length > 0 && task.model_id !== null) {
+    const labModel = await labModelOption(deps, task.model_id);
+    if (!labModel) {
+      await failTask(
+        deps,
+        task.id,
+        `The lab model "${task.model_name ?? task.model_id}" was deleted or cannot be read`,
+      );
+      return 'done';
+    }
+    analyseOptions.labModel = labModel;
+  }
   if (todo.length > 0 && task.engine_label === null) {
     const info = await engineInfo(deps.engine);
     if (info.name !== 'unavailable') await TaskState.noteEngineLabel(kysely, task.id, info.label);
@@ -79,7 +95,7 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
         return;
       }
       try {
-        await scoreImage(deps, repo, task.id, imageId, params, mode);
+        await scoreImage(deps, repo, task.id, imageId, params, mode, analyseOptions);
       } catch (err) {
         if (!(err instanceof EngineUnavailableError)) throw err;
         engineError = err.message;
@@ -119,6 +135,10 @@ export function createJobRunner(deps: JobDeps): JobRunner {
       for (const id of complete) await TaskState.finishIfComplete(deps.db.kysely, id);
       return reopened;
     },
+    train: (modelId, signal) => runTraining(deps, modelId, signal),
+    async giveUpTraining(modelId, message) {
+      await new ModelsRepository(deps.db.kysely).stopTraining(modelId, 'failed', message);
+    },
   };
 }
 
@@ -157,6 +177,7 @@ async function scoreImage(
   imageId: number,
   params: PredictionParameters,
   mode: AnalysisMode,
+  analyseOptions: AnalyseOptions,
 ): Promise<void> {
   const started = performance.now();
   const image = await repo.imageForScoring(imageId);
@@ -192,7 +213,7 @@ async function scoreImage(
   const { split_count: _split, ...analysisParams } = params;
   let analysis: AnalysisResult;
   try {
-    analysis = await deps.engine.analyse(bytes, analysisParams, mode);
+    analysis = await deps.engine.analyse(bytes, analysisParams, mode, analyseOptions);
   } catch (err) {
     if (err instanceof EngineUnavailableError) throw err;
     deps.log.error({ err, taskId, imageId }, 'the engine failed on an image');

@@ -15,6 +15,21 @@ export const taskNameSchema = z
   .refine(isPlainName, `name ${PLAIN_NAME_MESSAGE}`)
   .transform(nfc);
 
+/** What the photos show, and the lab model to score with (api.md POST /tasks/prediction/). */
+const engineChoice = {
+  specimen_kind: z
+    .enum(['auto', 'root_slice', 'leaf'])
+    .optional()
+    .meta({ description: 'what the photos show (default auto: the engine decides per specimen)' }),
+  model_id: z
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullish()
+    .meta({ description: 'a ready lab model of GET /api/models/; absent or null: the default engine' }),
+};
+
 const idList = z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).max(1_000_000).nullish();
 
 /**
@@ -29,6 +44,7 @@ export const taskCreateSchema = predictionParametersSchema.extend({
   single_model_type: z.string().max(100).nullish(),
   image_ids: idList,
   folder_ids: idList,
+  ...engineChoice,
 });
 export type TaskCreateInput = z.infer<typeof taskCreateSchema>;
 
@@ -40,6 +56,7 @@ export const singlePredictSchema = predictionParametersSchema.extend({
   image_id: z.number({ error: 'image_id is required' }).int().positive().max(Number.MAX_SAFE_INTEGER),
   name: taskNameSchema.optional(),
   algorithm: z.string().trim().min(1).max(100).nullish(),
+  ...engineChoice,
 });
 
 export const taskRenameSchema = z.object({ name: taskNameSchema });

@@ -1,4 +1,4 @@
-import type { PredictionParameters, Task, TaskStatus, TaskType } from '@cassavascope/contract';
+import type { PredictionParameters, Task, TaskSpecimenKind, TaskStatus, TaskType } from '@cassavascope/contract';
 import type { TaskRow } from './tasks.repository.js';
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -51,5 +51,7 @@ export function toTask(row: TaskRow, creators: ReadonlyMap<number, string> = new
             totalProcessed: processed,
           },
     error_message: row.error_message,
+    specimen_kind: row.specimen_kind as TaskSpecimenKind,
+    model_id: row.model_id,
   };
 }

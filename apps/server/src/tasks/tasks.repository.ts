@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { PredictionParameters } from '@cassavascope/contract';
+import { labModelLabel, type PredictionParameters, type TaskSpecimenKind } from '@cassavascope/contract';
 import type { Database, TasksTable } from '../db/schema.js';
 import { likeContains } from '../images/images.repository.js';
 import { ResultsRepository } from '../predictions/results.repository.js';
@@ -19,6 +19,10 @@ export interface NewTask {
   parameters: PredictionParameters;
   /** the signed-in user who asked for it (null while sign-in is off) */
   createdBy?: number | null | undefined;
+  /** what the photos show (default auto) */
+  specimenKind?: TaskSpecimenKind | undefined;
+  /** the lab model it scores with, and its name (null: the default engine) */
+  model?: { id: number; name: string } | null | undefined;
 }
 
 export interface TaskListFilter {
@@ -51,7 +55,12 @@ export class TasksRepository {
           parameters: JSON.stringify(task.parameters),
           created_at: now,
           created_by: task.createdBy ?? null,
+          specimen_kind: task.specimenKind ?? 'auto',
+          model_id: task.model?.id ?? null,
+          model_name: task.model?.name ?? null,
           ...TaskState.initial(now),
+          // A lab model's task is labelled with it from the start (the job keeps a label it finds).
+          ...(task.model ? { engine_label: labModelLabel(task.model.name) } : {}),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -103,6 +112,48 @@ export class TasksRepository {
       .where('status', '=', 'running')
       .execute();
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** Running tasks that score with this lab model. */
+  async runningWithModel(modelId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('model_id', '=', modelId)
+      .where('status', '=', 'running')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** The lab model each of these tasks scored with (the results' `model`). */
+  async modelsOf(taskIds: number[]): Promise<Map<number, { id: number; name: string }>> {
+    const out = new Map<number, { id: number; name: string }>();
+    const ids = [...new Set(taskIds)];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('tasks')
+        .select(['id', 'model_id', 'model_name'])
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('model_id', 'is not', null)
+        .execute();
+      for (const r of rows) if (r.model_id !== null) out.set(r.id, { id: r.model_id, name: r.model_name ?? '' });
+    }
+    return out;
+  }
+
+  /** Each task's specimen kind and lab model name (null: the default engine): the export's columns. */
+  async engineChoicesOf(taskIds: number[]): Promise<Map<number, { specimenKind: string; modelName: string | null }>> {
+    const out = new Map<number, { specimenKind: string; modelName: string | null }>();
+    const ids = [...new Set(taskIds)];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('tasks')
+        .select(['id', 'specimen_kind', 'model_name'])
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows) out.set(r.id, { specimenKind: r.specimen_kind, modelName: r.model_name });
+    }
+    return out;
   }
 
   async countAll(): Promise<number> {

@@ -5,6 +5,7 @@ import {
   TASK_STATUSES,
   type PredictionParameters,
   type Task,
+  type TaskSpecimenKind,
   type TaskStatus,
 } from '@cassavascope/contract';
 import { AuditRepository } from '../auth/audit.repository.js';
@@ -12,6 +13,7 @@ import type { AuditEntry } from '../auth/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
 import { ImagesRepository } from '../images/images.repository.js';
+import { readyModel } from '../models/lab-model-files.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { toTask } from './task.mapper.js';
@@ -30,6 +32,9 @@ export interface CreateTaskInput extends Partial<PredictionParameters> {
   folder_ids?: number[] | null | undefined;
   /** the signed-in user creating it (null while sign-in is off) */
   createdBy?: number | null | undefined;
+  specimen_kind?: TaskSpecimenKind | undefined;
+  /** a ready lab model (null or absent: the default engine) */
+  model_id?: number | null | undefined;
 }
 
 /** The rules of tasks: creation (ids resolved once, split into jobs), rename, cancel, delete. */
@@ -49,6 +54,7 @@ export class TasksService {
 
   /** Creates a running task over the union of image_ids and folder_ids and hands its jobs to the queue. */
   async create(input: CreateTaskInput): Promise<Task> {
+    const model = await readyModel(this.ctx.db, input.model_id, 'task');
     const imageIds = await this.resolveImages(input.image_ids ?? [], input.folder_ids ?? []);
     const row = await this.repo.insertWithJobs({
       name: input.name,
@@ -58,6 +64,8 @@ export class TasksService {
       imageIds,
       parameters: parametersOf(input),
       createdBy: input.createdBy,
+      specimenKind: input.specimen_kind,
+      model,
     });
     await this.ctx.queue.enqueue(row.id);
     return this.view(row);
@@ -70,6 +78,7 @@ export class TasksService {
   async createForSingle(
     input: Omit<CreateTaskInput, 'name' | 'type'> & { image_id: number; name?: string | undefined },
   ): Promise<TaskRow> {
+    const model = await readyModel(this.ctx.db, input.model_id, 'task');
     const imageName = (await this.images.getById(input.image_id))?.name;
     if (imageName === undefined) {
       throw new ApiError(400, 'unknown_ids', `Unknown ids: ${input.image_id}`, {
@@ -85,6 +94,8 @@ export class TasksService {
       imageIds: [input.image_id],
       parameters: { ...parametersOf(input), split_count: 1 },
       createdBy: input.createdBy,
+      specimenKind: input.specimen_kind,
+      model,
     });
     await this.ctx.queue.enqueue(task.id);
     return task;

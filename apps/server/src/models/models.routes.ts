@@ -1,0 +1,151 @@
+import { modelListSchema, modelSchema } from '@cassavascope/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
+import { parsePathId } from '../http/path-id.js';
+import { parseInput } from '../http/validation.js';
+import { doc, errorResponse } from '../openapi/route-doc.js';
+import { modelCreateSchema, modelRenameSchema } from './model-payload.schema.js';
+import { ModelsService } from './models.service.js';
+
+/** A model file is a few MB at most (issue 23: under 5 MB); anything far larger is not one. */
+const MODEL_FILE_BYTES_MAX = 64 * 1024 * 1024;
+
+/** The `file` part of a multipart request, read into memory (bounded), and its file name; other parts are ignored. */
+async function receiveModelFile(req: FastifyRequest): Promise<{ bytes: Buffer; fileName: string | undefined }> {
+  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'Expected a multipart/form-data body');
+  let found: { bytes: Buffer; fileName: string | undefined } | undefined;
+  for await (const part of req.parts({ limits: { fileSize: MODEL_FILE_BYTES_MAX, files: 1 } })) {
+    if (part.type !== 'file') continue;
+    const data = await part.toBuffer().catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new ApiError(413, 'too_large', `The file is larger than ${MODEL_FILE_BYTES_MAX / 1024 / 1024} MB`);
+      throw err;
+    });
+    if (part.fieldname === 'file') found = { bytes: data, fileName: part.filename || undefined };
+  }
+  if (!found || found.bytes.length === 0)
+    throw new ApiError(400, 'invalid_model', 'No model file was sent (multipart field "file")', {
+      fields: { file: 'This field is required' },
+    });
+  return found;
+}
+
+/** `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266), for names in any script. */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** The Lab models calls of api.md ("Labels and lab models"). */
+export async function modelsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const models = new ModelsService(ctx);
+
+  const createDoc = doc({
+    summary: 'Train a lab model from labelled photos (in the background)',
+    description:
+      'Answers at once with the model `training`; follow it with GET /api/models/{id}/. Trains on the labelled images among image_ids and folder_ids (neither: every labelled image).',
+    body: modelCreateSchema,
+    responses: {
+      202: modelSchema,
+      400: errorResponse(
+        '`invalid` (with `fields`), `unknown_ids` (with `ids`) or `not_enough_labels` (fewer than 2 labelled photos, or no healthy or no lesion pixels; with `labelled_images`, `labelled_pixels`)',
+      ),
+    },
+  });
+  app.post('/models/', createDoc, async (req, reply) => {
+    const input = parseInput(modelCreateSchema, req.body, 'model');
+    const model = await models.create({ ...input, createdBy: req.user?.id ?? null });
+    return reply.status(202).send(model);
+  });
+
+  app.get(
+    '/models/',
+    doc({ summary: 'List lab models, newest first', query: pagingQuerySchema, responses: { 200: modelListSchema } }),
+    async (req) => {
+      const paging = parsePaging(flatQuery(req.query));
+      const { count, results } = await models.list(paging.pageSize, paging.offset);
+      return listEnvelope(req, paging, count, results);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/models/:id/',
+    doc({ summary: 'One lab model', responses: { 200: modelSchema } }),
+    async (req) => models.get(parsePathId(req.params.id)),
+  );
+
+  app.patch<{ Params: { id: string } }>(
+    '/models/:id/',
+    doc({ summary: 'Rename a lab model', body: modelRenameSchema, responses: { 200: modelSchema } }),
+    async (req) => {
+      const id = parsePathId(req.params.id);
+      const { name } = parseInput(modelRenameSchema, req.body, 'model');
+      return models.rename(id, name);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/models/:id/cancel/',
+    doc({
+      summary: 'Stop a training',
+      responses: { 200: modelSchema, 409: errorResponse("`not_running` (with the model's `status`)") },
+    }),
+    async (req) => models.cancel(parsePathId(req.params.id)),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/models/:id/',
+    doc({
+      summary: 'Delete a lab model (a training one is stopped); results keep its name',
+      responses: { 204: null, 409: errorResponse('`model_in_use` (with `task_ids`): a running task scores with it') },
+    }),
+    async (req, reply) => {
+      await models.delete(parsePathId(req.params.id));
+      return reply.status(204).send();
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/models/:id/file/',
+    doc({
+      summary: 'Download the portable model file (docs/model.md, "Lab model files")',
+      responses: {
+        200: { content: 'application/octet-stream', description: 'the model file, as an attachment' },
+        409: errorResponse("`not_ready` (with the model's `status`): only a ready model has a file"),
+      },
+    }),
+    async (req, reply) => {
+      const file = await models.file(parsePathId(req.params.id));
+      return reply
+        .header('Content-Type', 'application/octet-stream')
+        .header('Content-Length', String(file.size))
+        .header('Content-Disposition', attachment(file.fileName))
+        .send(file.stream);
+    },
+  );
+
+  app.post(
+    '/models/import/',
+    doc({
+      summary: 'Import a lab model file (from GET /api/models/{id}/file/ of this or another server)',
+      multipart: {
+        fields: z.object({}),
+        files: { file: { many: false, description: 'the model file' } },
+      },
+      responses: {
+        201: modelSchema,
+        400: errorResponse('`invalid_model`: no file, or a file that is not a lab model'),
+        413: errorResponse('`too_large`'),
+        415: errorResponse('`unsupported_media_type`: not multipart/form-data'),
+      },
+    }),
+    async (req, reply) => {
+      const { bytes, fileName } = await receiveModelFile(req);
+      const model = await models.import(bytes, fileName, req.user?.id ?? null);
+      return reply.status(201).send(model);
+    },
+  );
+}

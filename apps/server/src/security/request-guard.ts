@@ -18,14 +18,32 @@ export function hostNameOf(hostHeader: string | undefined): string | null {
   }
 }
 
+const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * True when `origin` (an http(s) URL) is the origin the request was sent to: same host, same port, same scheme
+ * (issue 26, item 4: a page on another port of the same host is another site). The port: the `Host` header's, or
+ * when it names none, the scheme's default (a proxy forwarding `Host: lab.example.org`). The scheme: a plain-HTTP
+ * request also accepts an `https` page of the same host and port, as a TLS-terminating proxy in front forwards
+ * it (without TRUST_PROXY the server cannot tell); a request known to be HTTPS accepts only `https`.
+ */
+function isSameOrigin(origin: URL, hostHeader: string | undefined, protocol: string): boolean {
+  const host = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(hostHeader ?? '');
+  if (!host) return false;
+  if (normaliseHostName(origin.hostname) !== normaliseHostName(host[1]!)) return false;
+  const originPort = origin.port || DEFAULT_PORT[origin.protocol]!;
+  if (host[2] !== undefined ? Number(originPort) !== Number(host[2]) : origin.port !== '') return false;
+  return origin.protocol === 'https:' || protocol === 'http';
+}
+
 /**
  * True when a browser sent this request on behalf of a page of another site. `Origin` decides when present
- * (browsers send it on every cross-origin request and on same-origin POSTs): it must be this server's own
- * origin (same host and port as `Host`) or a page on one of the host names the server answers to (the Vite
- * dev server on another port of localhost). `Origin: null` (sandboxed frames, file: pages) is foreign.
- * Without `Origin`, `Sec-Fetch-Site: cross-site` is. Requests with neither (curl, scripts) are not from a page.
+ * (browsers send it on every cross-origin request and on same-origin POSTs): it must be the origin the request
+ * was sent to (`isSameOrigin`: host, port and scheme; the Vite dev server's proxy keeps `Host` and `Origin`, so
+ * pages it serves pass). `Origin: null` (sandboxed frames, file: pages) is foreign. Without `Origin`,
+ * `Sec-Fetch-Site: cross-site` is. Requests with neither (curl, scripts) are not from a page.
  */
-export function isCrossSite(req: FastifyRequest, allowedHosts: ReadonlySet<string> | null): boolean {
+export function isCrossSite(req: FastifyRequest): boolean {
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let url: URL;
@@ -35,8 +53,7 @@ export function isCrossSite(req: FastifyRequest, allowedHosts: ReadonlySet<strin
       return true;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return true;
-    if (url.host.toLowerCase() === (req.headers.host ?? '').toLowerCase()) return false;
-    return allowedHosts === null || !allowedHosts.has(normaliseHostName(url.hostname));
+    return !isSameOrigin(url, req.headers.host, req.protocol);
   }
   return req.headers['sec-fetch-site'] === 'cross-site';
 }
@@ -58,7 +75,7 @@ export function registerRequestGuard(app: FastifyInstance, config: Pick<AppConfi
         });
       }
     }
-    if (STATE_CHANGING.has(req.method) && isCrossSite(req, allowedHosts)) {
+    if (STATE_CHANGING.has(req.method) && isCrossSite(req)) {
       return reply
         .status(403)
         .send({ code: 'cross_origin', detail: 'A request from another site may not change anything here' });

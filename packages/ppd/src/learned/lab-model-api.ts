@@ -64,6 +64,10 @@ export interface TrainOptions {
   onProgress?: (percent: number) => void;
   /** aborting rejects with an AbortError and stops the work */
   signal?: AbortSignal;
+  /** trees of the model (default 24; the validation folds' models use at most 10): fewer train faster */
+  trees?: number;
+  /** the random draws' seed (default 1): the same photos and seed give the same model */
+  seed?: number;
 }
 
 /** What the engine is told per image beside the spec's parameters. */

@@ -1,6 +1,9 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
+import { labModelFor } from '../learned/lab-model-cache.js';
+import { InvalidLabModelError } from '../learned/lab-model-file.js';
+import { labSegmentation } from '../learned/lab-segmentation.js';
 import { createColourModel } from '../models/colour-model.js';
 import { loadOnnxModel } from '../models/onnx-model.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
@@ -59,9 +62,15 @@ port.on('message', async (msg: AnalyseRequest) => {
     result = failedResult('engine_unavailable', model.message, started);
   } else {
     try {
-      result = await analyseImage(model, msg.input, msg.params, msg.mode, msg.options ?? {});
+      // a lab model's classes stand in for the engine's; the parsed forest is kept by id, the per-photo state is new
+      const lab = msg.options?.labModel;
+      const scoring = lab ? labSegmentation(labModelFor(lab)) : model;
+      result = await analyseImage(scoring, msg.input, msg.params, msg.mode, msg.options ?? {});
     } catch (err) {
-      result = failedResult('internal_error', err instanceof Error ? err.message : String(err), started);
+      result =
+        err instanceof InvalidLabModelError
+          ? failedResult(err.code, err.message, started)
+          : failedResult('internal_error', err instanceof Error ? err.message : String(err), started);
     }
   }
   try {

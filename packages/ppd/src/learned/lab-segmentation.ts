@@ -1,0 +1,62 @@
+import { rgbToLab, type LabPlanes } from '../imaging/lab.js';
+import type { RgbImage } from '../imaging/raster.js';
+import { NOT_SPECIMEN, type SegmentationModel } from '../models/segmentation-model.js';
+import { predictProba } from './flat-forest.js';
+import type { LabModel } from './lab-model-file.js';
+import { photoReference, pixelFeatures, type PhotoReference } from './pixel-features.js';
+
+/** Forest class indices (label value - 1). */
+const BACKGROUND = 0;
+const HEALTHY = 1;
+const LESION = 2;
+const EXCLUDED = 3;
+
+/**
+ * A lab model as the pipeline's segmentation model: its pixel classes stand in for the colour rules, and the
+ * rest (specimen finding and splitting, reading order, post-processing, PPD, images) is the shared pipeline.
+ * One instance per photo: it keeps the photo's reference colours between the calls.
+ */
+export function labSegmentation(model: LabModel): SegmentationModel {
+  let workingWidth = 0;
+  let reference: PhotoReference | null = null;
+  const { forest } = model;
+  return {
+    // the contract names two engine kinds; a lab model runs the colour engine's pipeline with its own classes
+    info: { name: 'lab-model', label: model.name, kind: 'colour' },
+    prepare(working: RgbImage) {
+      workingWidth = working.width;
+      reference = null;
+    },
+    async specimenProbability(image: RgbImage, lab?: LabPlanes): Promise<Float32Array> {
+      const planes = lab ?? rgbToLab(image.data, image.width, image.height);
+      reference = photoReference(planes);
+      const scale = workingWidth > 0 ? image.width / workingWidth : 1;
+      const n = image.width * image.height;
+      const probs = predictProba(forest, pixelFeatures(planes, reference, scale), n);
+      const out = new Float32Array(n);
+      for (let i = 0; i < n; i++) out[i] = 1 - probs[i * 4 + BACKGROUND]!;
+      return out;
+    },
+    async lesionProbability(cut: RgbImage, mask: Uint8Array): Promise<Float32Array> {
+      const n = cut.width * cut.height;
+      const planes = rgbToLab(cut.data, cut.width, cut.height);
+      const ref = reference ?? photoReference(planes);
+      let count = 0;
+      for (let i = 0; i < n; i++) count += mask[i] ? 1 : 0;
+      const pixels = new Int32Array(count);
+      for (let i = 0, k = 0; i < n; i++) if (mask[i]) pixels[k++] = i;
+      const probs = predictProba(forest, pixelFeatures(planes, ref, 1), n, pixels);
+      const out = new Float32Array(n);
+      for (let k = 0; k < count; k++) {
+        const o = k * 4;
+        const h = probs[o + HEALTHY]!;
+        const l = probs[o + LESION]!;
+        // a pixel the model reads as background or as not scored (peel, bark, a label) leaves the specimen's area
+        if (probs[o + BACKGROUND]! > h + l || probs[o + EXCLUDED]! > h + l) out[pixels[k]!] = NOT_SPECIMEN;
+        else out[pixels[k]!] = h + l > 0 ? l / (h + l) : 0;
+      }
+      return out;
+    },
+    async close() {},
+  };
+}

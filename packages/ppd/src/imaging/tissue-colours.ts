@@ -19,9 +19,22 @@ export function isFoliage(L: number, a: number, b: number): boolean {
 
 /**
  * Flesh as the scene check reads it: cream flesh, or pale grey flesh under a cool or greenish cast (the real
- * CBSD crops of one session: L* 58-72, a* -6 to -2, b* 1-8). Not used to grow specimens (a grey shadow is
- * this colour too), only to name what a found specimen is.
+ * CBSD crops of one session: L* 58-72, a* -6 to -2, b* 1-8, chroma 3-8) that is not the background's own colour (paper
+ * between the letters of a word is pale grey too). Not used to grow specimens (a grey shadow is this colour
+ * too), only to name what a found specimen is.
  */
-export function isSliceTissue(L: number, a: number, b: number): boolean {
-  return isFlesh(L, a, b) || (L >= 55 && a * a + b * b < 8 * 8);
+export function isSliceTissue(L: number, a: number, b: number, bgL: number, bgA: number, bgB: number): boolean {
+  if (isFlesh(L, a, b)) return true;
+  const c2 = a * a + b * b;
+  if (L < 55 || c2 >= 8 * 8 || c2 < 3 * 3) return false;
+  return Math.abs(L - bgL) >= 8 || Math.hypot(a - bgA, b - bgB) >= 3;
+}
+
+/**
+ * Saturated blue to violet (hue 225-320 degrees, chroma >= 18): cloth, boards, gloves, never root tissue. PPD's
+ * blue-black vascular streaks are dark and nearly neutral (chroma under 12), so they stay tissue.
+ */
+export function isClothBlue(a: number, b: number): boolean {
+  // b < 0 and the hue between 225 and 320 degrees: -b >= -a tan(45) (a < 0) or -b >= a tan(40) (a > 0)
+  return b < -10 && a * a + b * b >= 18 * 18 && -b >= -a && -b >= 0.84 * a;
 }

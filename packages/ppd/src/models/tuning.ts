@@ -14,6 +14,15 @@ export const LEAF_SCENE = {
   greenMinChroma: 15,
   /** ... and L* at least this: black cloth is no leaf */
   greenMinL: 8,
+  /**
+   * ... and at most this: leaves measured L* 15-60 (median 19-29 on paper), while cream flesh under a green
+   * cast is as green in hue but L* 80-95 (generated slices with a colour cast were taken for leaves)
+   */
+  greenMaxL: 75,
+  /** a leaf yellowed all over: yellow this saturated (cream to yellow cassava flesh stays under 40) ... */
+  yellowMinChroma: 45,
+  /** ... and not paler than this */
+  yellowMaxL: 88,
   /** a photo with less green than this share of the frame is not looked at as a leaf photo */
   minGreenShare: 0.06,
   /** a piece of background smaller than this share of the frame is a gap between leaflets, not the board */

@@ -10,6 +10,7 @@ import { decodeImage } from './decode-image.js';
 import { findSpecimens, upscaleSpecimen, type Specimen } from './first-segmentation.js';
 import { checkScene, leafVerdicts, type SpecimenVerdict } from './scene-check.js';
 import { findLeaves } from './leaf-scene.js';
+import { isClothBlue } from '../imaging/tissue-colours.js';
 import { lesionProbability, scoreCut } from './second-segmentation.js';
 
 /**
@@ -114,6 +115,9 @@ async function findAndCheck(
     }
   }
   const specimenProb = await model.specimenProbability(small, lab);
+  // Blue and navy are no root tissue (cloth, boards, a glove): never part of a slice, so a cloth in a corner or
+  // under the slice neither becomes a specimen nor joins one. PPD's blue-black streaks are far less saturated.
+  for (let i = 0; i < specimenProb.length; i++) if (isClothBlue(lab.a[i]!, lab.b[i]!)) specimenProb[i] = 0;
   const found = findSpecimens(specimenProb, small.width, small.height, minSpecimen, lab);
   if (found.length === 0) return { specimens: [], verdicts: [], refusal: null };
   const scene = checkScene(small, found, lab);

@@ -38,13 +38,24 @@ export interface LeafScene {
   features: LeafSceneFeatures;
 }
 
-/** Leaf green, CIELAB: hue 95-175 degrees (yellow-green to blue-green), some chroma, not black. */
+/** Leaf green, CIELAB: hue 100-175 degrees (yellow-green to blue-green), some chroma, neither black nor pale. */
 export function isLeafGreen(L: number, a: number, b: number): boolean {
-  if (a > -T.greenMinNegA || L < T.greenMinL) return false;
+  if (a > -T.greenMinNegA || L < T.greenMinL || L > T.greenMaxL) return false;
   const c2 = a * a + b * b;
   if (c2 < T.greenMinChroma * T.greenMinChroma) return false;
-  // hue >= 95 degrees with a < 0 always; <= 175: b >= -a tan(5)
-  return b >= -a * 0.0875;
+  // hue 100-175 degrees with a < 0: b <= -a tan(80) and b >= -a tan(5)
+  return b <= -a * 5.67 && b >= -a * 0.0875;
+}
+
+/**
+ * A leaf yellowed through (chlorosis all over): saturated yellow, far more than any cassava flesh (cream to
+ * yellow flesh stays under chroma 40). Seeds a leaf like green does.
+ */
+function isLeafYellow(L: number, a: number, b: number): boolean {
+  if (L < T.greenMinL || L > T.yellowMaxL || b <= 0) return false;
+  const c2 = a * a + b * b;
+  // hue 85-110 degrees: a between -b tan(20) and b tan(5)
+  return c2 >= T.yellowMinChroma * T.yellowMinChroma && a <= b * 0.0875 && a >= -b * 0.364;
 }
 
 /** k-means (k small) of background colour samples: centres and each centre's RMS spread, L* weighted half. */
@@ -141,7 +152,7 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
   const green = new Uint8Array(n);
   let greenCount = 0;
   for (let i = 0; i < n; i++) {
-    if (isLeafGreen(L[i]!, a[i]!, b[i]!)) {
+    if (isLeafGreen(L[i]!, a[i]!, b[i]!) || isLeafYellow(L[i]!, a[i]!, b[i]!)) {
       green[i] = 1;
       greenCount++;
     }

@@ -1,5 +1,6 @@
 import { rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { components } from '../imaging/mask-ops.js';
+import { Histogram } from '../imaging/otsu.js';
 import { isFoliage, isSliceTissue } from '../imaging/tissue-colours.js';
 import type { RgbImage } from '../imaging/raster.js';
 import type { SpecimenKind } from '../types.js';
@@ -26,6 +27,9 @@ export interface SpecimenVerdict {
   texture: number;
   /** share of the flesh pixels in the largest connected body of flesh */
   fleshCohesion: number;
+  /** mean L* and mean chroma of the specimen's pixels */
+  meanL: number;
+  meanChroma: number;
 }
 
 export interface SceneVerdict {
@@ -36,7 +40,13 @@ export interface SceneVerdict {
 }
 
 /** Shares of flesh- and foliage-coloured pixels of a specimen, and how much of its outline is the frame. */
-function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: number): SpecimenVerdict {
+function specimenColours(
+  lab: LabPlanes,
+  s: Specimen,
+  width: number,
+  height: number,
+  bg: { L: number; a: number; b: number },
+): SpecimenVerdict {
   const rw = s.rect.x1 - s.rect.x0;
   const rh = s.rect.y1 - s.rect.y0;
   let n = 0;
@@ -45,6 +55,8 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
   let edge = 0;
   let onFrame = 0;
   let grad = 0;
+  let sumL = 0;
+  let sumC = 0;
   for (let y = 0; y < rh; y++) {
     for (let x = 0; x < rw; x++) {
       if (!s.mask[y * rw + x]) continue;
@@ -52,7 +64,9 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
       const gy = s.rect.y0 + y;
       const i = gy * width + gx;
       n++;
-      if (isSliceTissue(lab.L[i]!, lab.a[i]!, lab.b[i]!)) flesh++;
+      sumL += lab.L[i]!;
+      sumC += Math.sqrt(lab.a[i]! ** 2 + lab.b[i]! ** 2);
+      if (isSliceTissue(lab.L[i]!, lab.a[i]!, lab.b[i]!, bg.L, bg.a, bg.b)) flesh++;
       if (gx > 0 && gy > 0 && gx < width - 1 && gy < height - 1) {
         grad += Math.abs(lab.L[i + 1]! - lab.L[i - 1]!) / 2 + Math.abs(lab.L[i + width]! - lab.L[i - width]!) / 2;
       } else if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) foliage++;
@@ -77,7 +91,8 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
   for (let y = 0; y < rh; y++) {
     for (let x = 0; x < rw; x++) {
       const i = (s.rect.y0 + y) * width + s.rect.x0 + x;
-      if (s.mask[y * rw + x] && isSliceTissue(lab.L[i]!, lab.a[i]!, lab.b[i]!)) fleshMask[y * rw + x] = 1;
+      if (s.mask[y * rw + x] && isSliceTissue(lab.L[i]!, lab.a[i]!, lab.b[i]!, bg.L, bg.a, bg.b))
+        fleshMask[y * rw + x] = 1;
     }
   }
   const comp = components(fleshMask, rw, rh, 8);
@@ -93,6 +108,8 @@ function specimenColours(lab: LabPlanes, s: Specimen, width: number, height: num
     frameShare: edge ? onFrame / edge : 0,
     texture: n ? grad / n : 0,
     fleshCohesion,
+    meanL: n ? sumL / n : 0,
+    meanChroma: n ? sumC / n : 0,
   };
 }
 
@@ -113,6 +130,14 @@ const MAX_BACKGROUND_TEXTURE = 6;
 const PLAIN_MAX_SPREAD = 9;
 /** A background this much foliage, and not plain, is a field or canopy (a plain green cloth is fine). */
 const MAX_BACKGROUND_FOLIAGE = 0.25;
+/**
+ * Ink, not tissue: a photo of at least this many specimens, nearly all of them near-neutral (mean chroma under
+ * 4: print and pencil on paper; cream flesh measures 8-20, the greyest real CBSD flesh 5-6), is a page of text
+ * or a drawing (a printed page gave 26-60 "specimens").
+ */
+const INK_MIN_COUNT = 4;
+const INK_MIN_SHARE = 0.8;
+const INK_MAX_CHROMA = 4;
 /** A leaf cut off by the frame this much is a leaf on the plant, photographed in the field. */
 const LEAF_MAX_FRAME_SHARE = 0.15;
 
@@ -125,6 +150,9 @@ function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
   let gradN = 0;
   let sumL = 0;
   let sumL2 = 0;
+  const hL = new Histogram(0, 100);
+  const hA = new Histogram(-128, 128);
+  const hB = new Histogram(-128, 128);
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
@@ -133,18 +161,23 @@ function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
       bg++;
       sumL += lab.L[i]!;
       sumL2 += lab.L[i]! ** 2;
+      hL.add(lab.L[i]!);
+      hA.add(lab.a[i]!);
+      hB.add(lab.b[i]!);
       if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) bgFoliage++;
       grad += Math.abs(lab.L[i + 1]! - lab.L[i - 1]!) / 2 + Math.abs(lab.L[i + width]! - lab.L[i - width]!) / 2;
       gradN++;
     }
   }
-  return { bg, bgFoliage, grad, gradN, sumL, sumL2 };
+  // the background's own colour: its median (marks and shadows on it are a minority)
+  const colour = { L: hL.quantile(0.5), a: hA.quantile(0.5), b: hB.quantile(0.5) };
+  return { bg, bgFoliage, grad, gradN, sumL, sumL2, colour };
 }
 
 /** Verdicts for the leaves of the leaf search: kind `leaf`, as certain as the leaf is green. */
 export function leafVerdicts(lab: LabPlanes, leaves: Specimen[]): SpecimenVerdict[] {
   return leaves.map((s) => {
-    const v = specimenColours(lab, s, lab.width, lab.height);
+    const v = specimenColours(lab, s, lab.width, lab.height, { L: -100, a: 0, b: 0 });
     let green = 0;
     const rw = s.rect.x1 - s.rect.x0;
     for (let y = s.rect.y0; y < s.rect.y1; y++) {
@@ -170,11 +203,12 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
         if (s.mask[(y - s.rect.y0) * rw + (x - s.rect.x0)]) inSpecimen[y * width + x] = 1;
     }
   }
-  const { bg, bgFoliage, grad, gradN, sumL, sumL2 } = backgroundStatistics(lab, inSpecimen);
+  const { bg, bgFoliage, grad, gradN, sumL, sumL2, colour } = backgroundStatistics(lab, inSpecimen);
+  const bgMean = bg ? colour : { L: -100, a: 0, b: 0 };
   const texture = gradN ? grad / gradN : 0;
   const foliageBg = bg ? bgFoliage / bg : 0;
   const verdicts = specimens.map((s) => {
-    const v = specimenColours(lab, s, width, height);
+    const v = specimenColours(lab, s, width, height, bgMean);
     if (v.foliageShare >= LEAF_MIN_FOLIAGE && v.foliageShare > v.fleshShare) {
       v.kind = 'leaf';
       v.kindCertainty = Math.min(1, v.foliageShare / 0.7);
@@ -195,6 +229,12 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
     refusal = 'leaves cut off by the frame: leaves on the plant, not detached leaves on a plain background';
   } else if (texture > MAX_BACKGROUND_TEXTURE && verdicts.every((v) => v.kind !== 'root_slice' || v.frameShare > 0.2)) {
     refusal = 'a busy, textured background (soil, a basket, foliage), not specimens on a plain background';
+  } else if (
+    verdicts.length >= INK_MIN_COUNT &&
+    verdicts.filter((v) => v.meanChroma < INK_MAX_CHROMA).length >= INK_MIN_SHARE * verdicts.length
+  ) {
+    // rows of words, a printed form, a drawing: grey to black marks on paper, where slices show cream flesh
+    refusal = 'grey or black marks on paper, no cream flesh or leaf: a document, print or drawing, not specimens';
   } else if (verdicts.every((v) => v.kind === null)) {
     // on a plain background a specimen of no clear kind is most likely a slice discoloured through: scored
     // and flagged for review; elsewhere, or when its flesh shows as several cut ends, it is no specimen

@@ -90,6 +90,7 @@ describe('GET /images/', () => {
         'folderId',
         'format',
         'hasPPD',
+        'has_labels',
         'height',
         'id',
         'image_url',

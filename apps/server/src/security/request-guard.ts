@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normaliseHostName, type AppConfig } from '../config/config.js';
+import { urlProblem } from '../http/url-check.js';
 
 /** Methods that change the library: a foreign page must not be able to send them (api.md, "Security"). */
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -61,7 +62,8 @@ export function isCrossSite(req: FastifyRequest): boolean {
 /**
  * First hook of every request, before routing and body parsing: an unknown `Host` is a 421 (defeats DNS
  * rebinding: the attacker's page arrives under its own name); a state-changing request from another site is
- * a 403 (defeats cross-site form and fetch POSTs). Neither reads the body, so nothing is staged or changed.
+ * a 403 (defeats cross-site form and fetch POSTs); a URL the docs refuse is a 414 or 400 (http/url-check.ts).
+ * None reads the body, so nothing is staged or changed.
  */
 export function registerRequestGuard(app: FastifyInstance, config: Pick<AppConfig, 'allowedHosts'>): void {
   const { allowedHosts } = config;
@@ -75,6 +77,9 @@ export function registerRequestGuard(app: FastifyInstance, config: Pick<AppConfi
         });
       }
     }
+    // A URL the router and the query parser let through in a form the docs refuse (414, 400).
+    const bad = urlProblem(req.url);
+    if (bad) return reply.status(bad.statusCode).send({ code: bad.code, detail: bad.detail, ...bad.extra });
     if (STATE_CHANGING.has(req.method) && isCrossSite(req)) {
       return reply
         .status(403)

@@ -16,6 +16,7 @@ import { registerUnreadBodyHandling } from './http/unread-body.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { modelsRoutes } from './models/models.routes.js';
 import { openapiRoutes } from './openapi/openapi.routes.js';
 import { ApiDocRegistry } from './openapi/route-doc.js';
 import { predictionsRoutes } from './predictions/predictions.routes.js';
@@ -123,6 +124,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await foldersRoutes(api, ctx);
       await tasksRoutes(api, ctx);
       await predictionsRoutes(api, ctx);
+      await modelsRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

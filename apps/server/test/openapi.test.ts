@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDocumentedUrl, openApiPath } from '../src/openapi/openapi-document.js';
 import { formWith, makePng, makeZip, TEXT_BYTES } from './helpers/fixtures.js';
+import { labScene, uploadLabelled, waitForModel } from './helpers/lab-scenes.js';
 import { rawRequest } from './helpers/raw-request.js';
 import { makeGreyJpeg, specimenFiles, waitForTask } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -507,6 +508,36 @@ describe('real answers validate against the document', () => {
     expect((await call('DELETE', `/api/images/${id}/labels/`)).status).toBe(204);
     expect((await call('GET', `/api/images/${id}/labels/`)).status).toBe(404);
     expect((await call('DELETE', `/api/images/999999/labels/`)).status).toBe(404);
+  });
+
+  it('lab models: train, follow, list, rename, the file and its import, cancel, delete, bad input', async () => {
+    const ids: number[] = [];
+    for (let i = 1; i <= 2; i++) ids.push(await uploadLabelled(server, `lab_${i}.png`, await labScene(i)));
+    const few = await call('POST', '/api/models/', { json: { name: 'Too few', image_ids: [ids[0]] } });
+    expect(few.body.code).toBe('not_enough_labels');
+    expect((await call('POST', '/api/models/', { json: { name: '' } })).status).toBe(400);
+    const created = await call('POST', '/api/models/', { json: { name: 'OpenAPI lab', image_ids: ids } });
+    expect(created.status).toBe(202);
+    const id = created.body.id as number;
+    expect((await waitForModel(server, id)).status).toBe('ready');
+    expect((await call('GET', `/api/models/${id}/`)).body.status).toBe('ready');
+    expect((await call('GET', '/api/models/')).body.count).toBe(1);
+    expect((await call('PATCH', `/api/models/${id}/`, { json: { name: 'Renamed lab' } })).body.name).toBe(
+      'Renamed lab',
+    );
+    expect((await call('POST', `/api/models/${id}/cancel/`)).status).toBe(409);
+    expect((await call('GET', `/api/models/${id}/file/`)).status).toBe(200);
+    const bytes = Buffer.from(await (await server.request(`/api/models/${id}/file/`)).arrayBuffer());
+    const imported = await call('POST', '/api/models/import/', {
+      form: formWith([{ field: 'file', name: 'lab.cslabmodel', data: bytes }]),
+    });
+    expect(imported.status).toBe(201);
+    const notModel = formWith([{ field: 'file', name: 'lab.cslabmodel', data: TEXT_BYTES }]);
+    expect((await call('POST', '/api/models/import/', { form: notModel })).body.code).toBe('invalid_model');
+    const training = await call('POST', '/api/models/', { json: { name: 'To cancel', image_ids: ids } });
+    expect((await call('POST', `/api/models/${training.body.id}/cancel/`)).body.status).toBe('cancelled');
+    expect((await call('DELETE', `/api/models/${imported.body.id}/`)).status).toBe(204);
+    expect((await call('GET', `/api/models/${imported.body.id}/file/`)).status).toBe(404);
   });
 
   it('media: a stored file, a cached one, a byte range, an unknown key', async () => {

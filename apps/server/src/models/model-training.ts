@@ -31,16 +31,25 @@ export async function runTraining(deps: TrainingDeps, modelId: number, signal?: 
   const row = await repo.get(modelId);
   if (!row || row.status !== 'training') return 'done';
 
+  // A shutdown may come while the photos are read: the engine then refuses at once (an aborted signal).
+  const controller = new AbortController();
+  const onShutdown = () => controller.abort();
+  if (signal?.aborted) controller.abort();
+  signal?.addEventListener('abort', onShutdown);
   const imageIds = JSON.parse(row.image_ids) as number[];
-  const photos: LabelledPhoto[] = await loadLabelledPhotos(deps, imageIds);
+  let photos: LabelledPhoto[];
+  try {
+    photos = await loadLabelledPhotos(deps, imageIds);
+  } catch (err) {
+    signal?.removeEventListener('abort', onShutdown);
+    throw err;
+  }
   if (photos.length < 2) {
+    signal?.removeEventListener('abort', onShutdown);
     await repo.stopTraining(modelId, 'failed', 'Fewer than 2 of its labelled photos are left (deleted or unlabelled)');
     return 'done';
   }
 
-  const controller = new AbortController();
-  const onShutdown = () => controller.abort();
-  signal?.addEventListener('abort', onShutdown);
   let cancelled = false;
   let lastCheck = 0;
   let checking = false;
@@ -67,6 +76,11 @@ export async function runTraining(deps: TrainingDeps, modelId: number, signal?: 
   try {
     trained = await trainLabModel(photos, { name: row.name, onProgress, signal: controller.signal });
   } catch (err) {
+    // A training the photos cannot make (too few labels, an unreadable photo) fails at once: a retry would too.
+    if (isTrainingError(err)) {
+      await repo.stopTraining(modelId, 'failed', err.message);
+      return 'done';
+    }
     if (!controller.signal.aborted) throw err;
     if (cancelled || (await repo.status(modelId)) !== 'training') return 'done';
     return 'interrupted';
@@ -87,6 +101,12 @@ export async function runTraining(deps: TrainingDeps, modelId: number, signal?: 
   // Cancelled or deleted while the files were written: nothing names them.
   if (!finished) await deleteModelFiles(deps.storage, modelId);
   return 'done';
+}
+
+/** The engine's TrainingError with a code a retry cannot change (learned/train-core.ts). */
+function isTrainingError(err: unknown): err is Error {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && err.name === 'TrainingError' && code !== 'training_failed';
 }
 
 /** The file and the held-out overlays under the model's own prefix (overwritten by a retry). */

@@ -201,19 +201,17 @@ interface ModelFileInfo {
   labelledPixels?: Record<string, number> | undefined;
 }
 
-/** What a read model file says about itself (whatever of it the engine reports). */
+/** What a read model file says about itself (the engine's LabModel: `name`, and `training` with its figures). */
 function describe(read: unknown): ModelFileInfo {
-  const r = (read && typeof read === 'object' ? read : {}) as Record<string, unknown>;
-  const meta = (r.meta && typeof r.meta === 'object' ? r.meta : r) as Record<string, unknown>;
+  const record = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+  const r = record(read);
+  const training = record(r.training);
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const metrics = meta.metrics && typeof meta.metrics === 'object' ? (meta.metrics as Record<string, number>) : null;
-  const pixels =
-    meta.labelled_pixels && typeof meta.labelled_pixels === 'object'
-      ? (meta.labelled_pixels as Record<string, number>)
-      : undefined;
+  const metrics = r.training && training.metrics ? (training.metrics as Record<string, number>) : null;
+  const pixels = training.labelled_pixels ? (training.labelled_pixels as Record<string, number>) : undefined;
   return {
-    name: typeof meta.name === 'string' && meta.name.trim() ? meta.name : undefined,
-    imageCount: num(meta.image_count),
+    name: typeof r.name === 'string' && r.name.trim() ? r.name : undefined,
+    imageCount: num(training.image_count),
     metrics,
     labelledPixels: pixels,
   };

@@ -1,6 +1,6 @@
 import { CloseOutlined, DeleteOutlined, SaveOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Spin, Tooltip, type ButtonProps } from 'antd';
+import { Alert, App, Button, ConfigProvider, Spin, theme, Tooltip, type ButtonProps } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,8 @@ import { decodeLabelPng, LabelLayer } from '../label-layer';
 import { PainterStage, type Tool } from './painter-stage';
 import { MAX_RADIUS, MIN_RADIUS, PainterToolbar } from './painter-toolbar';
 import '../labels.css';
+
+const DARK = { algorithm: theme.darkAlgorithm };
 
 interface Props {
   request: LabelPainterRequest;
@@ -67,6 +69,7 @@ export default function LabelPainter({ request, onClose }: Props) {
   const viewport = useRef<HTMLDivElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const spaceHeld = useRef(false);
+  const confirming = useRef(false);
   const root = useRef<HTMLDivElement>(null);
   // Focus moves into the painter, so keys (Space, Enter) do not act on the button that opened it.
   useEffect(() => root.current?.focus(), []);
@@ -120,6 +123,7 @@ export default function LabelPainter({ request, onClose }: Props) {
 
   const close = useCallback(() => {
     if (!layer?.unsaved) return onClose();
+    confirming.current = true;
     modal.confirm({
       title: t('unsaved_title'),
       content: t('unsaved_body'),
@@ -128,6 +132,10 @@ export default function LabelPainter({ request, onClose }: Props) {
       cancelText: t('keep_painting'),
       zIndex: 1200,
       wrapClassName: 'label-painter-confirm',
+      afterClose: () => root.current?.focus(),
+      onCancel: () => {
+        confirming.current = false;
+      },
       onOk: onClose,
     });
   }, [layer, modal, onClose, t]);
@@ -172,7 +180,12 @@ export default function LabelPainter({ request, onClose }: Props) {
 
   const save = useCallback(async () => {
     if (!layer || !canPaint || busy) return;
-    if (layer.counts().slice(1).every((n) => n === 0)) {
+    if (
+      layer
+        .counts()
+        .slice(1)
+        .every((n) => n === 0)
+    ) {
       void message.warning(t('nothing_labelled'));
       return;
     }
@@ -194,6 +207,7 @@ export default function LabelPainter({ request, onClose }: Props) {
 
   const remove = useCallback(() => {
     if (!layer || !canPaint) return;
+    confirming.current = true;
     modal.confirm({
       title: t('delete_title'),
       content: t('delete_body'),
@@ -202,7 +216,13 @@ export default function LabelPainter({ request, onClose }: Props) {
       cancelText: t('cancel'),
       zIndex: 1200,
       wrapClassName: 'label-painter-confirm',
+      // The keys work again at once (focus would otherwise stay on the closed dialog).
+      afterClose: () => root.current?.focus(),
+      onCancel: () => {
+        confirming.current = false;
+      },
       onOk: async () => {
+        confirming.current = false;
         setBusy('delete');
         try {
           await deleteLabels(request.imageId);
@@ -228,6 +248,7 @@ export default function LabelPainter({ request, onClose }: Props) {
     enabled: true,
     canPaint,
     spaceHeld,
+    confirming,
     onClose: close,
     onPick: pick,
     onRadius: (grow) => changeRadius(grow ? radius * 1.25 + 1 : radius / 1.25 - 1),
@@ -243,127 +264,130 @@ export default function LabelPainter({ request, onClose }: Props) {
   const zoomPercent = loaded && grid ? (view.zoom * grid.width * 100) / loaded.photo.width : 100;
 
   return createPortal(
-    <div
-      ref={root}
-      tabIndex={-1}
-      className="label-painter"
-      role="dialog"
-      aria-modal="true"
-      aria-label={t('title', { name: request.name })}
-      data-testid="label-painter"
-      data-unsaved={unsaved ? 'true' : 'false'}
-      data-saved-counts={serverCounts ? JSON.stringify(serverCounts) : undefined}
-    >
-      <header className="label-painter-top">
-        <div className="label-painter-title">
-          <strong>{t('heading')}</strong>
-          <span className="label-painter-name" title={request.name}>
-            {request.name}
-          </span>
-          {unsaved ? (
-            <span className="label-painter-state is-unsaved" data-testid="label-state">
-              {t('state.unsaved')}
+    // Dark controls over the dark stage (the photo is the brightest thing on screen, as in a paint program).
+    <ConfigProvider theme={DARK}>
+      <div
+        ref={root}
+        tabIndex={-1}
+        className="label-painter"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('title', { name: request.name })}
+        data-testid="label-painter"
+        data-unsaved={unsaved ? 'true' : 'false'}
+        data-saved-counts={serverCounts ? JSON.stringify(serverCounts) : undefined}
+      >
+        <header className="label-painter-top">
+          <div className="label-painter-title">
+            <strong>{t('heading')}</strong>
+            <span className="label-painter-name" title={request.name}>
+              {request.name}
             </span>
-          ) : (
-            <span className="label-painter-state" data-testid="label-state">
-              {loaded?.stored ? t('state.saved') : t('state.none')}
-            </span>
-          )}
-        </div>
-        <div className="label-painter-actions">
-          {canPaint ? (
-            <>
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                disabled={!loaded?.stored || busy !== null}
-                loading={busy === 'delete'}
-                onClick={remove}
-                data-testid="delete-labels"
-              >
-                <span className="label-tool-text">{t('delete')}</span>
-              </Button>
-              <Button
-                type="primary"
-                icon={<SaveOutlined />}
-                disabled={!loaded || busy !== null}
-                loading={busy === 'save'}
-                onClick={() => void save()}
-                data-testid="save-labels"
-              >
-                {t('save')}
-              </Button>
-            </>
-          ) : (
-            <Tooltip title={reason('change')}>
-              <span className="label-painter-readonly" data-testid="label-readonly">
-                {t('read_only')}
+            {unsaved ? (
+              <span className="label-painter-state is-unsaved" data-testid="label-state">
+                {t('state.unsaved')}
               </span>
-            </Tooltip>
-          )}
-          <Button
-            type="text"
-            icon={<CloseOutlined />}
-            aria-label={t('close')}
-            onClick={close}
-            data-testid="close-painter"
-          />
-        </div>
-      </header>
-      {loaded && layer ? (
-        <>
-          <PainterToolbar
-            tool={tool}
-            value={value}
-            radius={radius}
-            canPaint={canPaint}
-            paintReason={reason('change')}
-            canUndo={layer.canUndo}
-            canRedo={layer.canRedo}
-            zoomPercent={zoomPercent}
-            showProposal={showProposal}
-            proposalLoading={proposalLoading}
-            labelOpacity={labelOpacity}
-            counts={counts}
-            onPick={pick}
-            onRadius={changeRadius}
-            onUndo={() => layer.undo()}
-            onRedo={() => layer.redo()}
-            onZoom={(f) => view.zoomBy(f)}
-            onFit={view.fit}
-            onToggleProposal={toggleProposal}
-            onOpacity={setLabelOpacity}
-          />
-          <PainterStage
-            layer={layer}
-            photoUrl={request.url}
-            photoName={request.name}
-            viewport={viewport}
-            stage={stage}
-            view={view}
-            tool={tool}
-            value={value}
-            radius={radius}
-            canPaint={canPaint}
-            showProposal={showProposal}
-            labelOpacity={labelOpacity}
-            spaceHeld={spaceHeld}
-            onTake={onTake}
-          />
-        </>
-      ) : (
-        <div className="label-painter-loading">
-          {loadError ? (
-            <Alert type="error" showIcon title={errorMessage(t, loadError, 'labels:load_failed')} />
-          ) : (
-            <Spin size="large" />
-          )}
-        </div>
-      )}
-      <footer className="label-painter-help" data-testid="label-help">
-        {canPaint ? t('help') : t('help_view')}
-      </footer>
-    </div>,
+            ) : (
+              <span className="label-painter-state" data-testid="label-state">
+                {loaded?.stored ? t('state.saved') : t('state.none')}
+              </span>
+            )}
+          </div>
+          <div className="label-painter-actions">
+            {canPaint ? (
+              <>
+                <Button
+                  danger
+                  icon={<DeleteOutlined />}
+                  disabled={!loaded?.stored || busy !== null}
+                  loading={busy === 'delete'}
+                  onClick={remove}
+                  data-testid="delete-labels"
+                >
+                  <span className="label-tool-text">{t('delete')}</span>
+                </Button>
+                <Button
+                  type="primary"
+                  icon={<SaveOutlined />}
+                  disabled={!loaded || busy !== null}
+                  loading={busy === 'save'}
+                  onClick={() => void save()}
+                  data-testid="save-labels"
+                >
+                  {t('save')}
+                </Button>
+              </>
+            ) : (
+              <Tooltip title={reason('change')}>
+                <span className="label-painter-readonly" data-testid="label-readonly">
+                  {t('read_only')}
+                </span>
+              </Tooltip>
+            )}
+            <Button
+              type="text"
+              icon={<CloseOutlined />}
+              aria-label={t('close')}
+              onClick={close}
+              data-testid="close-painter"
+            />
+          </div>
+        </header>
+        {loaded && layer ? (
+          <>
+            <PainterToolbar
+              tool={tool}
+              value={value}
+              radius={radius}
+              canPaint={canPaint}
+              paintReason={reason('change')}
+              canUndo={layer.canUndo}
+              canRedo={layer.canRedo}
+              zoomPercent={zoomPercent}
+              showProposal={showProposal}
+              proposalLoading={proposalLoading}
+              labelOpacity={labelOpacity}
+              counts={counts}
+              onPick={pick}
+              onRadius={changeRadius}
+              onUndo={() => layer.undo()}
+              onRedo={() => layer.redo()}
+              onZoom={(f) => view.zoomBy(f)}
+              onFit={view.fit}
+              onToggleProposal={toggleProposal}
+              onOpacity={setLabelOpacity}
+            />
+            <PainterStage
+              layer={layer}
+              photoUrl={request.url}
+              photoName={request.name}
+              viewport={viewport}
+              stage={stage}
+              view={view}
+              tool={tool}
+              value={value}
+              radius={radius}
+              canPaint={canPaint}
+              showProposal={showProposal}
+              labelOpacity={labelOpacity}
+              spaceHeld={spaceHeld}
+              onTake={onTake}
+            />
+          </>
+        ) : (
+          <div className="label-painter-loading">
+            {loadError ? (
+              <Alert type="error" showIcon title={errorMessage(t, loadError, 'labels:load_failed')} />
+            ) : (
+              <Spin size="large" />
+            )}
+          </div>
+        )}
+        <footer className="label-painter-help" data-testid="label-help">
+          {canPaint ? t('help') : t('help_view')}
+        </footer>
+      </div>
+    </ConfigProvider>,
     document.body,
   );
 }

@@ -5,6 +5,8 @@ interface Handlers {
   enabled: boolean;
   canPaint: boolean;
   spaceHeld: RefObject<boolean>;
+  /** true while one of the painter's confirmations is open: it keeps its own keys (Enter, Escape) */
+  confirming: RefObject<boolean>;
   onClose: () => void;
   onPick: (tool: Tool, value?: number) => void;
   /** true: larger */
@@ -32,9 +34,7 @@ export function usePainterKeys(handlers: Handlers): void {
     if (!handlers.enabled) return;
     const onKey = (e: KeyboardEvent) => {
       const h = latest.current;
-      const target = e.target as HTMLElement | null;
-      // The painter's confirmation dialogs keep their own keys (Enter, Escape).
-      if (target?.closest('.label-painter-confirm')) return;
+      if (h.confirming.current) return;
       e.stopImmediatePropagation();
       const ctrl = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();

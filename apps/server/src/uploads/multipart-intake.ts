@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.js';
 import { isPlainName, NAME_PROBLEM } from '../names/names.js';
 import { baseName } from './file-names.js';
 import { MultipartHeaderCheck } from './multipart-header-check.js';
-import { discard, stageStream, type StagedFile, type StageOptions } from './staged-file.js';
+import { discard, stageStream, TooLargeError, type StagedFile, type StageOptions } from './staged-file.js';
 import { crashPoint } from '../util/crash-point.js';
 
 export interface ReceivedFile {
@@ -31,7 +31,7 @@ export async function receiveMultipart(
   tempDir: string,
   maxFiles: number,
   onFile?: (file: ReceivedFile) => void,
-  options: StageOptions = {},
+  options: StageOptions & { maxFileBytes?: number } = {},
 ): Promise<MultipartIntake> {
   if (!req.isMultipart()) {
     throw new ApiError(415, 'unsupported_media_type', 'Expected a multipart/form-data body');
@@ -81,7 +81,17 @@ export async function receiveMultipart(
           });
         }
         current = part.file as Readable;
-        const staged = await stageStream(current, tempDir, Number.POSITIVE_INFINITY, options);
+        // A route's own cap (a label image, a sheet) stops the file there: 413, its temp file gone.
+        const cap = options.maxFileBytes ?? Number.POSITIVE_INFINITY;
+        const staged = await stageStream(current, tempDir, cap, options).catch((err: unknown) => {
+          if (err instanceof TooLargeError)
+            throw new ApiError(
+              413,
+              'too_large',
+              `"${part.filename}" is larger than ${Math.round(cap / 1024 / 1024)} MB`,
+            );
+          throw err;
+        });
         current = undefined;
         // @fastify/multipart marks a part cut at fileSize instead of failing when so configured.
         if ((part.file as { truncated?: boolean }).truncated) {

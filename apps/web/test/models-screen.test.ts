@@ -86,15 +86,11 @@ async function trainThroughApi(): Promise<LabModelView | null> {
   expect(started.status).toBe(202);
   let body = started.body;
   // Training runs in the background: wait for it to end (ready, or failed with its message in the assertion).
-  await expect
-    .poll(
-      async () => {
-        body = (await e2e.server.api(`/api/models/${started.body.id}/`)).body;
-        return body.status;
-      },
-      { timeout: 240_000, interval: 500 },
-    )
-    .not.toBe('training');
+  const deadline = Date.now() + 240_000;
+  while (body.status === 'training' && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    body = (await e2e.server.api(`/api/models/${started.body.id}/`)).body;
+  }
   expect(body.status, `training ended ${body.status}: ${body.error_message}`).toBe('ready');
   return normalizeLabModel(body);
 }
@@ -303,7 +299,12 @@ describe('scoring with the lab model', () => {
 
     // Task details name the model and the kind.
     await e2e.goto('tasks');
-    await page.locator('[data-testid="task-row"]').filter({ hasText: 'Lab model trial' }).first().click();
+    await page
+      .locator('[data-testid="task-row"]')
+      .filter({ hasText: 'Lab model trial' })
+      .first()
+      .getByTestId('task-details')
+      .click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
     expect(await details.getByTestId('task-model').textContent()).toBe(`Lab model: ${MODEL_NAME}`);

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { modelListSchema } from '@cassavascope/contract';
 import { api, ApiError, listResults } from './api-client';
 import { asRecord, pickNumber, pickString } from './normalize-fields';
 
@@ -49,6 +50,8 @@ export interface LabModelView {
   metrics: LabModelMetrics | null;
   errorMessage: string | null;
   heldout: HeldoutView[];
+  /** bytes of the portable model file; null until ready or when the server does not say */
+  fileSize: number | null;
 }
 
 const creatorOf = (value: unknown): string | null => {
@@ -100,6 +103,7 @@ export function normalizeLabModel(value: unknown): LabModelView {
     metrics: normalizeMetrics(raw.metrics),
     errorMessage: pickString(raw, 'error_message'),
     heldout: Array.isArray(raw.heldout) ? raw.heldout.map(normalizeHeldout) : [],
+    fileSize: pickNumber(raw, 'file_size'),
   };
 }
 
@@ -110,7 +114,7 @@ export const LAB_MODEL_POLL_MS = 1_500;
 
 export async function getLabModels(signal?: AbortSignal): Promise<LabModelView[]> {
   try {
-    return listResults(await api.get('/models/', { page_size: 200 }, signal)).map(normalizeLabModel);
+    return listResults(await api.get('/models/', { page_size: 200 }, signal, modelListSchema)).map(normalizeLabModel);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return [];
     throw err;

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { modelSchema } from '@cassavascope/contract';
 import { api, apiRequest, listCount, uploadWithProgress } from '../../../lib/api-client';
 import { LAB_MODEL_POLL_MS, LAB_MODELS_KEY, normalizeLabModel, type LabModelView } from '../../../lib/lab-models';
 
@@ -9,7 +10,7 @@ export function useLabModel(id: number | null) {
   return useQuery({
     queryKey: [...LAB_MODELS_KEY, 'one', id],
     enabled: id !== null,
-    queryFn: async ({ signal }) => normalizeLabModel(await api.get(`/models/${id}/`, undefined, signal)),
+    queryFn: async ({ signal }) => normalizeLabModel(await api.get(`/models/${id}/`, undefined, signal, modelSchema)),
     refetchInterval: (query) => (query.state.data?.status === 'training' ? LAB_MODEL_POLL_MS : false),
   });
 }
@@ -39,16 +40,22 @@ function useModelMutation<TInput, TOutput>(fn: (input: TInput) => Promise<TOutpu
 export const useTrainModel = () =>
   useModelMutation(async (input: TrainInput) =>
     normalizeLabModel(
-      await api.post('/models/', {
-        name: input.name.trim(),
-        ...(input.folderIds.length > 0 ? { folder_ids: input.folderIds } : {}),
-      }),
+      await api.post(
+        '/models/',
+        {
+          name: input.name.trim(),
+          ...(input.folderIds.length > 0 ? { folder_ids: input.folderIds } : {}),
+        },
+        modelSchema,
+      ),
     ),
   );
 
 export const useRenameModel = () =>
   useModelMutation(async ({ id, name }: { id: number; name: string }) =>
-    normalizeLabModel(await apiRequest(`/models/${id}/`, { method: 'PATCH', body: { name: name.trim() } })),
+    normalizeLabModel(
+      await apiRequest(`/models/${id}/`, { method: 'PATCH', body: { name: name.trim() }, schema: modelSchema }),
+    ),
   );
 
 export const useDeleteModel = () => useModelMutation((id: number) => api.delete(`/models/${id}/`));
@@ -59,7 +66,9 @@ export const useImportModel = () =>
   useModelMutation(async (file: File): Promise<LabModelView> => {
     const form = new FormData();
     form.append('file', file);
-    return normalizeLabModel(await uploadWithProgress('/models/import/', form, () => undefined));
+    return normalizeLabModel(
+      await uploadWithProgress('/models/import/', form, () => undefined, undefined, modelSchema),
+    );
   });
 
 /** Where the portable model file is downloaded from. */

@@ -10,7 +10,7 @@ import {
 import { Button, Card, Collapse, Progress, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCount, formatDateTime } from '../../../lib/format';
+import { formatCount, formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { LabModelView } from '../../../lib/lab-models';
 import { modelFileUrl } from '../api/models-api';
 import { HeldoutOverlays } from './heldout-overlays';
@@ -91,6 +91,12 @@ export function ModelCard({ model, readOnlyReason, onRename, onDelete, onCancel,
             <span className="px px-excluded">{t('pixels.excluded', { n: formatCount(px.excluded) })}</span>
           </dd>
         </div>
+        {model.fileSize !== null && (
+          <div>
+            <dt>{t('card.file_size')}</dt>
+            <dd data-testid="model-file-size">{formatSizeMb(model.fileSize)}</dd>
+          </div>
+        )}
       </dl>
       {model.status === 'failed' && (
         <Typography.Paragraph type="danger" data-testid="model-error" title={model.errorMessage ?? undefined}>

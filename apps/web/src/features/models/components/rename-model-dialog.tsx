@@ -2,7 +2,7 @@ import { Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LabModelView } from '../../../lib/lab-models';
-import { MODEL_NAME_MAX } from './train-model-dialog';
+import { MODEL_NAME_MAX } from '@cassavascope/contract';
 
 interface Props {
   model: LabModelView | null;

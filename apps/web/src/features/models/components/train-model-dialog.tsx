@@ -1,12 +1,10 @@
+import { MODEL_NAME_MAX } from '@cassavascope/contract';
 import { Alert, Form, Input, Modal, Radio, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCode, errorMessage } from '../../../lib/error-message';
 import { useFolders } from '../../../lib/folders-api';
 import { useLabelledPhotoCount, useTrainModel } from '../api/models-api';
-
-/** Longest model name the form takes (a card title, a select option). */
-export const MODEL_NAME_MAX = 50;
 
 /** The fewest labelled photos a training accepts (api.md `not_enough_labels`). */
 const MIN_PHOTOS = 2;

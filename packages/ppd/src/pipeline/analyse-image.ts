@@ -42,6 +42,8 @@ const HALVE_ABOVE = 600;
 
 /** A specimen this much less confident than that is flagged for a person to look at. */
 export const REVIEW_BELOW = 0.6;
+/** A slice with more than this share of its outline on the frame, beside others, is a neighbour cut off. */
+const CUT_BY_FRAME = 0.15;
 /** A specimen of no recognisable kind is kept (flagged) only when at least this share of the median specimen. */
 const UNKNOWN_KIND_MIN_SHARE = 0.5;
 const WHAT_WORKS =
@@ -264,7 +266,11 @@ export async function analyseImage(
       box,
       ppd: mode === 'full' ? sub[i]! : null,
       confidence,
-      needs_review: v.kind === null || (confidence !== null && confidence < REVIEW_BELOW),
+      needs_review:
+        v.kind === null ||
+        (confidence !== null && confidence < REVIEW_BELOW) ||
+        // a neighbour cut by the frame is scored on its own, on what shows of it: a person should look
+        (v.kind === 'root_slice' && cuts.length > 1 && v.frameShare > CUT_BY_FRAME),
     };
   });
   let weighted = 0;

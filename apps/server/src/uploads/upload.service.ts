@@ -11,6 +11,7 @@ import { ImagesRepository, type ImageRow } from '../images/images.repository.js'
 import { MetadataRepository } from '../metadata/metadata.repository.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
+import { LabelsRepository } from '../labels/labels.repository.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import { guardOf } from '../storage/blob-guard.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
@@ -91,7 +92,8 @@ export class UploadService {
   /** An existing image as the API shows it, with its sample fields (the answer of a skipped single upload). */
   async imageView(row: ImageRow): Promise<Image> {
     const fields = await new MetadataRepository(this.ctx.db.kysely).metadataOf([row.id]);
-    return toImage(row, this.ctx.storage, fields.get(row.id));
+    const labelled = await new LabelsRepository(this.ctx.db.kysely).labelledAmong([row.id]);
+    return toImage(row, this.ctx.storage, fields.get(row.id), labelled.has(row.id));
   }
 
   /** Summarises per-file results as the upload-files / upload-batch response. */
@@ -373,7 +375,8 @@ export class UploadService {
         return {
           kind: 'stored',
           name: p.name,
-          image: toImage(row, storage, fields.get(row.id)),
+          // New, or overwritten (which drops its labels): no labels either way.
+          image: toImage(row, storage, fields.get(row.id), false),
           overwritten: p.overwrite !== undefined,
         };
       }

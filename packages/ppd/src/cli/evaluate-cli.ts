@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createEngine } from '../engine.js';
+import { readLabModelFile } from '../learned/lab-model-file.js';
 import { contactSheet } from '../evaluate/contact-sheet.js';
 import { readLabelledFolder } from '../evaluate/labelled-folder.js';
 import { isRealPhotosFolder, readRealSets, SET_NAMES, type RealSetName, type SetPhoto } from '../evaluate/real-sets.js';
@@ -31,7 +32,7 @@ Options:
   --holdout <names>   other folders: file names kept out of tuning, reported as a set of their own
   --out <dir>         write every overview and prediction image and a contact sheet (contact-sheet.png)
   --json              print the per-photo outcomes and the per-set summaries as JSON instead of tables
-  --model <file.onnx> score with an ONNX model instead of the colour engine
+  --model <file>      score with a lab model (model.json from \`ppd train\` or the app) or an ONNX model (.onnx)
   --workers <n>       worker threads (default: every core)`;
 
 /** The options; one entry per flag (add a flag here and read it below). */
@@ -58,7 +59,13 @@ const list = (v: string | undefined) =>
 /** What the engine is started with, from the flags. */
 function engineOptions(values: Values): EngineOptions {
   const workers = values.workers ? Number(values.workers) : undefined;
-  return { modelPath: values.model || process.env.MODEL_PATH || undefined, workers };
+  const onnx = values.model && !isLabModelPath(values.model) ? values.model : undefined;
+  return { modelPath: onnx || process.env.MODEL_PATH || undefined, workers };
+}
+
+/** A lab model file (JSON, maybe gzipped) rather than an ONNX model. */
+function isLabModelPath(file: string): boolean {
+  return /\.json(\.gz)?$/i.test(file);
 }
 
 /** The photos to judge, each with its set; a usage error as a string. */
@@ -102,6 +109,18 @@ export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`ppd: ${photos}\n`);
     return 2;
   }
+  let labModel: { id: string; file: Uint8Array } | undefined;
+  if (values.model && isLabModelPath(values.model)) {
+    try {
+      const file = await fs.readFile(values.model);
+      const model = readLabModelFile(file);
+      labModel = { id: values.model, file };
+      io.stderr(`ppd: lab model "${model.name}" (${model.training.image_count} labelled photo(s))\n`);
+    } catch (err) {
+      io.stderr(`ppd: ${values.model}: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 2;
+    }
+  }
   const engine = await createEngine(engineOptions(values));
   const outDir = values.out;
   if (outDir) await fs.mkdir(outDir, { recursive: true });
@@ -121,7 +140,7 @@ export async function runEvaluate(argv: string[], io: CliIo): Promise<number> {
   };
   let outcomes;
   try {
-    outcomes = await evaluatePhotos(engine, photos, keep);
+    outcomes = await evaluatePhotos(engine, photos, keep, labModel ? { labModel } : undefined);
   } finally {
     await engine.close();
   }

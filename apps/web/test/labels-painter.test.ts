@@ -110,6 +110,11 @@ describe('label painter (e2e)', () => {
     await page.locator('.ant-message-notice').filter({ hasText: 'Nothing is labelled yet' }).waitFor();
     await paintTwoClassesAndSave();
     await shot('en-1440-painted');
+    // The Images grid behind the preview marks the photo as labelled.
+    await page
+      .locator(`[data-testid="image-card"][data-image-name="${photoName}"]`)
+      .getByTestId('image-labelled')
+      .waitFor({ state: 'attached' });
     const counts = (await serverLabelCounts())!;
     expect(counts[2]).toBeGreaterThan(0);
     expect(counts[3]).toBeGreaterThan(0);
@@ -135,6 +140,19 @@ describe('label painter (e2e)', () => {
     await expect.poll(() => painter().getByTestId('label-state').textContent(), POLL).toBe('Labels saved');
     await expect.poll(() => shareValue('healthy'), POLL).toBeGreaterThan(0);
     await expect.poll(() => shareValue('lesion'), POLL).toBeGreaterThan(0);
+
+    // The engine's proposal, hatched, on demand; "take proposal" makes the board under the click a label.
+    await painter().getByTestId('toggle-proposal').click();
+    await page.locator('.label-painter-layers.show-proposal').waitFor();
+    await page.keyboard.press('t');
+    expect(await shareValue('background')).toBe(0);
+    const viewport = (await page.getByTestId('label-viewport').boundingBox())!;
+    await page.mouse.click(viewport.x + viewport.width * 0.45, viewport.y + viewport.height * 0.33);
+    await expect.poll(() => shareValue('background'), POLL).toBeGreaterThan(10);
+    await shot('en-1440-proposal-taken');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => shareValue('background'), POLL).toBe(0);
+    await painter().getByTestId('toggle-proposal').click();
 
     // An unsaved stroke: closing asks first; "Keep painting" keeps it.
     await page.keyboard.press('4');

@@ -44,6 +44,7 @@ describe('normalizeImage', () => {
       ppdValue: 5.42,
       lastPrediction: 'mild',
       metadata: { genotype: 'TME419', rep: 2 },
+      hasLabels: false,
     });
   });
 

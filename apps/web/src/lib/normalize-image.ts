@@ -19,6 +19,8 @@ export interface ImageItem {
   lastPrediction: string | null;
   /** the sample fields (genotype, rep, dah...); {} when none or when the server has none */
   metadata: Record<string, string | number>;
+  /** a researcher has painted labels on it (issue 23; false when the server does not say) */
+  hasLabels: boolean;
 }
 
 export function normalizeImage(value: unknown): ImageItem {
@@ -42,6 +44,7 @@ export function normalizeImage(value: unknown): ImageItem {
     ppdValue,
     lastPrediction: pickString(raw, 'lastPrediction', 'last_prediction'),
     metadata: sampleFields(raw.metadata),
+    hasLabels: pickBoolean(raw, 'has_labels', 'hasLabels') ?? false,
   };
 }
 

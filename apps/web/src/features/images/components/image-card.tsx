@@ -1,4 +1,6 @@
+import { HighlightOutlined } from '@ant-design/icons';
 import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { ImageItem } from '../../../lib/normalize-image';
 import { PpdBadge } from './ppd-badge';
@@ -33,6 +35,7 @@ export const ImageCard = memo(function ImageCard({ image, selected, onToggle, on
       />
       <div className="image-card-body">
         <div className="image-card-name" title={image.name}>
+          {image.hasLabels ? <LabelledMark /> : null}
           {image.name}
         </div>
         <div className="image-card-meta">
@@ -46,6 +49,16 @@ export const ImageCard = memo(function ImageCard({ image, selected, onToggle, on
     </div>
   );
 });
+
+/** The photo has painted labels (issue 23); only labelled cards pay for the translation hook. */
+function LabelledMark() {
+  const { t } = useTranslation('labels');
+  return (
+    <span className="image-card-labelled" title={t('labelled')} aria-label={t('labelled')} data-testid="image-labelled">
+      <HighlightOutlined />
+    </span>
+  );
+}
 
 /** A card whose image is not loaded yet (its page loads once it is in view): the same size, no content. */
 export function ImageCardPlaceholder() {

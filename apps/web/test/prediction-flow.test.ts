@@ -417,7 +417,7 @@ describe('prediction -> tasks -> results', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = bytes.subarray(3).toString('utf8').trim().split(/\r?\n/);
     expect(header).toBe(
-      'image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count,PPD|CO_334:0000077',
+      'image_name,ppd_value,confidence,prediction,processing_time,sub_ppd_values,task_id,error_code,engine_ppd_value,reviewed,specimen_count,model_name,specimen_kind,PPD|CO_334:0000077',
     );
     const api = (await e2e.server.api(`/api/predictions/?task_id=${taskId}&page_size=1000`)).body.results as {
       imageName: string;

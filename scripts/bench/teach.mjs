@@ -39,6 +39,7 @@ async function throughput(engine, photos, options) {
   );
   let next = 0;
   let failed = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const lane = async () => {
     while (next < total) {
@@ -47,7 +48,10 @@ async function throughput(engine, photos, options) {
     }
   };
   await Promise.all(Array.from({ length: workers * 2 }, lane));
-  return { rate: total / ((performance.now() - started) / 1000), failed };
+  const used = process.cpuUsage(cpu);
+  // CPU time is what the photos cost whatever else runs here: workers / cpu-per-image = images/s when idle
+  const cpuPerImage = (used.user + used.system) / 1e6 / total;
+  return { rate: total / ((performance.now() - started) / 1000), failed, idle: workers / cpuPerImage, cpuPerImage };
 }
 
 /** Label values of a photo from the default engine's own proposal (for timing: what the labels say does not matter). */
@@ -72,7 +76,10 @@ const cbsd = async (id) => ({
 const labelsPpd = (p) => {
   let h = 0;
   let l = 0;
-  for (const v of p.labels.values) v === 2 ? h++ : v === 3 ? l++ : 0;
+  for (const v of p.labels.values) {
+    if (v === 2) h++;
+    else if (v === 3) l++;
+  }
   return (10 * l) / Math.max(1, h + l);
 };
 
@@ -88,16 +95,22 @@ try {
     labelled.push({ id: `synthetic-${i}`, image, labels: await proposalLabels(engine, image) });
   }
   let started = performance.now();
+  let cpu = process.cpuUsage();
   const synthetic = await trainLabModel(labelled, { name: 'bench 12 MP' });
+  let used = process.cpuUsage(cpu);
   figure('train_20_photos_12mp', (performance.now() - started) / 1000, 's', {
+    cpu_seconds: Math.round((used.user + used.system) / 1e5) / 10,
     validation: '5-fold by photo',
     model_file_kb: Math.round(synthetic.file.length / 1024),
   });
   if (cbsdIds.length >= 20) {
     const real = await Promise.all(cbsdIds.slice(0, 20).map(cbsd));
     started = performance.now();
+    cpu = process.cpuUsage();
     const r = await trainLabModel(real, { name: 'bench CBSD 20' });
+    used = process.cpuUsage(cpu);
     figure('train_20_photos_cbsd', (performance.now() - started) / 1000, 's', {
+      cpu_seconds: Math.round((used.user + used.system) / 1e5) / 10,
       model_file_kb: Math.round(r.file.length / 1024),
       cv_ppd_mae: Math.round(r.metrics.ppd_mae * 100) / 100,
       cv_baseline_ppd_mae: Math.round(r.metrics.baseline_ppd_mae * 100) / 100,
@@ -107,8 +120,14 @@ try {
   // scoring throughput on 12 MP 3-slice photos: default engine, then with the lab model trained above
   const base = await throughput(engine, photos, {});
   figure('default_engine_throughput', base.rate, 'images/s', { images: total, workers, failed: base.failed });
+  figure('default_engine_throughput_idle_estimate', base.idle, 'images/s', {
+    cpu_ms_per_image: Math.round(base.cpuPerImage * 1000),
+  });
   const lab = await throughput(engine, photos, { labModel: { id: 'bench', file: synthetic.file } });
   figure('lab_model_throughput', lab.rate, 'images/s', { images: total, workers, failed: lab.failed });
+  figure('lab_model_throughput_idle_estimate', lab.idle, 'images/s', {
+    cpu_ms_per_image: Math.round(lab.cpuPerImage * 1000),
+  });
 
   // accuracy: train on the first k CBSD slices, score every other labelled slice with both engines
   if (cbsdIds.length > 10) {

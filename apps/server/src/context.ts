@@ -6,6 +6,7 @@ import { createAppEngine, deferredAppEngine, type DeferredEngine } from './engin
 import { createTaskQueue } from './queue/create-queue.js';
 import type { TaskQueue } from './queue/task-queue.js';
 import type { BlobStorage } from './storage/blob-storage.js';
+import { guardOf } from './storage/blob-guard.js';
 import { createStorage } from './storage/create-storage.js';
 import { DiskSpace } from './storage/disk-space.js';
 import { sweepOrphanBlobs } from './storage/orphan-sweep.js';
@@ -43,6 +44,11 @@ export async function createContext(config: AppConfig, log: Logger, options: Con
   space.prepareForStart();
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const storage = await createStorage(config);
+  // PostgreSQL: other API processes upload and delete the same content-addressed blobs (issue 26, point 1).
+  if (config.databaseUrl) {
+    const { PgBlobLocks } = await import('./storage/pg-blob-locks.js');
+    guardOf(storage).shareAcrossProcesses(new PgBlobLocks(config.databaseUrl, log));
+  }
   const engine = options.deferBackgroundWork ? deferredAppEngine(config, log) : await createAppEngine(config, log);
   const queue = createTaskQueue({ db, storage, engine, log }, config);
   // Interrupted tasks of a previous run resume as soon as the process is up.
@@ -101,5 +107,6 @@ export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.space.settle();
   await ctx.queue.stop();
   await ctx.engine.close();
+  await guardOf(ctx.storage).close();
   await ctx.db.close();
 }

@@ -10,6 +10,7 @@ import { groupKey, groupRuns, type DateGrouping, type ImageGroup } from './image
 import { fieldGroupsOf, groupsOfPage, type FieldGroup } from './field-groups.js';
 import { ImagesRepository, type ImageFilter, type ImageOrder, type ImageRow } from './images.repository.js';
 import { crashPoint } from '../util/crash-point.js';
+import { removeBlobs } from '../storage/blob-removal.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { MetadataRepository } from '../metadata/metadata.repository.js';
 import { validateMetadataChange } from '../metadata/metadata-fields.js';
@@ -154,12 +155,15 @@ export class ImagesService {
     await this.deleteBlobs(keys);
   }
 
-  /** Files are removed after the rows are gone; a failure here leaves an orphan file, never a broken row. */
+  /**
+   * Files are removed after the rows are gone; a failure here leaves an orphan file, never a broken row. Shared
+   * (content-addressed) files go only if no row has taken them up again meanwhile (storage/blob-removal.ts).
+   */
   async deleteBlobs(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     crashPoint('delete-before-files');
     try {
-      await this.ctx.storage.delete(keys);
+      await removeBlobs(this.ctx, keys);
     } catch (err) {
       this.ctx.log.warn({ err, keys: keys.length }, 'could not delete some stored files');
     }

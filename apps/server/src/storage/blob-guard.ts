@@ -1,15 +1,40 @@
 import type { BlobStorage } from './blob-storage.js';
 
 /**
- * Keeps the orphan sweep and this process's writers apart. A writer (an upload) claims the keys it is about
- * to put in place or reuse, and releases them once its rows are committed; the sweep never deletes a claimed
- * key, and a claim made while the sweep deletes that key waits for the delete to finish (the writer then
- * finds the key gone and puts its own bytes). Both steps are synchronous in the one JS thread, so no claim
- * slips between the sweep's check and its delete.
+ * The same guard across processes (PostgreSQL: every API process of one installation shares the blobs):
+ * `hold` keeps keys from other processes' deleters until `drop`; `tryDelete` runs `remove` with the keys no
+ * other process holds, kept from other processes' holders meanwhile (storage/pg-blob-locks.ts).
+ */
+export interface SharedBlobLocks {
+  hold(keys: string[]): Promise<void>;
+  drop(keys: string[]): void;
+  tryDelete<T>(keys: string[], remove: (keys: string[]) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * Keeps every deleter of content-addressed blobs (the orphan sweep, image and folder deletes, storage/
+ * blob-removal.ts) and the writers apart. A writer (an upload) claims the keys it is about to put in place or
+ * reuse, and releases them once its rows are committed; a deleter never deletes a claimed key, and a claim
+ * made while a deleter removes that key waits for the delete to finish (the writer then finds the key gone
+ * and puts its own bytes). Deleters check the rows again while they hold the keys. In one process both steps
+ * are synchronous in the one JS thread, so no claim slips between a deleter's check and its delete; with
+ * `shareAcrossProcesses` the same holds between processes.
  */
 export class BlobGuard {
   private readonly claims = new Map<string, number>();
   private readonly deleting = new Map<string, Promise<void>>();
+  private shared: SharedBlobLocks | null = null;
+
+  /** From now on claims and deletes also keep out other processes (once, at start). */
+  shareAcrossProcesses(locks: SharedBlobLocks): void {
+    this.shared = locks;
+  }
+
+  async close(): Promise<void> {
+    await this.shared?.close();
+    this.shared = null;
+  }
 
   async claim(keys: string[]): Promise<void> {
     for (;;) {
@@ -18,6 +43,13 @@ export class BlobGuard {
       await Promise.all(busy);
     }
     for (const k of keys) this.claims.set(k, (this.claims.get(k) ?? 0) + 1);
+    if (!this.shared) return;
+    try {
+      await this.shared.hold(keys);
+    } catch (err) {
+      this.release(keys);
+      throw err;
+    }
   }
 
   release(keys: string[]): void {
@@ -26,6 +58,7 @@ export class BlobGuard {
       if (n <= 0) this.claims.delete(k);
       else this.claims.set(k, n);
     }
+    this.shared?.drop(keys);
   }
 
   /**
@@ -38,7 +71,7 @@ export class BlobGuard {
     const finished = new Promise<void>((resolve) => (done = resolve));
     for (const k of keys) this.deleting.set(k, finished);
     try {
-      return await remove(keys);
+      return this.shared && keys.length > 0 ? await this.shared.tryDelete(keys, remove) : await remove(keys);
     } finally {
       for (const k of keys) this.deleting.delete(k);
       done();

@@ -1,24 +1,14 @@
-import { z } from 'zod';
-import { apiUrl, errorFromResponse } from '../../../lib/api-client';
+import { imageLabelsSchema, type ImageLabels } from '@cassavascope/contract';
+import { apiUrl, checkResponse, errorFromResponse } from '../../../lib/api-client';
 
 /**
  * The label calls of api.md ("Labels and lab models"). The label image travels as a PNG, so these use fetch
- * directly (the JSON client reads text); errors still become ApiError with the server's code.
+ * directly (the JSON client reads text); errors still become ApiError with the server's code, and the PUT's
+ * answer is checked against the contract as every other answer.
  */
 const CONTRACT_HEADER = 'X-CassavaScope-Contract';
 
-/** What `PUT /images/{id}/labels/` answers (the contract's imageLabelsSchema). */
-const savedLabelsSchema = z.object({
-  image_id: z.number(),
-  counts: z.object({
-    background: z.number(),
-    healthy: z.number(),
-    lesion: z.number(),
-    excluded: z.number(),
-  }),
-  updated_time: z.string(),
-});
-export type SavedLabels = z.infer<typeof savedLabelsSchema>;
+export type SavedLabels = ImageLabels;
 
 async function fail(res: Response): Promise<never> {
   throw errorFromResponse(res.status, await res.text(), res.headers.get(CONTRACT_HEADER) !== null);
@@ -48,7 +38,8 @@ export async function saveLabels(imageId: number, png: Blob): Promise<SavedLabel
     headers: { Accept: 'application/json' },
   });
   if (!res.ok) return fail(res);
-  return savedLabelsSchema.parse(await res.json());
+  const ours = res.headers.get(CONTRACT_HEADER) !== null;
+  return checkResponse(imageLabelsSchema, await res.json(), ours, `PUT /images/${imageId}/labels/`) as SavedLabels;
 }
 
 export async function deleteLabels(imageId: number): Promise<void> {

@@ -279,7 +279,7 @@ export default function LabelPainter({ request, onClose }: Props) {
       >
         <header className="label-painter-top">
           <div className="label-painter-title">
-            <strong>{t('heading')}</strong>
+            <strong>{canPaint ? t('heading') : t('open_view')}</strong>
             <span className="label-painter-name" title={request.name}>
               {request.name}
             </span>

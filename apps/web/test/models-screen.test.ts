@@ -11,6 +11,7 @@ import { verdictOf } from '../src/features/models/model-verdict';
 import { normalizeLabModel, type LabModelView } from '../src/lib/lab-models';
 import { DESKTOP, PHONE, POLL } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
+import { toast } from './helpers/images-ui';
 import { REPO_DIR } from './helpers/paths';
 
 /**
@@ -342,5 +343,78 @@ describe('scoring with the lab model', () => {
     await expect.poll(() => page.getByTestId('detail-model').textContent(), POLL).toBe(`Lab model: ${MODEL_NAME}`);
     await shot('result-detail-en-1440');
     await page.keyboard.press('Escape');
+  });
+});
+
+describe('managing models in the browser', () => {
+  it('trains from the dialog and cancels, renames, downloads, imports and deletes', async (ctx) => {
+    if (!model) {
+      console.warn('models-screen: no models API or photos: managing models is not tested');
+      ctx.skip();
+      return;
+    }
+    await e2e.setLanguage('en');
+    await page.setViewportSize(DESKTOP);
+    await e2e.goto('models');
+    const cards = page.getByTestId('model-card');
+    const cardNamed = (name: string) =>
+      cards.filter({ has: page.getByTestId('model-name').getByText(name, { exact: true }) });
+
+    // Train from the dialog: every labelled photo; the new card shows live progress, and can be cancelled.
+    await page.getByTestId('models-train').click();
+    await page.getByTestId('train-name').fill('From the dialog');
+    await page.getByTestId('train-start').click();
+    await toast(page, 'Training of "From the dialog" started');
+    const fresh = cardNamed('From the dialog');
+    await fresh.waitFor();
+    if ((await fresh.getByTestId('model-status').getAttribute('data-status')) === 'training') {
+      await fresh.getByTestId('model-progress').waitFor();
+      await shot('models-training-en-1440');
+      await fresh.getByTestId('model-cancel').click();
+      await expect.poll(() => fresh.getByTestId('model-status').getAttribute('data-status'), POLL).toBe('cancelled');
+    } else {
+      console.warn('models-screen: the training ended before it could be cancelled');
+    }
+
+    // Rename the trained model.
+    const trained = page.locator(`[data-testid="model-card"][data-model-id="${model!.id}"]`);
+    await trained.getByTestId('model-rename').click();
+    await page.getByTestId('rename-input').fill('CBSD slices, renamed');
+    await page.getByTestId('rename-input').press('Enter');
+    await expect.poll(() => trained.getByTestId('model-name').textContent(), POLL).toBe('CBSD slices, renamed');
+
+    // Download its file, and import it back: a second ready model.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      trained.getByTestId('model-download').click(),
+    ]);
+    const file = await download.path();
+    const size = fs.statSync(file).size;
+    expect(size).toBeGreaterThan(0);
+    expect(size).toBeLessThan(5 * 1024 * 1024);
+    const before = await cards.count();
+    await page.getByTestId('models-import-input').setInputFiles({
+      name: 'cbsd.cassavamodel',
+      mimeType: 'application/octet-stream',
+      buffer: fs.readFileSync(file),
+    });
+    await expect.poll(() => cards.count(), POLL).toBe(before + 1);
+    const imported = cards.first();
+    await expect.poll(() => imported.getByTestId('model-status').getAttribute('data-status'), POLL).toBe('ready');
+    // A file that is not a model is refused with its name.
+    await page.getByTestId('models-import-input').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a model'),
+    });
+    await toast(page, 'notes.txt is not a CassavaScope model file');
+    await shot('models-managed-en-1440');
+
+    // Delete the imported copy (after confirming).
+    const importedId = await imported.getAttribute('data-model-id');
+    await imported.getByTestId('model-delete').click();
+    await page.getByTestId('model-delete-ok').click();
+    await page.locator(`[data-testid="model-card"][data-model-id="${importedId}"]`).waitFor({ state: 'detached' });
+    expect((await e2e.server.api(`/api/models/${importedId}/`)).status).toBe(404);
   });
 });

@@ -50,6 +50,15 @@ describe('generated leaves with spots', () => {
     expect((await engine.analyse(healthy.jpeg)).ppd_value!).toBeLessThan(0.3);
   });
 
+  it('takes a noisy photo of a plain board for plain (sensor grain is no soil)', async () => {
+    for (const background of ['black', 'wood'] as const) {
+      const { jpeg, scene } = await renderLeafJpeg({ width: 1600, height: 1200, seed: 41, background, noise: 14 }, 75);
+      const r = await engine.analyse(jpeg);
+      expect(r.error_code, background).toBeNull();
+      expect(Math.abs(r.ppd_value! - scene.truthPpd), background).toBeLessThanOrEqual(0.5);
+    }
+  });
+
   it('reads a leaf yellowed all over high, not healthy', async () => {
     const { jpeg } = await renderLeafJpeg({ width: 800, height: 600, seed: 5, background: 'wood', yellowed: true });
     const r = await engine.analyse(jpeg);

@@ -45,14 +45,17 @@ export const LEAF_SCENE = {
   /** leaves smaller than this share of the frame, or of the largest leaf, are crumbs */
   minLeafShare: 0.01,
   minShareOfLargest: 0.1,
+  /** the background's texture is read on L* box-blurred by this radius (working px): sensor noise is no texture */
+  textureBlur: 2,
   /** background gradient (|dL*| per working pixel) below which a pixel's neighbourhood is smooth */
   smoothGradient: 2,
   /**
-   * A plain background (paper, board, cloth) is smooth: paper behind detached leaflets measured mean gradient
-   * 0.14-0.51 and 96-100 % smooth pixels; sand, soil and litter round leaves on the plant 1.3-14 and 5-85 %
+   * A plain background (paper, board, cloth) is smooth at that scale: paper behind the detached leaflets
+   * measured mean gradient 0.22-0.75 and 92-98 % smooth pixels (generated boards with heavy noise 0.15-0.40,
+   * 100 %); sand, soil and litter round leaves on the plant 1.06-6.0 and 23-89 %
    */
-  maxBackgroundTexture: 1.2,
-  minBackgroundSmooth: 0.8,
+  maxBackgroundTexture: 1,
+  minBackgroundSmooth: 0.85,
   /** detached leaves leave the board showing on much of the frame (35-80 % measured); a plant, 10-17 % */
   minBackgroundPerimeter: 0.25,
   /** ... and on much of the photo (22-41 % measured) */

@@ -1,4 +1,4 @@
-import type { LabPlanes } from '../imaging/lab.js';
+import { boxBlur, type LabPlanes } from '../imaging/lab.js';
 import { close, components, dilate, fillHoles, open } from '../imaging/mask-ops.js';
 import type { Rect } from '../imaging/raster.js';
 import { LEAF_SCENE as T } from '../models/tuning.js';
@@ -198,7 +198,8 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
     }
   }
   const backgroundShare = bgCount / n;
-  const { texture, smooth } = meanGradient(L, background, width, height);
+  // texture at a scale above the sensor's grain: a noisy photo of paper is still plain, sand and soil are not
+  const { texture, smooth } = meanGradient(boxBlur(L, width, height, T.textureBlur), background, width, height);
   const features: LeafSceneFeatures = {
     greenShare,
     backgroundShare,

@@ -19,6 +19,8 @@ export interface LeafSceneOptions {
   spots?: number;
   /** the leaf yellowed all over (chlorosis): every leaf pixel symptomatic */
   yellowed?: boolean;
+  /** sensor noise, standard deviation in 8-bit levels (3 when absent) */
+  noise?: number;
 }
 
 export interface LeafScene {
@@ -106,7 +108,7 @@ export function renderLeafScene(o: LeafSceneOptions): LeafScene {
         const grain = wood ? 0.5 + 0.5 * Math.sin(x * 0.04 + 2 * Math.sin(y * 0.01)) : 0;
         c = [bg[0] + gx * (x / W) + 25 * grain, bg[1] + gx * (x / W) + 20 * grain, bg[2] + gx * (x / W) + 12 * grain];
       }
-      const n = 3 * gaussian(rand);
+      const n = (o.noise ?? 3) * gaussian(rand);
       const i = 3 * (y * W + x);
       rgb[i] = Math.max(0, Math.min(255, Math.round(c[0] + n)));
       rgb[i + 1] = Math.max(0, Math.min(255, Math.round(c[1] + n)));

@@ -1,4 +1,5 @@
 import { modelListSchema, modelSchema } from '@cassavascope/contract';
+import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -7,30 +8,36 @@ import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http
 import { parsePathId } from '../http/path-id.js';
 import { parseInput } from '../http/validation.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
+import { receiveMultipart } from '../uploads/multipart-intake.js';
+import { discard } from '../uploads/staged-file.js';
 import { modelCreateSchema, modelRenameSchema } from './model-payload.schema.js';
 import { ModelsService } from './models.service.js';
 
 /** A model file is a few MB at most (issue 23: under 5 MB); anything far larger is not one. */
 const MODEL_FILE_BYTES_MAX = 64 * 1024 * 1024;
 
-/** The `file` part of a multipart request, read into memory (bounded), and its file name; other parts are ignored. */
-async function receiveModelFile(req: FastifyRequest): Promise<{ bytes: Buffer; fileName: string | undefined }> {
-  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'Expected a multipart/form-data body');
-  let found: { bytes: Buffer; fileName: string | undefined } | undefined;
-  for await (const part of req.parts({ limits: { fileSize: MODEL_FILE_BYTES_MAX, files: 1 } })) {
-    if (part.type !== 'file') continue;
-    const data = await part.toBuffer().catch((err: unknown) => {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-        throw new ApiError(413, 'too_large', `The file is larger than ${MODEL_FILE_BYTES_MAX / 1024 / 1024} MB`);
-      throw err;
-    });
-    if (part.fieldname === 'file') found = { bytes: data, fileName: part.filename || undefined };
+/**
+ * The `file` part of a multipart request, read into memory (bounded), and its file name; other parts are ignored.
+ * Received through the uploads' intake, which refuses a malformed part header at once (issue 26, item 2).
+ */
+async function receiveModelFile(
+  req: FastifyRequest,
+  tempDir: string,
+): Promise<{ bytes: Buffer; fileName: string | undefined }> {
+  const { files } = await receiveMultipart(req, tempDir, 1, undefined, {
+    hash: false,
+    maxFileBytes: MODEL_FILE_BYTES_MAX,
+  });
+  try {
+    const file = files.find((f) => f.field === 'file');
+    if (!file || file.staged.size === 0)
+      throw new ApiError(400, 'invalid_model', 'No model file was sent (multipart field "file")', {
+        fields: { file: 'This field is required' },
+      });
+    return { bytes: await fsp.readFile(file.staged.path), fileName: file.filename || undefined };
+  } finally {
+    await discard(files.map((f) => f.staged));
   }
-  if (!found || found.bytes.length === 0)
-    throw new ApiError(400, 'invalid_model', 'No model file was sent (multipart field "file")', {
-      fields: { file: 'This field is required' },
-    });
-  return found;
 }
 
 /** `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266), for names in any script. */
@@ -137,13 +144,15 @@ export async function modelsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
       responses: {
         201: modelSchema,
-        400: errorResponse('`invalid_model`: no file, or a file that is not a lab model'),
+        400: errorResponse(
+          '`invalid_model`: no file, or a file that is not a lab model; `invalid_multipart` (a malformed part header)',
+        ),
         413: errorResponse('`too_large`'),
         415: errorResponse('`unsupported_media_type`: not multipart/form-data'),
       },
     }),
     async (req, reply) => {
-      const { bytes, fileName } = await receiveModelFile(req);
+      const { bytes, fileName } = await receiveModelFile(req, ctx.storage.tempDir);
       const model = await models.import(bytes, fileName, req.user?.id ?? null);
       return reply.status(201).send(model);
     },

@@ -208,6 +208,10 @@ describe.each(['en', 'zh'] as const)('lab models on screen (%s)', (lang) => {
     await card.getByTestId('model-heldout-toggle').click();
     if (model.heldout.length > 0) {
       await expect.poll(() => card.locator('.model-heldout-row').count(), POLL).toBe(model.heldout.length);
+      // Each held-out photo is named by its file.
+      await expect
+        .poll(async () => (await card.locator('.model-heldout-name').allTextContents()).sort(), POLL)
+        .toEqual(model.heldout.map((h) => `${PHOTOS[imageIds.indexOf(h.imageId!)]}.png`).sort());
       await expect
         .poll(
           () =>

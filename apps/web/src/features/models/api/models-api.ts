@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { modelSchema } from '@cassavascope/contract';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { imageSchema, modelSchema } from '@cassavascope/contract';
+import { normalizeImage } from '../../../lib/normalize-image';
 import { api, apiRequest, listCount, uploadWithProgress } from '../../../lib/api-client';
 import { LAB_MODEL_POLL_MS, LAB_MODELS_KEY, normalizeLabModel, type LabModelView } from '../../../lib/lab-models';
 
@@ -13,6 +14,25 @@ export function useLabModel(id: number | null) {
     queryFn: async ({ signal }) => normalizeLabModel(await api.get(`/models/${id}/`, undefined, signal, modelSchema)),
     refetchInterval: (query) => (query.state.data?.status === 'training' ? LAB_MODEL_POLL_MS : false),
   });
+}
+
+/**
+ * The file names of the held-out photos (a model names them by id): one `GET /images/{id}/` each, a handful per
+ * model; a photo deleted since is left out (the overlays say "Photo #id").
+ */
+export function useImageNames(ids: number[]): Map<number, string> {
+  const results = useQueries({
+    queries: ids.map((id) => ({
+      queryKey: ['images', 'one', id],
+      queryFn: async ({ signal }: { signal: AbortSignal }) =>
+        normalizeImage(await api.get(`/images/${id}/`, undefined, signal, imageSchema)),
+      staleTime: 60_000,
+      retry: false,
+    })),
+  });
+  const names = new Map<number, string>();
+  for (const r of results) if (r.data) names.set(r.data.id, r.data.name);
+  return names;
 }
 
 /** How many photos carry labels (the training needs 2 or more with healthy and lesion pixels). */

@@ -1,7 +1,7 @@
 import { Empty, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { resolveMediaUrl } from '../../../lib/normalize-result';
-import { useLabModel } from '../api/models-api';
+import { useImageNames, useLabModel } from '../api/models-api';
 import { ppdNumber } from '../model-verdict';
 
 /**
@@ -11,8 +11,9 @@ import { ppdNumber } from '../model-verdict';
 export function HeldoutOverlays({ modelId }: { modelId: number }) {
   const { t } = useTranslation('models');
   const model = useLabModel(modelId);
-  if (model.isLoading) return <Spin size="small" />;
   const rows = model.data?.heldout ?? [];
+  const names = useImageNames(rows.flatMap((r) => (r.imageId === null ? [] : [r.imageId])));
+  if (model.isLoading) return <Spin size="small" />;
   if (rows.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('heldout.none')} />;
   return (
     <div className="model-heldout" data-testid="model-heldout">
@@ -22,7 +23,9 @@ export function HeldoutOverlays({ modelId }: { modelId: number }) {
         return (
           <section key={`${row.imageId ?? 'x'}-${i}`} className="model-heldout-row">
             <h5>
-              {t('heldout.photo', { id: row.imageId ?? '?' })}
+              <span className="model-heldout-name">
+                {(row.imageId !== null && names.get(row.imageId)) || t('heldout.photo', { id: row.imageId ?? '?' })}
+              </span>
               <span>{t('heldout.labels_ppd', { value: ppdNumber(row.labelsPpd) })}</span>
             </h5>
             <div className="model-heldout-pair">

@@ -97,3 +97,35 @@ export const LEAF_LESION = {
   brownMaxHue: 85,
   brownMinChroma: 8,
 } as const;
+
+/** What each specimen is, and refusals of photos that are no specimen photo (`pipeline/scene-check.ts`). */
+export const SCENE_CHECK = {
+  /** a root slice shows cream flesh somewhere (all but the most rotten): at least this share of it */
+  sliceMinFlesh: 0.12,
+  /** a leaf is mostly green */
+  leafMinFoliage: 0.35,
+  /**
+   * one slice's flesh is one body (streaks and wedges notch it, they rarely cut it apart: 0.6-1.0 on the real
+   * slices); the cut ends of a heap or basket of whole roots are several separate bodies (0.16 measured)
+   */
+  sliceMinCohesion: 0.35,
+  /** background this textured (mean |gradient L*| per working pixel) is no plain board: foliage, soil, a basket */
+  maxBackgroundTexture: 6,
+  /**
+   * a plain background (board, paper, tray, cloth) keeps its lightness within a few CIELAB units (gradients
+   * and weave: 3-6 measured); a field, canopy or heap runs from shadow to sunlit (12-21 on field photos)
+   */
+  plainMaxSpread: 9,
+  /** a background this much foliage, and not plain, is a field or canopy (a plain green cloth is fine) */
+  maxBackgroundFoliage: 0.25,
+  /**
+   * ink, not tissue: a photo of at least this many specimens, nearly all (this share) near-neutral (mean
+   * chroma under 4: print and pencil on paper; cream flesh measures 8-20, the greyest real CBSD flesh 5-6), is
+   * a page of text or a drawing (a generated printed page gave 60 "specimens")
+   */
+  inkMinCount: 4,
+  inkMinShare: 0.8,
+  inkMaxChroma: 4,
+  /** a leaf cut off by the frame this much is a leaf on the plant, photographed in the field */
+  leafMaxFrameShare: 0.15,
+} as const;

@@ -6,6 +6,7 @@ import type { RgbImage } from '../imaging/raster.js';
 import type { SpecimenKind } from '../types.js';
 import type { Specimen } from './first-segmentation.js';
 import { isLeafGreen } from './leaf-scene.js';
+import { SCENE_CHECK as T } from '../models/tuning.js';
 
 /**
  * What kind of thing each found specimen is, and whether the photo is a specimen photo at all. The engine
@@ -113,34 +114,6 @@ function specimenColours(
   };
 }
 
-/** A root slice shows cream flesh somewhere (all but the most rotten); a leaf is mostly green. */
-const SLICE_MIN_FLESH = 0.12;
-const LEAF_MIN_FOLIAGE = 0.35;
-/**
- * One slice's flesh is one body (streaks and wedges notch it, they rarely cut it apart: 0.6-1.0 on the real
- * slices); the cut ends of a heap or basket of whole roots are several separate bodies (0.16 measured).
- */
-const SLICE_MIN_COHESION = 0.35;
-/** Background this textured (mean |gradient| of L*, per working pixel) is no plain board: foliage, soil, a basket. */
-const MAX_BACKGROUND_TEXTURE = 6;
-/**
- * A plain background (board, paper, tray, cloth) keeps its lightness within a few CIELAB units (gradients and
- * weave: 3-6 measured); a field, canopy or heap runs from shadow to sunlit (12-21 measured on field photos).
- */
-const PLAIN_MAX_SPREAD = 9;
-/** A background this much foliage, and not plain, is a field or canopy (a plain green cloth is fine). */
-const MAX_BACKGROUND_FOLIAGE = 0.25;
-/**
- * Ink, not tissue: a photo of at least this many specimens, nearly all of them near-neutral (mean chroma under
- * 4: print and pencil on paper; cream flesh measures 8-20, the greyest real CBSD flesh 5-6), is a page of text
- * or a drawing (a printed page gave 26-60 "specimens").
- */
-const INK_MIN_COUNT = 4;
-const INK_MIN_SHARE = 0.8;
-const INK_MAX_CHROMA = 4;
-/** A leaf cut off by the frame this much is a leaf on the plant, photographed in the field. */
-const LEAF_MAX_FRAME_SHARE = 0.15;
-
 /** Background texture, foliage and lightness: over pixels that are not specimen, away from specimens' edges. */
 function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
   const { width, height } = lab;
@@ -209,10 +182,10 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
   const foliageBg = bg ? bgFoliage / bg : 0;
   const verdicts = specimens.map((s) => {
     const v = specimenColours(lab, s, width, height, bgMean);
-    if (v.foliageShare >= LEAF_MIN_FOLIAGE && v.foliageShare > v.fleshShare) {
+    if (v.foliageShare >= T.leafMinFoliage && v.foliageShare > v.fleshShare) {
       v.kind = 'leaf';
       v.kindCertainty = Math.min(1, v.foliageShare / 0.7);
-    } else if (v.fleshShare >= SLICE_MIN_FLESH && v.fleshCohesion >= SLICE_MIN_COHESION) {
+    } else if (v.fleshShare >= T.sliceMinFlesh && v.fleshCohesion >= T.sliceMinCohesion) {
       v.kind = 'root_slice';
       v.kindCertainty = Math.min(1, v.fleshShare / 0.4) * Math.min(1, v.fleshCohesion / 0.8);
     }
@@ -222,23 +195,23 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
   const features = { texture, foliageBg, backgroundShare: bg / n, spreadL };
   let refusal: string | null = null;
   const leaves = verdicts.filter((v) => v.kind === 'leaf');
-  const plain = spreadL < PLAIN_MAX_SPREAD && texture <= MAX_BACKGROUND_TEXTURE;
-  if (foliageBg >= MAX_BACKGROUND_FOLIAGE && spreadL >= PLAIN_MAX_SPREAD) {
+  const plain = spreadL < T.plainMaxSpread && texture <= T.maxBackgroundTexture;
+  if (foliageBg >= T.maxBackgroundFoliage && spreadL >= T.plainMaxSpread) {
     refusal = 'foliage all round: a field or canopy photo, not specimens on a plain background';
-  } else if (leaves.length > 0 && leaves.every((v) => v.frameShare > LEAF_MAX_FRAME_SHARE)) {
+  } else if (leaves.length > 0 && leaves.every((v) => v.frameShare > T.leafMaxFrameShare)) {
     refusal = 'leaves cut off by the frame: leaves on the plant, not detached leaves on a plain background';
-  } else if (texture > MAX_BACKGROUND_TEXTURE && verdicts.every((v) => v.kind !== 'root_slice' || v.frameShare > 0.2)) {
+  } else if (texture > T.maxBackgroundTexture && verdicts.every((v) => v.kind !== 'root_slice' || v.frameShare > 0.2)) {
     refusal = 'a busy, textured background (soil, a basket, foliage), not specimens on a plain background';
   } else if (
-    verdicts.length >= INK_MIN_COUNT &&
-    verdicts.filter((v) => v.meanChroma < INK_MAX_CHROMA).length >= INK_MIN_SHARE * verdicts.length
+    verdicts.length >= T.inkMinCount &&
+    verdicts.filter((v) => v.meanChroma < T.inkMaxChroma).length >= T.inkMinShare * verdicts.length
   ) {
     // rows of words, a printed form, a drawing: grey to black marks on paper, where slices show cream flesh
     refusal = 'grey or black marks on paper, no cream flesh or leaf: a document, print or drawing, not specimens';
   } else if (verdicts.every((v) => v.kind === null)) {
     // on a plain background a specimen of no clear kind is most likely a slice discoloured through: scored
     // and flagged for review; elsewhere, or when its flesh shows as several cut ends, it is no specimen
-    if (verdicts.some((v) => v.fleshShare >= SLICE_MIN_FLESH && v.fleshCohesion < SLICE_MIN_COHESION)) {
+    if (verdicts.some((v) => v.fleshShare >= T.sliceMinFlesh && v.fleshCohesion < T.sliceMinCohesion)) {
       refusal = 'whole roots with cut ends showing (a heap or a basket), not slices laid flat';
     } else if (!plain) {
       refusal = 'no cut root slice (cream flesh) and no leaf (green tissue) on a plain background';

@@ -85,6 +85,21 @@ export async function startPostgres() {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dir,
+    /** `pg_ctl -m fast restart`: every session is ended (57P01), the server is back on the same port. */
+    restart() {
+      runPg(path.join(bin, 'pg_ctl'), [
+        '-D',
+        dataDir,
+        '-l',
+        path.join(dir, 'postgres.log'),
+        '-m',
+        'fast',
+        '-w',
+        '-t',
+        '60',
+        'restart',
+      ]);
+    },
     stop() {
       try {
         runPg(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);

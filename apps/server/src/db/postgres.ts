@@ -7,8 +7,20 @@ pg.types.setTypeParser(20, (v) => Number(v));
 // numeric -> number as well (AVG over integers returns numeric).
 pg.types.setTypeParser(1700, (v) => Number(v));
 
+/**
+ * Sessions the server ends (a restart, a failover: 57P01) reach the pool as an 'error' on an idle client; the
+ * pool then drops that client and opens a new one for the next query. Without a listener Node would treat
+ * the event as fatal and exit (issue 26, point 3): it is only logged.
+ */
+export function onLostConnection(err: Error): void {
+  process.stderr.write(
+    `${JSON.stringify({ level: 40, msg: 'a database connection was closed by the server', err: err.message })}\n`,
+  );
+}
+
 export async function openPostgresKysely(url: string): Promise<Kysely<Database>> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', onLostConnection);
   // Fail at start with a clear message rather than at the first request.
   const client = await pool.connect();
   client.release();

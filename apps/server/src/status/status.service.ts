@@ -3,6 +3,7 @@ import type { ServerStatus } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { engineInfo } from '../engine/app-engine.js';
+import { ApiError } from '../http/errors.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 
@@ -19,12 +20,24 @@ const VERSION = (
   JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
+/**
+ * The database did not answer (a restart, an outage): the status says so with 503 `database_unavailable`
+ * rather than a bare 500; the server carries on and answers normally once the database is back.
+ */
+function databaseDown(err: unknown): never {
+  throw new ApiError(503, 'database_unavailable', `The database is not answering: ${errorMessage(err)}`);
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** What GET /status/ reports: real counts, the engine, the backends and a live check of each endpoint. */
 /** `cookie`: the caller's, so a signed-in caller's checks run the whole route (sign-in on). */
 export async function serverStatus(app: FastifyInstance, ctx: AppContext, cookie?: string): Promise<ServerStatus> {
   const [imageCount, taskCount, endpoints, engine, disk] = await Promise.all([
-    new ImagesRepository(ctx.db.kysely).count({}),
-    new TasksRepository(ctx.db.kysely).countAll(),
+    new ImagesRepository(ctx.db.kysely).count({}).catch(databaseDown),
+    new TasksRepository(ctx.db.kysely).countAll().catch(databaseDown),
     checkEndpoints(app, cookie),
     engineInfo(ctx.engine),
     ctx.space.status().catch(() => null),

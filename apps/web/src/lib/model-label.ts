@@ -28,8 +28,13 @@ const ENGINE_LABEL_KEYS: Record<string, string> = {
   'colour segmentation (cielab)': 'engines.colour',
 };
 
+/** How the server labels a task scored with a lab model (contract `labModelLabel`): "Lab model: NAME". */
+const LAB_MODEL_LABEL = /^Lab model: (.+)$/s;
+
 /** An engine label (`/api/status/` engine.label, a task's `engine_label`) in the UI's language. */
 export function engineLabelText(label: string, t: TFunction): string {
+  const lab = LAB_MODEL_LABEL.exec(label.trim());
+  if (lab) return t('engines.lab_model', { ns: 'common', name: lab[1] });
   const key = ENGINE_LABEL_KEYS[label.trim().toLowerCase()];
   return key ? t(key, { ns: 'common' }) : label;
 }

@@ -197,17 +197,26 @@ describe('the portable file', () => {
   it('downloads as an attachment and imports back as a ready model that scores', async () => {
     const res = await server.request(`/api/models/${model.id}/file/`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Lab {2}A\.cslabmodel"/);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Lab {2}A\.labmodel\.json"/);
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.length).toBe(model.file_size);
     expect(bytes.length).toBeLessThan(5 * 1024 * 1024);
 
     const imported = await server.json('/api/models/import/', {
       method: 'POST',
-      body: formWith([{ field: 'file', name: 'from another lab.cslabmodel', data: bytes }]),
+      body: formWith([{ field: 'file', name: 'from another lab.labmodel.json', data: bytes }]),
     });
     expect(imported.status).toBe(201);
-    expect(imported.body).toMatchObject({ status: 'ready', progress: 100, file_size: bytes.length });
+    // Named as the file says (the name it was trained under), with the figures the file carries.
+    expect(imported.body).toMatchObject({
+      name: 'Blue cloth lab',
+      status: 'ready',
+      progress: 100,
+      file_size: bytes.length,
+      image_count: 4,
+    });
+    // (the file keeps 4 decimals)
+    for (const [k, v] of Object.entries(model.metrics)) expect(imported.body.metrics[k]).toBeCloseTo(v as number, 3);
     expect(imported.body.id).not.toBe(model.id);
     expect((await server.json('/api/models/')).body.results[0].id).toBe(imported.body.id);
     const again = await server.request(`/api/models/${imported.body.id}/file/`);
@@ -227,7 +236,7 @@ describe('the portable file', () => {
     for (const data of [Buffer.from('not a model'), Buffer.from('{"format":"cassavascope-lab-model"}')]) {
       const res = await server.json('/api/models/import/', {
         method: 'POST',
-        body: formWith([{ field: 'file', name: 'x.cslabmodel', data }]),
+        body: formWith([{ field: 'file', name: 'x.labmodel.json', data }]),
       });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_model');

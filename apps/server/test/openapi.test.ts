@@ -529,10 +529,10 @@ describe('real answers validate against the document', () => {
     expect((await call('GET', `/api/models/${id}/file/`)).status).toBe(200);
     const bytes = Buffer.from(await (await server.request(`/api/models/${id}/file/`)).arrayBuffer());
     const imported = await call('POST', '/api/models/import/', {
-      form: formWith([{ field: 'file', name: 'lab.cslabmodel', data: bytes }]),
+      form: formWith([{ field: 'file', name: 'lab.labmodel.json', data: bytes }]),
     });
     expect(imported.status).toBe(201);
-    const notModel = formWith([{ field: 'file', name: 'lab.cslabmodel', data: TEXT_BYTES }]);
+    const notModel = formWith([{ field: 'file', name: 'lab.labmodel.json', data: TEXT_BYTES }]);
     expect((await call('POST', '/api/models/import/', { form: notModel })).body.code).toBe('invalid_model');
     const training = await call('POST', '/api/models/', { json: { name: 'To cancel', image_ids: ids } });
     expect((await call('POST', `/api/models/${training.body.id}/cancel/`)).body.status).toBe('cancelled');

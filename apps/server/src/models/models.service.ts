@@ -134,7 +134,7 @@ export class ModelsService {
     await deleteModelFiles(this.ctx.storage, id);
   }
 
-  /** The portable file of a ready model, and a download name (`<name>.cslabmodel`). */
+  /** The portable file of a ready model, and a download name (`<name>.labmodel.json`: the JSON the engine's CLI reads with `ppd evaluate --model`). */
   async file(id: number): Promise<{ stream: Readable; size: number; fileName: string }> {
     const row = await this.row(id);
     if (row.status !== 'ready' || !row.file_key) {
@@ -192,7 +192,7 @@ export class ModelsService {
 }
 
 /** The portable file's extension (docs/model.md, "Lab model files"). */
-export const MODEL_FILE_EXTENSION = '.cslabmodel';
+export const MODEL_FILE_EXTENSION = '.labmodel.json';
 
 interface ModelFileInfo {
   name?: string | undefined;
@@ -220,6 +220,8 @@ function describe(read: unknown): ModelFileInfo {
 function stem(fileName: string | undefined): string | undefined {
   if (!fileName) return undefined;
   const base = fileName.replace(/^.*[\\/]/, '');
+  if (base.toLowerCase().endsWith(MODEL_FILE_EXTENSION))
+    return base.slice(0, -MODEL_FILE_EXTENSION.length) || undefined;
   const dot = base.lastIndexOf('.');
   return (dot > 0 ? base.slice(0, dot) : base) || undefined;
 }

@@ -28,15 +28,17 @@ interface Props {
 interface Loaded {
   layer: LabelLayer;
   photo: { width: number; height: number };
+  /** the decoded photo (drawn once onto the stage's grid-sized canvas) */
+  image: HTMLImageElement;
   /** the server holds labels for this photo */
   stored: boolean;
 }
 
-/** The photo's size as the browser shows it (EXIF orientation applied, as the server's labels are). */
-function loadPhotoSize(url: string): Promise<{ width: number; height: number }> {
+/** The photo, decoded; its natural size is as the browser shows it (EXIF orientation applied, as the labels). */
+function loadPhoto(url: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
     const img = new Image();
-    img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight });
+    img.onload = () => resolve(img);
     img.onerror = () => reject(new Error('photo'));
     img.src = url;
   });
@@ -83,7 +85,8 @@ export default function LabelPainter({ request, onClose }: Props) {
     setLoaded(null);
     setLoadError(null);
     (async () => {
-      const photo = await loadPhotoSize(request.url);
+      const image = await loadPhoto(request.url);
+      const photo = { width: image.naturalWidth, height: image.naturalHeight };
       const size = gridSize(photo.width, photo.height);
       const blob = await fetchLabels(request.imageId, controller.signal);
       const data = blob ? await decodeLabelPng(blob, size.width, size.height) : null;
@@ -92,7 +95,7 @@ export default function LabelPainter({ request, onClose }: Props) {
       const layerNow = created;
       created.onChange = () => setCounts(layerNow.counts());
       if (data) created.load(data);
-      setLoaded({ layer: created, photo, stored: blob !== null });
+      setLoaded({ layer: created, photo, image, stored: blob !== null });
     })().catch((err: unknown) => {
       if (controller.signal.aborted) return;
       setLoadError(err ?? new Error('load'));
@@ -359,7 +362,7 @@ export default function LabelPainter({ request, onClose }: Props) {
             />
             <PainterStage
               layer={layer}
-              photoUrl={request.url}
+              photo={loaded.image}
               photoName={request.name}
               viewport={viewport}
               stage={stage}

@@ -6,7 +6,7 @@ export type Tool = 'brush' | 'eraser' | 'take' | 'hand';
 
 interface Props {
   layer: LabelLayer;
-  photoUrl: string;
+  photo: HTMLImageElement;
   photoName: string;
   viewport: RefObject<HTMLDivElement | null>;
   stage: RefObject<HTMLDivElement | null>;
@@ -36,6 +36,25 @@ export function PainterStage(props: Props) {
   latest.current = props;
   const cursor = useRef<HTMLDivElement>(null);
   const canvases = useRef<HTMLDivElement>(null);
+  const photoCanvas = useRef<HTMLCanvasElement>(null);
+
+  // The photo at the grid's size, drawn once: zooming and panning then move 3 MP at most, not the 12 MP
+  // original (the original is shown on top only when zoomed in past the grid's resolution; see useView).
+  useEffect(() => {
+    const canvas = photoCanvas.current;
+    if (!canvas) return;
+    let cancelled = false;
+    const { width, height } = layer.grid;
+    void createImageBitmap(props.photo, { resizeWidth: width, resizeHeight: height, resizeQuality: 'high' })
+      .then((bitmap) => {
+        if (!cancelled) canvas.getContext('2d')?.drawImage(bitmap, 0, 0);
+        bitmap.close();
+      })
+      .catch(() => canvas.getContext('2d')?.drawImage(props.photo, 0, 0, width, height));
+    return () => {
+      cancelled = true;
+    };
+  }, [props.photo, layer]);
 
   // The layer's canvases are created outside React; they are placed in the stage once.
   useEffect(() => {
@@ -184,7 +203,15 @@ export function PainterStage(props: Props) {
   return (
     <div ref={viewport} className={`label-painter-viewport ${toolClass}`} data-testid="label-viewport">
       <div ref={stage} className="label-painter-stage" style={{ width: layer.grid.width, height: layer.grid.height }}>
-        <img src={props.photoUrl} alt={props.photoName} draggable={false} />
+        <canvas
+          ref={photoCanvas}
+          className="label-painter-photo"
+          width={layer.grid.width}
+          height={layer.grid.height}
+          role="img"
+          aria-label={props.photoName}
+        />
+        <img src={props.photo.src} alt="" draggable={false} />
         <div
           ref={canvases}
           className={`label-painter-layers${showProposal ? ' show-proposal' : ''}`}

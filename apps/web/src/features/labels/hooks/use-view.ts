@@ -23,11 +23,22 @@ export function useView(
   const view = useRef<View>({ scale: 1, x: 0, y: 0 });
   const fitScale = useRef(1);
   const [zoom, setZoom] = useState(1);
+  const pending = useRef(0);
 
   const apply = useCallback(() => {
     const v = view.current;
-    if (stage.current) stage.current.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.scale})`;
-    setZoom(v.scale); // the same number while panning: React skips the render
+    if (stage.current) {
+      stage.current.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.scale})`;
+      // Past one screen pixel per grid pixel the full-size photo shows its detail (only the part in view is drawn).
+      stage.current.classList.toggle('is-detail', v.scale > 1);
+    }
+    // The toolbar's percentage renders at most once a frame (a wheel sends several events per frame); the
+    // same number while panning: React skips the render.
+    if (!pending.current)
+      pending.current = requestAnimationFrame(() => {
+        pending.current = 0;
+        setZoom(view.current.scale);
+      });
   }, [stage]);
 
   const fit = useCallback(() => {

@@ -173,6 +173,8 @@ describe('label painter (e2e)', () => {
     await e2e.setLanguage('zh');
     await e2e.goto('images');
     await page.locator(`[data-testid="image-card"][data-image-name="${photoName}"] .image-card-thumb`).click();
+    await page.getByTestId('preview-paint-labels').waitFor();
+    await shot('zh-390-preview');
     await page.getByTestId('preview-paint-labels').click();
     await expect.poll(() => painter().getByTestId('label-state').count(), POLL).toBe(1);
     await expect.poll(() => shareValue('healthy'), POLL).toBeGreaterThan(0);
@@ -221,6 +223,8 @@ describe('label painter (e2e)', () => {
     await page.setViewportSize(DESKTOP);
     await e2e.goto('results');
     await page.getByTestId('result-card').first().click();
+    await page.getByTestId('result-paint-labels').waitFor();
+    await shot('zh-1440-result-detail');
     await page.getByTestId('result-paint-labels').click();
     await expect.poll(() => painter().getByTestId('label-state').textContent(), POLL).toBe('标注已保存');
     await expect.poll(() => shareValue('lesion'), POLL).toBeGreaterThan(0);

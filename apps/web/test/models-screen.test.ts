@@ -347,6 +347,21 @@ describe('scoring with the lab model', () => {
     await expect.poll(() => page.getByTestId('detail-model').textContent(), POLL).toBe(`Lab model: ${MODEL_NAME}`);
     await shot('result-detail-en-1440');
     await page.keyboard.press('Escape');
+    // In Chinese the task's model is named in Chinese on Results (the server's label is English).
+    await e2e.setLanguage('zh');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('results-task')
+            .filter({ hasText: 'Lab model trial' })
+            .locator('.results-task-meta')
+            .allTextContents(),
+        POLL,
+      )
+      .toContain(`实验室模型：${MODEL_NAME}`);
+    await shot('results-zh-1440');
+    await e2e.setLanguage('en');
   });
 });
 

@@ -59,7 +59,10 @@ export default function LabelPainter({ request, onClose }: Props) {
   const [loadError, setLoadError] = useState<unknown>(null);
   // Labelled pixels per value 0-4, recounted when the labels change (not on every render: 3 MP to walk).
   const [counts, setCounts] = useState<number[]>([0, 0, 0, 0, 0]);
-  const [tool, setTool] = useState<Tool>('brush');
+  // A phone opens on the hand (review: a finger moves the photo); painting starts once a class is picked.
+  const [tool, setTool] = useState<Tool>(() =>
+    window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches ? 'hand' : 'brush',
+  );
   const [value, setValue] = useState(2);
   const [radius, setRadius] = useState(12);
   const [showProposal, setShowProposal] = useState(false);

@@ -161,6 +161,21 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
   const leafy = greenShare >= T.minGreenShare;
   if (!leafy && !forced) return { leaves: [], refusal: null, leafy, features: { ...EMPTY, greenShare } };
 
+  // Detached leaves leave the board showing along much of the frame; where leaf (or green cloth) holds nearly
+  // all of it, there is no plain background to find (and the costly search below is skipped)
+  let edgeGreen = 0;
+  for (let x = 0; x < width; x++) edgeGreen += green[x]! + green[(height - 1) * width + x]!;
+  for (let y = 1; y < height - 1; y++) edgeGreen += green[y * width]! + green[y * width + width - 1]!;
+  const edgeShare = 1 - edgeGreen / (2 * (width + height) - 4);
+  if (edgeShare < T.minBackgroundPerimeter) {
+    return {
+      leaves: [],
+      refusal: 'leaves fill the frame: leaves on the plant or a canopy, not a detached leaf on a plain background',
+      leafy,
+      features: { ...EMPTY, greenShare, backgroundPerimeter: edgeShare },
+    };
+  }
+
   // Background: what the frame reaches without crossing leaf (green grown by a few pixels, so the leaf's
   // blurred edge and dark veins do not leak it in).
   const r = Math.max(1, Math.round(Math.max(width, height) / 250));

@@ -24,13 +24,18 @@ export function useView(
   const fitScale = useRef(1);
   const [zoom, setZoom] = useState(1);
   const pending = useRef(0);
+  const detailTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const apply = useCallback(() => {
     const v = view.current;
     if (stage.current) {
       stage.current.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.scale})`;
-      // Past one screen pixel per grid pixel the full-size photo shows its detail (only the part in view is drawn).
-      stage.current.classList.toggle('is-detail', v.scale > 1);
+      // Past one screen pixel per grid pixel the full-size photo shows its detail, once the view rests: while
+      // it moves, only the grid-sized photo is redrawn (a 12 MP rescale a frame is what made zooming stutter).
+      const el = stage.current;
+      el.classList.remove('is-detail');
+      clearTimeout(detailTimer.current);
+      if (v.scale > 1) detailTimer.current = setTimeout(() => el.classList.add('is-detail'), 150);
     }
     // The toolbar's percentage renders at most once a frame (a wheel sends several events per frame); the
     // same number while panning: React skips the render.

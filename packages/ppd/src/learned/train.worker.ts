@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { LabelledPhoto } from './lab-model-api.js';
 import { trainInProcess, TrainingError } from './train-core.js';
@@ -8,6 +9,13 @@ export type TrainReply =
   | { type: 'progress'; percent: number }
   | { type: 'done'; result: Awaited<ReturnType<typeof trainInProcess>> }
   | { type: 'failed'; code: string; message: string };
+
+// background work, as the analysis workers: on Linux this lowers only this thread's priority
+try {
+  os.setPriority(19);
+} catch {
+  // not permitted on some systems: training still works at normal priority
+}
 
 const port = parentPort!;
 port.once('message', async (msg: TrainRequest) => {

@@ -34,6 +34,8 @@ interface Held {
  */
 export class PgBlobLocks implements SharedBlobLocks {
   private session: pg.Client | null = null;
+  /** the session's statements, one at a time and in the order issued (pg 9 refuses overlapping queries) */
+  private lane: Promise<unknown> = Promise.resolve();
   private opening: Promise<pg.Client> | null = null;
   private readonly held = new Map<string, Held>();
   private readonly deleters: pg.Pool;
@@ -72,9 +74,9 @@ export class PgBlobLocks implements SharedBlobLocks {
       this.held.delete(key);
       // Synchronous: queued on the session before any later take of the same key.
       if (entry.session && entry.session === this.session)
-        entry.session
-          .query('SELECT pg_advisory_unlock_shared($1::bigint)', [lockId(key)])
-          .catch((err: unknown) => this.log.warn({ err }, 'could not release a blob lock'));
+        this.inLane(entry.session, 'SELECT pg_advisory_unlock_shared($1::bigint) AS ok', lockId(key)).catch(
+          (err: unknown) => this.log.warn({ err }, 'could not release a blob lock'),
+        );
     }
   }
 
@@ -115,16 +117,20 @@ export class PgBlobLocks implements SharedBlobLocks {
     const deadline = Date.now() + HOLD_WAIT_MS;
     for (;;) {
       const session = await this.open();
-      const { rows } = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock_shared($1::bigint) AS ok', [
-        lockId(key),
-      ]);
-      if (rows[0]?.ok) {
+      if (await this.inLane(session, 'SELECT pg_try_advisory_lock_shared($1::bigint) AS ok', lockId(key))) {
         entry.session = session;
         return;
       }
       if (Date.now() > deadline) throw new Error(`blob ${key} stayed locked by a delete for ${HOLD_WAIT_MS} ms`);
       await sleep(RETRY_MS);
     }
+  }
+
+  /** Queues a one-lock statement on `session` (synchronously: its place in the lane is taken at the call). */
+  private inLane(session: pg.Client, text: string, id: number): Promise<boolean> {
+    const run = this.lane.then(() => session.query<{ ok: boolean }>(text, [id]));
+    this.lane = run.catch(() => undefined);
+    return run.then((r) => r.rows[0]?.ok === true);
   }
 
   private async open(): Promise<pg.Client> {

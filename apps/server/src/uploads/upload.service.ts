@@ -14,6 +14,7 @@ import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import { guardOf } from '../storage/blob-guard.js';
+import { removeBlobs } from '../storage/blob-removal.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
 import type { ProbedImage } from './image-probe.js';
 import { EXTENSION_OF } from './image-sniff.js';
@@ -361,7 +362,10 @@ export class UploadService {
     if (notStored.length > 0) await this.deleteUnreferenced(notStored, created);
     if (replaced.length > 0) {
       const orphans = [...resultKeys, ...(await this.images.orphanedKeys(replaced))];
-      await storage.delete(orphans).catch((err) => this.ctx.log.warn({ err }, 'could not delete replaced files'));
+      // Through the blob guard: another upload may be taking up the replaced bytes again (issue 26).
+      await removeBlobs(this.ctx, orphans).catch((err) =>
+        this.ctx.log.warn({ err }, 'could not delete replaced files'),
+      );
     }
     // An overwritten image keeps its sample fields (same id); a new one has none yet.
     const overwrittenIds = plans.flatMap((p) => (p.kind === 'store' && p.overwrite ? [p.overwrite.id] : []));

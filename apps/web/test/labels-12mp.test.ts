@@ -79,7 +79,16 @@ describe('label painter on a 12 MP photo (e2e)', () => {
     await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.7, { steps: 120 });
     await page.mouse.up();
     const strokeFrames = await page.evaluate(() => (window as unknown as { gaps: number[] }).gaps.length);
+    // Zoom about a slice's dark spot (upper left slice of the photo).
+    await page.mouse.move(box.x + box.width * 0.5 - box.height * 0.98 * (4 / 3) * 0.345, box.y + box.height * 0.15);
     for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -120);
+    // Zoomed in past the grid: once the view rests the full-size photo shows its detail.
+    await page.locator('.label-painter-stage.is-detail').waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('.label-painter-stage.is-detail img');
+      return !!img && img.complete && img.getBoundingClientRect().width > 0;
+    });
+    await page.screenshot({ path: '/tmp/labels-shots/en-1440-12mp-detail.png' });
     for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 120);
     const all = await page.evaluate(() => {
       const w = window as unknown as { gaps: number[]; recording: boolean };

@@ -199,6 +199,8 @@ describe('label painter (e2e)', () => {
     await page.getByTestId('confirm-delete-labels').click();
     await expect.poll(() => painter().getByTestId('label-state').textContent(), POLL).toBe('尚无标注');
     expect(await serverLabelCounts()).toBeNull();
+    // The confirmation has faded out (its mask would take the stroke), as a person waits to see the photo.
+    await page.locator('.label-painter-confirm').waitFor({ state: 'hidden' });
     await paintTwoClassesAndSave();
     await shot('zh-390-painted');
     const counts = (await serverLabelCounts())!;

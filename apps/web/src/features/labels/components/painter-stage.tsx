@@ -95,7 +95,7 @@ export function PainterStage(props: Props) {
       const r = el.getBoundingClientRect();
       return { dist: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2 - r.left, y: (a.y + b.y) / 2 - r.top };
     };
-    const moveCursor = (e: PointerEvent) => {
+    const moveCursor = (e: { clientX: number; clientY: number; pointerType?: string }) => {
       const c = cursor.current;
       if (!c) return;
       const p = latest.current;
@@ -179,6 +179,7 @@ export function PainterStage(props: Props) {
       const { x, y } = local(e);
       const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
       view.zoomBy(Math.exp(-delta * 0.0015), x, y);
+      moveCursor(e); // the brush circle follows the zoom
     };
     const noMenu = (e: Event) => e.preventDefault();
     el.addEventListener('pointerdown', down);

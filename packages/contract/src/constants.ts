@@ -61,6 +61,11 @@ export const PPD_MIN = 0;
 export const PPD_MAX = 10;
 /** PPD >= this counts as "disease" in task statistics (api.md, Tasks): the mild band's lower limit. */
 export const DISEASE_FROM = PPD_MILD_FROM;
+/**
+ * A result's error codes that are the engine's refusals (api.md, Tasks): the photo shows no specimen to score.
+ * A refusal is an outcome, not a failure: a task whose photos were all refused ends `completed`.
+ */
+export const REFUSAL_CODES = ['not_a_specimen_photo', 'no_specimen_found'] as const;
 
 /**
  * Header CassavaScope's server sends with every /api answer (value `1`): its bodies follow this package's

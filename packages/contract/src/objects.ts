@@ -90,6 +90,8 @@ export interface Task {
   progress: number;
   processed_count: number;
   failed_count: number;
+  /** how many of the failed_count were refusals (not_a_specimen_photo, no_specimen_found): outcomes, not failures */
+  refused_count: number;
   created_time: string;
   updated_time: string;
   completed_time: string | null;

@@ -123,6 +123,10 @@ export const taskSchema = z.object({
   progress: z.number().min(0).max(100),
   processed_count: count,
   failed_count: count,
+  refused_count: count.meta({
+    description:
+      'how many of failed_count the engine refused (not_a_specimen_photo, no_specimen_found): outcomes, not failures',
+  }),
   created_time: time,
   updated_time: time,
   completed_time: time.nullable(),

@@ -55,6 +55,8 @@ export interface TasksTable {
   parameters: string;
   processed_count: Generated<number>;
   failed_count: Generated<number>;
+  /** how many of the failed were the engine's refusals (migration 0018) */
+  refused_count: Generated<number>;
   scored_count: Generated<number>;
   healthy_count: Generated<number>;
   disease_count: Generated<number>;

@@ -45,6 +45,7 @@ export async function recordOutcome(db: Kysely<Database>, rec: ResultRecord): Pr
         r.taskId,
         {
           failed,
+          refused: TaskState.isRefusal(r.errorCode),
           scored: !failed && r.ppdValue !== null,
           ppd: r.ppdValue,
           confidence: r.confidence,

@@ -1,4 +1,4 @@
-import { DISEASE_FROM } from '@cassavascope/contract';
+import { DISEASE_FROM, REFUSAL_CODES } from '@cassavascope/contract';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -7,6 +7,8 @@ type Db = Kysely<Database>;
 /** What one image's outcome adds to its task's counters. */
 export interface OutcomeCount {
   failed: boolean;
+  /** the failure is the engine's refusal (an outcome: api.md, Tasks); counted in failed too */
+  refused?: boolean | undefined;
   /** the image got a PPD */
   scored: boolean;
   ppd: number | null;
@@ -16,7 +18,7 @@ export interface OutcomeCount {
 
 /**
  * The one writer of a task's status and counters (`status`, `processed_count`, `failed_count`,
- * `scored_count`, `healthy_count`, `disease_count`, `confidence_sum`, `processing_time_sum`,
+ * `refused_count`, `scored_count`, `healthy_count`, `disease_count`, `confidence_sum`, `processing_time_sum`,
  * `error_message`, `completed_at`, `engine_label`). Every method takes the database or the caller's
  * transaction, so a change of status or counters commits with the rows it belongs to. Counters only grow
  * by atomic SQL increments (several workers may share a task); the status only leaves `running` once,
@@ -39,6 +41,7 @@ export const TaskState = {
       .set((eb) => ({
         processed_count: eb('processed_count', '+', 1),
         failed_count: eb('failed_count', '+', o.failed ? 1 : 0),
+        refused_count: eb('refused_count', '+', o.failed && o.refused ? 1 : 0),
         scored_count: eb('scored_count', '+', scored ? 1 : 0),
         healthy_count: eb('healthy_count', '+', scored && (o.ppd as number) < DISEASE_FROM ? 1 : 0),
         disease_count: eb('disease_count', '+', scored && (o.ppd as number) >= DISEASE_FROM ? 1 : 0),
@@ -72,15 +75,19 @@ export const TaskState = {
       .execute();
   },
 
-  /** running -> completed (or failed when every image failed) once every image has been attempted. */
+  /**
+   * running -> completed once every image has been attempted; failed when every image failed for a reason
+   * other than a refusal (a refusal is an outcome: a task of refused photos ends completed).
+   */
   async finishIfComplete(db: Db, taskId: number, now = new Date().toISOString()): Promise<void> {
+    const allFailed = sql`failed_count >= image_count and refused_count = 0`;
     await db
       .updateTable('tasks')
       .set({
-        status: sql<string>`case when failed_count >= image_count then 'failed' else 'completed' end`,
+        status: sql<string>`case when ${allFailed} then 'failed' else 'completed' end`,
         error_message: sql<
           string | null
-        >`case when failed_count >= image_count then 'Every image failed; each result gives its error_code' else null end`,
+        >`case when ${allFailed} then 'Every image failed; each result gives its error_code' else null end`,
         completed_at: now,
         updated_at: now,
       })
@@ -120,6 +127,11 @@ export const TaskState = {
       .where('id', '=', taskId)
       .where('engine_label', 'is', null)
       .execute();
+  },
+
+  /** Whether a result's error code is the engine's refusal rather than a failure. */
+  isRefusal(errorCode: string | null): boolean {
+    return errorCode !== null && (REFUSAL_CODES as readonly string[]).includes(errorCode);
   },
 
   async status(db: Db, taskId: number): Promise<string | undefined> {

@@ -23,6 +23,7 @@ export function toTask(row: TaskRow, creators: ReadonlyMap<number, string> = new
     progress: row.image_count > 0 ? Math.min(100, (processed / row.image_count) * 100) : 100,
     processed_count: processed,
     failed_count: row.failed_count,
+    refused_count: row.refused_count,
     created_time: row.created_at,
     created_by:
       row.created_by === null

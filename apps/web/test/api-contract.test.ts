@@ -29,6 +29,7 @@ const task = {
   progress: 50,
   processed_count: 1,
   failed_count: 0,
+  refused_count: 0,
   created_time: '2026-11-21T10:02:00.000Z',
   updated_time: '2026-11-21T10:03:00.000Z',
   completed_time: null,
@@ -44,6 +45,8 @@ const task = {
   },
   statistics: null,
   error_message: null,
+  specimen_kind: 'auto',
+  model_id: null,
 };
 const taskList = {
   count: 1,

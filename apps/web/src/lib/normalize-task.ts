@@ -52,6 +52,8 @@ export interface TaskView {
   /** images attempted so far (scored or failed): the number of result rows of the task */
   processedCount: number;
   failedCount: number;
+  /** of the failed, how many the engine refused (`refused_count`: no specimen to score): outcomes, not failures */
+  refusedCount: number;
   parameters: TaskParametersView;
   statistics: TaskStatisticsView | null;
   errorMessage: string | null;
@@ -123,6 +125,7 @@ export function normalizeTask(input: unknown): TaskView {
       statistics?.totalProcessed ??
       Math.floor((progress / 100) * imageCount),
     failedCount: pickNumber(raw, 'failed_count', 'failedCount') ?? 0,
+    refusedCount: pickNumber(raw, 'refused_count', 'refusedCount') ?? 0,
     parameters: normalizeParameters(raw),
     statistics,
     errorMessage: pickString(raw, 'error_message', 'errorMessage'),

@@ -8,15 +8,46 @@ export interface TaskSummary {
   completed: number;
   running: number;
   failed: number;
-  /** completed tasks as a share of all tasks, in percent, rounded (spec section 2) */
+  /** completed tasks (refused photos are outcomes) as a share of all tasks, in percent, rounded (spec section 2) */
   successRate: number;
 }
 
-/** Tasks per status of a list. */
+/**
+ * A task's status as an outcome: a refusal is an outcome, not a failure (api.md, Tasks), so a task a backend
+ * marked failed although every image was attempted and some were refused counts as completed.
+ */
+export function outcomeStatus(
+  task: Pick<TaskView, 'status' | 'refusedCount' | 'processedCount' | 'imageCount'>,
+): string {
+  return task.status === 'failed' && task.refusedCount > 0 && task.processedCount >= task.imageCount
+    ? 'completed'
+    : task.status;
+}
+
+/** Tasks per status of a list (by outcome: see `outcomeStatus`). */
 export function countStatuses(tasks: TaskView[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const task of tasks) counts[task.status] = (counts[task.status] ?? 0) + 1;
+  for (const task of tasks) {
+    const status = outcomeStatus(task);
+    counts[status] = (counts[status] ?? 0) + 1;
+  }
   return counts;
+}
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/**
+ * The status badge's words (tasks.json `status.*`): a completed task with refused photos says how many
+ * ("Completed, 14 refused"), so refusals read as outcomes rather than as a failure.
+ */
+export function taskStatusText(
+  t: Translate,
+  task: Pick<TaskView, 'status' | 'refusedCount' | 'processedCount' | 'imageCount'>,
+): string {
+  const status = outcomeStatus(task);
+  if (status === 'completed' && task.refusedCount > 0)
+    return t('status.completed_refused', { count: task.refusedCount });
+  return t(`status.${status}`);
 }
 
 /**

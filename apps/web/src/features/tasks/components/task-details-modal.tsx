@@ -147,7 +147,7 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, onScor
                     },
                   ]
                 : []),
-              { key: 'status', label: t('details.status'), children: <TaskStatusBadge status={task.status} /> },
+              { key: 'status', label: t('details.status'), children: <TaskStatusBadge task={task} /> },
               { key: 'progress', label: t('details.progress'), children: `${Math.round(task.progress)}%` },
             ]}
           />
@@ -185,6 +185,16 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, onScor
                   label: t('details.failed_count'),
                   children: <span data-testid="failed-count">{task.failedCount}</span>,
                 },
+                // Refusals are part of "not scored" but are outcomes (no specimen to score), not failures.
+                ...(task.refusedCount > 0
+                  ? [
+                      {
+                        key: 'refused',
+                        label: t('details.refused_count'),
+                        children: <span data-testid="refused-count">{task.refusedCount}</span>,
+                      },
+                    ]
+                  : []),
                 {
                   key: 'confidence',
                   label: t('details.average_confidence'),
@@ -235,7 +245,10 @@ export function TaskDetailsModal({ task, onClose, onViewResults, onRerun, onScor
               </div>
             ) : (
               <p className="task-details-note" data-testid="nothing-scored">
-                <InfoCircleOutlined /> {t('details.nothing_scored', { count: task.failedCount })}
+                <InfoCircleOutlined />{' '}
+                {task.refusedCount > 0 && task.refusedCount >= task.failedCount
+                  ? t('details.nothing_scored_refused', { count: task.refusedCount })
+                  : t('details.nothing_scored', { count: task.failedCount })}
               </p>
             )}
           </Block>

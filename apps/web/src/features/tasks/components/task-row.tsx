@@ -5,6 +5,7 @@ import { useCan } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import type { TaskView } from '../../../lib/normalize-task';
 import { useTaskDurationText } from '../hooks/use-task-duration-text';
+import { outcomeStatus } from '../task-figures';
 import { taskModelText } from '../task-model-text';
 import { TaskStatusBadge, TaskStatusIcon } from './task-status';
 
@@ -29,11 +30,11 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel, 
   return (
     <article className="task-row" data-testid="task-row" data-task-id={task.id} data-status={task.status}>
       <div className="task-row-main">
-        <TaskStatusIcon status={task.status} />
+        <TaskStatusIcon status={outcomeStatus(task)} />
         <div className="task-row-body">
           <div className="task-row-title">
             <h3 title={task.name}>{task.name}</h3>
-            <TaskStatusBadge status={task.status} />
+            <TaskStatusBadge task={task} />
           </div>
           <dl className="task-row-meta">
             <div>

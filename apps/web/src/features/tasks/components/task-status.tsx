@@ -7,7 +7,10 @@ import {
 } from '@ant-design/icons';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { UNKNOWN_TASK_STATUS } from '../../../lib/normalize-task';
+import { UNKNOWN_TASK_STATUS, type TaskView } from '../../../lib/normalize-task';
+import { outcomeStatus, taskStatusText } from '../task-figures';
+
+type StatusOf = Pick<TaskView, 'status' | 'refusedCount' | 'processedCount' | 'imageCount'>;
 
 const COLOURS: Record<string, string> = {
   running: 'blue',
@@ -26,12 +29,16 @@ export function TaskStatusIcon({ status }: { status: string }) {
   return <ClockCircleOutlined className={cls} />;
 }
 
-/** The status badge; a task without a status reads "unknown", other statuses are shown as they come; both neutral. */
-export function TaskStatusBadge({ status }: { status: string }) {
+/**
+ * The status badge, by outcome (a task of refused photos is completed: "Completed, 14 refused"); a task without
+ * a status reads "unknown", other statuses are shown as they come; both neutral.
+ */
+export function TaskStatusBadge({ task }: { task: StatusOf }) {
   const { t } = useTranslation('tasks');
+  const status = outcomeStatus(task);
   return (
     <Tag color={COLOURS[status] ?? 'default'} data-testid="task-status">
-      {COLOURS[status] || status === UNKNOWN_TASK_STATUS ? t(`status.${status}`) : status}
+      {COLOURS[status] || status === UNKNOWN_TASK_STATUS ? taskStatusText(t, task) : status}
     </Tag>
   );
 }

@@ -264,40 +264,42 @@ describe('tasks screen', () => {
     await screenshot(page, 'results-empty-en-1440');
   });
 
-  it('shows a failed task with its error, and a 0 % success rate', async () => {
+  it('a task whose photo was refused is completed, says so, and keeps a 100 % success rate (issue 25)', async () => {
     const grey = await e2e.server.upload(
       '/api/images/upload-files/',
       [{ name: 'grey.jpg', bytes: await makeGreyJpeg() }],
       { check_duplicate: '0' },
     );
-    const failed = await createTask('Nothing to score', [grey.body.uploaded[0].id]);
-    await waitForApiStatus(failed, 'failed');
-    const task = (await e2e.server.api(`/api/tasks/${failed}/`)).body;
+    const refused = await createTask('Nothing to score', [grey.body.uploaded[0].id]);
+    await waitForApiStatus(refused, 'completed');
+    const task = (await e2e.server.api(`/api/tasks/${refused}/`)).body;
+    expect(task).toMatchObject({ failed_count: 1, refused_count: 1, error_message: null });
     await e2e.goto('tasks');
-    await expect.poll(() => row(failed).getAttribute('data-status'), POLL).toBe('failed');
-    await expect.poll(() => row(failed).getByTestId('task-status').textContent(), POLL).toBe('Failed');
+    await expect.poll(() => row(refused).getAttribute('data-status'), POLL).toBe('completed');
+    // A refusal is an outcome, not a red "Failed".
+    await expect.poll(() => row(refused).getByTestId('task-status').textContent(), POLL).toBe('Completed, 1 refused');
     await expect
       .poll(() => page.getByTestId('task-summary-failed').locator('.ant-statistic-content').textContent(), POLL)
-      .toContain('1');
+      .toContain('0');
     await expect
       .poll(() => page.getByTestId('task-summary-rate').locator('.ant-statistic-content').textContent(), POLL)
-      .toContain('0');
+      .toContain('100');
     // Issue 15 item 17: one percent sign (no % icon before the number as well as the % after it).
     expect(await page.getByTestId('task-summary-rate').locator('[data-icon="percentage"]').count()).toBe(0);
-    await row(failed).getByTestId('task-details').click();
+    await row(refused).getByTestId('task-details').click();
     const details = page.getByTestId('task-details-panel');
     await details.waitFor();
-    await expect.poll(() => details.getByTestId('status-text').textContent(), POLL).toBe('The task failed.');
-    // Issue 15 item 5: a failed task says what happened, never "Completed" or a 0.0 % confidence of nothing.
-    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('Failed');
-    await expect.poll(() => details.getByTestId('average-confidence').textContent(), POLL).toBe('--');
-    await expect.poll(() => details.getByTestId('nothing-scored').textContent(), POLL).toContain('No image was scored');
     await expect
-      .poll(() => details.getByTestId('task-error').textContent(), POLL)
-      .toBe('The image could not be scored. Its result on the Results screen says why.');
-    expect(task.error_message).toBeTruthy();
-    // The server's English sentence is not what the screen shows (item 16).
-    expect(await details.textContent()).not.toContain(task.error_message);
+      .poll(() => details.getByTestId('status-text').textContent(), POLL)
+      .toBe('The task has finished; its results are on the Results screen.');
+    await expect.poll(() => details.getByTestId('task-status').textContent(), POLL).toBe('Completed, 1 refused');
+    // Issue 15 item 5: nothing scored shows no 0.0 % confidence of nothing.
+    await expect.poll(() => details.getByTestId('average-confidence').textContent(), POLL).toBe('--');
+    await expect.poll(() => details.getByTestId('refused-count').textContent(), POLL).toBe('1');
+    await expect
+      .poll(() => details.getByTestId('nothing-scored').textContent(), POLL)
+      .toContain('the engine refused the 1 photo, as it shows no specimen to score');
+    expect(await details.getByTestId('task-error').count()).toBe(0);
     // Item 14: parameter values, and the TTA switch says it does nothing with the colour engine.
     await expect.poll(() => details.getByTestId('param-threshold').textContent(), POLL).toBe('0.5');
     await expect.poll(() => details.getByTestId('param-min-area').textContent(), POLL).toBe('100');
@@ -307,21 +309,19 @@ describe('tasks screen', () => {
     // Item 2: wall time beside the summed worker time, each named.
     await expect.poll(() => details.textContent(), POLL).toContain('Wall time');
     await expect.poll(() => details.textContent(), POLL).toContain('Worker time (summed over workers)');
-    await screenshot(page, 'tasks-details-failed-en-1440', false);
+    await screenshot(page, 'tasks-details-refused-en-1440', false);
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
     await e2e.setLanguage('zh');
-    await row(failed).getByTestId('task-details').click();
+    await expect.poll(() => row(refused).getByTestId('task-status').textContent(), POLL).toBe('已完成，1 张被拒绝');
+    await row(refused).getByTestId('task-details').click();
     await details.waitFor();
-    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('已失败');
-    await expect
-      .poll(() => details.getByTestId('task-error').textContent(), POLL)
-      .toBe('图像均未能评分（共 1 张），结果页中每条结果都说明了原因。');
-    await expect.poll(() => details.getByTestId('nothing-scored').textContent(), POLL).toContain('没有图像完成评分');
+    await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('已完成');
+    await expect.poll(() => details.getByTestId('nothing-scored').textContent(), POLL).toContain('引擎拒绝评分');
     expect(englishSentences(await details.innerText())).toEqual([]);
-    await screenshot(page, 'tasks-details-failed-zh-1440', false);
+    await screenshot(page, 'tasks-details-refused-zh-1440', false);
     await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, 'tasks-details-failed-zh-390', false);
+    await screenshot(page, 'tasks-details-refused-zh-390', false);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });

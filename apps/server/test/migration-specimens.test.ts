@@ -168,9 +168,10 @@ async function checkMigrated(
   let csv = '';
   for await (const chunk of exportCsvStream(db, {})) csv += chunk;
   const lines = csv.slice(1).trim().split('\r\n');
-  expect(lines[1]).toBe('a.jpg,5.42,0.91,mild,0.2,4.9 / 6.1 / 5.26,1,,5.42,false,3,5.42');
-  expect(lines[2]).toBe('b.jpg,,,,0.2,,1,no_specimen_found,,false,0,');
-  expect(lines[3]!.endsWith(',false,2,')).toBe(true);
+  // ... specimen_count, model_name (none: the default engine), specimen_kind (auto for tasks before 0017), ...
+  expect(lines[1]).toBe('a.jpg,5.42,0.91,mild,0.2,4.9 / 6.1 / 5.26,1,,5.42,false,3,,auto,5.42');
+  expect(lines[2]).toBe('b.jpg,,,,0.2,,1,no_specimen_found,,false,0,,auto,');
+  expect(lines[3]!.endsWith(',false,2,,auto,')).toBe(true);
   expect(await repo.count({ needsReview: false })).toBe(3);
 }
 

@@ -8,6 +8,9 @@ import { isFlesh } from '../imaging/tissue-colours.js';
 import type { SpecimenKind } from '../types.js';
 import { hullSpans } from '../imaging/convex-hull.js';
 import { NOT_SPECIMEN, type SegmentationModel } from './segmentation-model.js';
+import { defaultSliceModel, learnedLesionShare } from '../learned/default-slice-model.js';
+import { photoReference, type PhotoReference } from '../learned/pixel-features.js';
+import { SLICE_LESION } from './tuning.js';
 
 export const COLOUR_ENGINE_INFO: EngineInfo = { name: 'colour', label: 'Colour segmentation (CIELAB)', kind: 'colour' };
 
@@ -863,10 +866,15 @@ function weakFlesh(dist: Float32Array, L: Float32Array, A: Float32Array, B: Floa
 class ColourModel implements SegmentationModel {
   readonly info = COLOUR_ENGINE_INFO;
   private photoReference: Reference | null = null;
+  /** the slice classifier's reference colours, from the copy the first segmentation reads (as in training) */
+  private learnedReference: PhotoReference | null = null;
+  /** the pixels the last scoreSurface stripped as peel (only kept when the classifier is blended in) */
+  private peel: Uint8Array | null = null;
 
   async specimenProbability(image: RgbImage, imageLab?: LabPlanes): Promise<Float32Array> {
     const { width, height } = image;
     const lab = imageLab ?? rgbToLab(image.data, width, height);
+    this.learnedReference = SLICE_LESION.learnedWeight > 0 ? photoReference(lab) : null;
     const r = Math.max(1, Math.round(Math.max(width, height) / 300));
     const L = boxBlur(lab.L, width, height, r);
     const A = boxBlur(lab.a, width, height, r);
@@ -957,12 +965,28 @@ class ColourModel implements SegmentationModel {
     // Bark seen from the side leaves the specimen, and the face alone is scored again: the bark's dark brown
     // had set the lesion cut, above the olive streaks of the face itself.
     const bark = barkCrescent(p, lab, mask, cut.width, cut.height);
-    if (!bark) return p;
+    if (!bark) return this.blendLearned(p, lab, mask, kind);
     const face = mask.slice();
     for (let i = 0; i < face.length; i++) if (bark[i]) face[i] = 0;
     const q = this.scoreSurface(lab, face, kind);
     for (let i = 0; i < q.length; i++) if (bark[i]) q[i] = NOT_SPECIMEN;
-    return q;
+    return this.blendLearned(q, lab, face, kind);
+  }
+
+  /**
+   * Issue 22 point 5: on a root slice's face the shipped classifier's P(discoloured) is blended in with
+   * `SLICE_LESION.learnedWeight`; the peel the rules stripped keeps the rules' reading (the classifier's labels
+   * count the peel ring as necrotic), as do bark and pixels out of the specimen.
+   */
+  private blendLearned(p: Float32Array, lab: LabPlanes, mask: Uint8Array, kind: SpecimenKind): Float32Array {
+    const w = SLICE_LESION.learnedWeight;
+    const model = w > 0 && kind === 'root_slice' ? defaultSliceModel() : null;
+    if (!model || !this.peel) return p;
+    const face = new Uint8Array(mask.length);
+    for (let i = 0; i < face.length; i++) face[i] = mask[i] && p[i]! >= 0 && !this.peel[i] ? 1 : 0;
+    const learned = learnedLesionShare(model, lab, face, this.learnedReference ?? photoReference(lab));
+    for (let i = 0; i < face.length; i++) if (face[i]) p[i] = (1 - w) * p[i]! + w * learned[i]!;
+    return p;
   }
 
   /** P(discoloured) of the pixels of `mask`: distance from the healthy reference, cut, peel stripped. */
@@ -996,7 +1020,15 @@ class ColourModel implements SegmentationModel {
     const slope = 0.2 * cutAt;
     for (let i = 0; i < p.length; i++) if (mask[i]) p[i] = sigmoid((dist[i]! - cutAt) / slope);
 
-    if (kind === 'root_slice') stripPeel(p, lab, mask, edgeDist, width, area);
+    if (kind === 'root_slice') {
+      const before = SLICE_LESION.learnedWeight > 0 ? p.slice() : null;
+      stripPeel(p, lab, mask, edgeDist, width, area);
+      // what the peel rule lowered is peel, and stays the rules' reading when the classifier is blended in
+      if (before) {
+        this.peel = new Uint8Array(p.length);
+        for (let i = 0; i < p.length; i++) this.peel[i] = p[i]! < before[i]! ? 1 : 0;
+      }
+    }
     return p;
   }
 

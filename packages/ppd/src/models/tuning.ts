@@ -129,3 +129,14 @@ export const SCENE_CHECK = {
   /** a leaf cut off by the frame this much is a leaf on the plant, photographed in the field */
   leafMaxFrameShare: 0.15,
 } as const;
+
+/** The slice lesion step of the colour engine (`models/colour-model.ts`, issue 22 point 5). */
+export const SLICE_LESION = {
+  /**
+   * Weight of the shipped slice classifier (`learned/default-slice-model.ts`) in P(discoloured) of a root
+   * slice's face, 0 = the rules alone, 1 = the classifier alone; the rules still decide peel, bark and what is
+   * not specimen. Off: every weight tried (0.1-1) raised roots + tray's MAE past 0.4504 (the classifier
+   * over-reads the tray's faces); measured in docs/model-notebook.md (2026-11-27).
+   */
+  learnedWeight: 0,
+};

@@ -229,9 +229,16 @@ describe('reviewing results in the browser', () => {
     await expect
       .poll(() => draw.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL)
       .toBe(true);
-    // The modal zooms in: measure once its animations have finished and two reads a frame apart agree.
+    // The modal zooms in: measure once its animations have finished and two reads a frame apart agree. Only
+    // animations that end are awaited: a loading spinner in the modal repeats for ever, and waiting on it hung
+    // the test until its timeout whenever the machine was slow enough for one to be showing.
     await draw.evaluate((el) =>
-      Promise.all((el.closest('.ant-modal-wrap') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
+      Promise.all(
+        (el.closest('.ant-modal-wrap') ?? el)
+          .getAnimations({ subtree: true })
+          .filter((a) => Number.isFinite(a.effect?.getTiming().iterations ?? 1))
+          .map((a) => a.finished),
+      ),
     );
     let box = (await draw.boundingBox())!;
     await expect

@@ -224,7 +224,20 @@ describe('reviewing results in the browser', () => {
     await card(id).click();
     await detail().waitFor();
     const before = await api(id);
+    // Click once the detail has settled (its photos loaded, a specimen card each), as a person would: a photo
+    // arriving late moves the buttons below it, and a click aimed before the move lands beside the button.
+    await expect
+      .poll(
+        () =>
+          detail()
+            .locator('img')
+            .evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete)),
+        POLL,
+      )
+      .toBe(true);
+    await expect.poll(() => detail().getByTestId('specimen-card').count(), POLL).toBe(before.specimens.length);
     await detail().getByTestId('review-add').click();
+    await page.locator('.review-add-modal').waitFor();
     const draw = page.getByTestId('review-draw');
     await expect
       .poll(() => draw.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL)

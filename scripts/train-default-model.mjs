@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEngine, readCbsdMask, trainLabModel } from '@cassavascope/ppd';
+import { countLabels, createEngine, labelsPpd, readCbsdMask, trainLabModel } from '@cassavascope/ppd';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { CBSD_HELDOUT, CBSD_TRAIN } = await import(path.join(root, 'packages/ppd/dist/evaluate/cbsd-labelled-split.js'));
@@ -30,15 +30,8 @@ const photo = async (file) => {
     labels: await readCbsdMask(path.join(dir, `${id}_mask.png`)),
   };
 };
-const labelsPpd = (p) => {
-  let h = 0;
-  let l = 0;
-  for (const v of p.labels.values) {
-    if (v === 2) h++;
-    else if (v === 3) l++;
-  }
-  return (10 * l) / Math.max(1, h + l);
-};
+/** PPD of a photo's labels (the package's own rule, as training reports it). */
+const photoLabelsPpd = (p) => labelsPpd(countLabels(p.labels.values));
 
 const train = await Promise.all(CBSD_TRAIN.slice(0, limit).map(photo));
 const started = performance.now();
@@ -56,7 +49,7 @@ line({
 const heldout = await Promise.all(CBSD_HELDOUT.map(photo));
 const engine = await createEngine();
 try {
-  const truth = heldout.map(labelsPpd);
+  const truth = heldout.map(photoLabelsPpd);
   const read = (options) => Promise.all(heldout.map((p) => engine.analyse(Buffer.from(p.image), {}, 'full', options)));
   const mae = (rs) => rs.reduce((s, r, i) => s + Math.abs((r.ppd_value ?? 0) - truth[i]), 0) / rs.length;
   const rules = await read({});

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createEngine, readCbsdMask, trainLabModel } from '@cassavascope/ppd';
+import { countLabels, createEngine, labelsPpd, readCbsdMask, trainLabModel } from '@cassavascope/ppd';
 import { renderScene } from '@cassavascope/ppd/synthetic';
 
 const figure = (name, value, unit, extra = {}) =>
@@ -73,15 +73,8 @@ const cbsd = async (id) => ({
   image: fs.readFileSync(path.join(cbsdDir, `${id}.png`)),
   labels: await readCbsdMask(path.join(cbsdDir, `${id}_mask.png`)),
 });
-const labelsPpd = (p) => {
-  let h = 0;
-  let l = 0;
-  for (const v of p.labels.values) {
-    if (v === 2) h++;
-    else if (v === 3) l++;
-  }
-  return (10 * l) / Math.max(1, h + l);
-};
+/** PPD of a photo's labels (the package's own rule, as training reports it). */
+const photoLabelsPpd = (p) => labelsPpd(countLabels(p.labels.values));
 
 const engine = await createEngine({ workers });
 try {
@@ -109,7 +102,7 @@ try {
   // accuracy: train on the first k CBSD slices, score every other labelled slice with both engines
   if (cbsdIds.length > 10) {
     const rest = await Promise.all(cbsdIds.slice(5).map(cbsd));
-    const truth = rest.map(labelsPpd);
+    const truth = rest.map(photoLabelsPpd);
     const readAll = async (options) =>
       Promise.all(rest.map((p) => engine.analyse(Buffer.from(p.image), {}, 'full', options)));
     const mae = (results) =>

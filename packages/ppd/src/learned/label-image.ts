@@ -24,6 +24,11 @@ export function countLabels(values: Uint8Array): LabelledPixelCounts {
 }
 
 /** Nearest-neighbour scaling (each output pixel takes the value under its centre). Same size: the input itself. */
+/** PPD of labels: labelled lesion / labelled tissue (healthy + lesion) x 10; 0 when no tissue is labelled. */
+export function labelsPpd(c: LabelledPixelCounts): number {
+  return c.healthy + c.lesion > 0 ? (10 * c.lesion) / (c.healthy + c.lesion) : 0;
+}
+
 export function scaleLabels(labels: LabelImage, width: number, height: number): LabelImage {
   if (labels.width === width && labels.height === height) return labels;
   const out = new Uint8Array(width * height);

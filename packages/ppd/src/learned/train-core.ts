@@ -19,7 +19,7 @@ import {
 } from './lab-model-api.js';
 import { writeLabModelFile, type LabModel } from './lab-model-file.js';
 import { labSegmentation } from './lab-segmentation.js';
-import { countLabels, scaleLabels } from './label-image.js';
+import { countLabels, labelsPpd, scaleLabels } from './label-image.js';
 import { FEATURE_COUNT, photoReference, pixelFeatures } from './pixel-features.js';
 
 /** Training refuses what it cannot learn from; `code` is what the server reports. */
@@ -69,10 +69,6 @@ export interface TrainCoreOptions {
   seed?: number;
   trees?: number;
   onProgress?: (percent: number) => void;
-}
-
-function labelsPpd(c: LabelledPixelCounts): number {
-  return c.healthy + c.lesion > 0 ? (10 * c.lesion) / (c.healthy + c.lesion) : 0;
 }
 
 async function prepare(photo: LabelledPhoto, random: () => number): Promise<Prepared> {

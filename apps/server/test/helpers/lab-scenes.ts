@@ -1,3 +1,4 @@
+import { seededRandom } from '@cassavascope/ppd/synthetic';
 import sharp from 'sharp';
 import { formWith } from './fixtures.js';
 import type { TestServer } from './test-server.js';
@@ -12,7 +13,7 @@ export async function labScene(
 ): Promise<{ photo: Buffer; labels: Buffer }> {
   const width = options.width ?? 240;
   const height = options.height ?? 180;
-  const rng = mulberry32(seed);
+  const rng = seededRandom(seed);
   const cx = width / 2;
   const cy = height / 2;
   const r = Math.min(width, height) * 0.38;
@@ -82,14 +83,3 @@ export async function waitForModel(server: TestServer, id: number, timeoutMs = 1
 }
 
 const clamp = (v: number) => Math.max(0, Math.min(255, v));
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -3,3 +3,4 @@ export * from './slice-scene.js';
 export * from './evaluate.js';
 export * from './tiny-onnx-model.js';
 export * from './leaf-scene.js';
+export { seededRandom } from './random.js';

@@ -1,5 +1,5 @@
-// PPD engine benchmark: images/s end to end on 4000 x 3000 JPEGs (decode -> segmentation -> all seven WebPs),
-// time split by stage, memory over many images, and the ONNX engine's cost per 512 x 512 image (tiny model).
+// PPD engine benchmark: images/s end to end on 4000 x 3000 JPEGs (decode -> segmentation -> all seven WebPs) beside
+// the decode-only rate of the same photos, time split by stage, memory over many images, and the ONNX engine's cost per 512 x 512 image (tiny model).
 // Prints one JSON line per figure. Env: PPD_BENCH_IMAGES (default 300), PPD_BENCH_WORKERS (default: cores).
 // Other engineers' processes share this machine: figures taken while it is busy are pessimistic.
 import fs from 'node:fs/promises';
@@ -38,6 +38,26 @@ try {
     width: 4000,
     height: 3000,
   });
+
+  // Decode only, the same photos at the same concurrency: the engine's floor (JPEG shrink-on-load to its 1024 px
+  // working size, as pipeline/decode-image.ts does), and a full 12 MP decode for scale.
+  const decodeRate = async (label, decode) => {
+    const n = Math.min(total, 120);
+    let k = 0;
+    const t0 = performance.now();
+    const lane = async () => {
+      while (k < n) await decode(photos[k++ % photos.length]);
+    };
+    await Promise.all(Array.from({ length: workers * 2 }, lane));
+    figure(label, n / ((performance.now() - t0) / 1000), 'images/s', { images: n, workers });
+  };
+  await decodeRate('decode_only_working_size', (jpeg) =>
+    sharp(jpeg, { autoOrient: true })
+      .resize({ width: 1024, height: 1024, fit: 'inside', fastShrinkOnLoad: true })
+      .raw()
+      .toBuffer(),
+  );
+  await decodeRate('decode_only_full_size', (jpeg) => sharp(jpeg, { autoOrient: true }).raw().toBuffer());
 
   const engine = await createEngine({ workers });
   // warm-up: every worker compiles its code paths once

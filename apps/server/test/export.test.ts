@@ -250,6 +250,10 @@ describe('GET /api/predictions/export/', () => {
       'excluded',
       'corrected',
       'needs_review',
+      'box',
+      'note',
+      'image_id',
+      'band',
     ]);
     let total = 0;
     for (let i = 0; i < ROWS; i++) total += specimenCount(i);
@@ -265,6 +269,10 @@ describe('GET /api/predictions/export/', () => {
       'false',
       'false',
       'true',
+      '0 5 40 30',
+      '',
+      '1',
+      'healthy',
     ]);
     // Row 4 (index 4 in the seed) has five specimens, the fifth a leaf; names are quoted and escaped as in the result file.
     const fifth = rows.find((r) => r[0] === "'=SUM(A1).jpg" && r[2] === '5')!;
@@ -279,6 +287,10 @@ describe('GET /api/predictions/export/', () => {
       'false',
       'false',
       'false',
+      '40 5 40 30',
+      '',
+      String(fifth[12]),
+      'healthy',
     ]);
     expect(rows.filter((r) => r[0] === 'say "hi".jpg').length).toBeGreaterThan(0);
     // Filters narrow it like the listing: the flagged results' specimens only.

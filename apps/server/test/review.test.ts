@@ -145,6 +145,21 @@ describe('reviewing one specimen (PATCH /predictions/{id}/specimens/{index}/)', 
     expect(Number(first[sc.indexOf('ppd')])).toBe(9.5);
     expect(Number(first[sc.indexOf('engine_ppd')])).toBe(engine1);
     expect(first[sc.indexOf('corrected')]).toBe('true');
+    // Issue 25: the box, the reviewer's note, the image and the band of the reviewed value are in the row.
+    expect(first[sc.indexOf('note')]).toBe('lesion under the label');
+    expect(first[sc.indexOf('band')]).toBe('severe');
+    expect(first[sc.indexOf('image_id')]).toBe(String(imageIds[1]));
+    expect(first[sc.indexOf('box')]).toMatch(/^\d+ \d+ \d+ \d+$/);
+    // The specimen excluded and included again in the first test keeps the exclusion's note (the inclusion had none).
+    const firstImage = (await resultOf(imageIds[0]!)).imageName;
+    // (an RFC 4180 line: the note has a comma, so it is quoted)
+    const cells = (line: string) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)]
+        .slice(0, -1)
+        .map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"'));
+    const reincluded = srows.map(cells).find((c) => c[0] === firstImage && c[sc.indexOf('index')] === '2')!;
+    expect(reincluded[sc.indexOf('note')]).toBe('a shadow, not a slice');
+    expect(reincluded[sc.indexOf('excluded')]).toBe('false');
 
     // null returns to the engine's value.
     const reset = await patch(before.id, 1, { ppd: null, note: 'second look: the engine was right' });

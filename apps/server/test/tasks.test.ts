@@ -314,7 +314,9 @@ describe('a prediction task, from creation to export', () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
-    expect(header).toBe('image_name,task_id,index,kind,ppd,engine_ppd,confidence,excluded,corrected,needs_review');
+    expect(header).toBe(
+      'image_name,task_id,index,kind,ppd,engine_ppd,confidence,excluded,corrected,needs_review,box,note,image_id,band',
+    );
     const api = (await server.json(`/api/predictions/?task_id=${taskId}&page_size=100&ordering=created_time`)).body
       .results;
     const expected = api
@@ -332,6 +334,10 @@ describe('a prediction task, from creation to export', () => {
             s.excluded,
             s.corrected,
             s.needs_review,
+            s.box.join(' '),
+            '',
+            r.image_id,
+            s.ppd === null ? '' : s.ppd >= 7 ? 'severe' : s.ppd >= 4 ? 'mild' : 'healthy',
           ].join(','),
         ),
       );

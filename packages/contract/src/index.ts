@@ -6,3 +6,4 @@ export * from './auth.js';
 export * from './metadata.js';
 export * from './models.js';
 export * from './labels.js';
+export * from './name-pattern.js';

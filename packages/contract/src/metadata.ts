@@ -92,21 +92,37 @@ export function metadataTypeOf(value: MetadataValue): MetadataType {
   return isRealDate(value) ? 'date' : 'text';
 }
 
+/** A piece of a file-name pattern: text that must appear as written, a `{field}`, or `{*}` (a part not kept). */
+export type NamePatternPiece = { literal: string } | { field: string } | { skip: true };
+
+/** The regular expression of pieces: each field (and `{*}`) the shortest run that lets the rest match. */
+export function namePatternSource(pieces: readonly NamePatternPiece[]): string {
+  return pieces
+    .map((p) => ('literal' in p ? p.literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : 'field' in p ? '(.+?)' : '.+?'))
+    .join('');
+}
+
 /**
  * `{field}` placeholders of a file-name pattern; `{*}` matches a part that is not kept. Returns the regular
- * expression (each field the shortest run that lets the rest match) or what is wrong with the pattern.
+ * expression (each field the shortest run that lets the rest match), its pieces in order, or what is wrong
+ * with the pattern.
  */
 export function compileNamePattern(
   pattern: string,
-): { ok: true; regex: RegExp; fields: string[] } | { ok: false; problem: string } {
+): { ok: true; regex: RegExp; fields: string[]; pieces: NamePatternPiece[] } | { ok: false; problem: string } {
   const fields: string[] = [];
-  let source = '';
+  const pieces: NamePatternPiece[] = [];
+  const addLiteral = (c: string) => {
+    const last = pieces[pieces.length - 1];
+    if (last && 'literal' in last) last.literal += c;
+    else pieces.push({ literal: c });
+  };
   let i = 0;
   while (i < pattern.length) {
     const c = pattern[i]!;
     if (c === '}') return { ok: false, problem: `unbalanced "}" at position ${i + 1}` };
     if (c !== '{') {
-      source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      addLiteral(c);
       i += 1;
       continue;
     }
@@ -115,18 +131,18 @@ export function compileNamePattern(
     if (end < 0 || (nextOpen >= 0 && nextOpen < end))
       return { ok: false, problem: `unbalanced "{" at position ${i + 1}` };
     const name = pattern.slice(i + 1, end);
-    if (name === '*') source += '.+?';
+    if (name === '*') pieces.push({ skip: true });
     else {
       const problem = fieldNameProblem(name);
       if (problem) return { ok: false, problem: `{${name}}: ${problem}` };
       if (fields.includes(name)) return { ok: false, problem: `{${name}} appears twice` };
       fields.push(name);
-      source += '(.+?)';
+      pieces.push({ field: name });
     }
     i = end + 1;
   }
   if (fields.length === 0) return { ok: false, problem: 'the pattern has no {field}' };
-  return { ok: true, regex: new RegExp(`^${source}$`, 'su'), fields };
+  return { ok: true, regex: new RegExp(`^${namePatternSource(pieces)}$`, 'su'), fields, pieces };
 }
 
 /** A file name without its extension (`a.b.jpg` -> `a.b`; a leading dot is not an extension). */
@@ -235,6 +251,12 @@ export const imagePatchSchema = z
 /** `GET /predictions/groups/?values=1` gives each result's value when the query selects at most this many. */
 export const GROUP_VALUES_MAX = 5000;
 
+/**
+ * A group's 95 % interval is given from this many images on: with two, Student's t has one degree of freedom
+ * (12.71) and the interval spans far past the 0-10 scale ("-15.37 - 21.60"), which says nothing.
+ */
+export const GROUP_CI_MIN_IMAGES = 3;
+
 export const resultGroupSchema = z.object({
   key: z.record(z.string(), z.union([metadataValueSchema, z.null()])),
   images: z.number().int().min(0),
@@ -244,7 +266,9 @@ export const resultGroupSchema = z.object({
   ci95: z
     .tuple([z.number(), z.number()])
     .nullable()
-    .meta({ description: "95 % interval of the mean (Student's t); null with fewer than 2 images" }),
+    .meta({
+      description: `95 % interval of the mean (Student's t); null with fewer than ${GROUP_CI_MIN_IMAGES} images`,
+    }),
   bands: z.object({ healthy: z.number().int(), mild: z.number().int(), severe: z.number().int() }),
   values: z
     .array(z.number())

@@ -4,7 +4,13 @@ import type { Db } from '../db/database.js';
 import { sqliteMainFile } from '../db/sqlite-file.js';
 import { EXPORT_PAGE, ResultsRepository, type ExportFormat, type ResultFilter } from './results.repository.js';
 import { parseStoredSpecimens } from './stored-specimens.js';
-import { exportColumnOf, PPD_TRAIT_COLUMN, WELL_KNOWN_FIELDS, type ImageMetadata } from '@cassavascope/contract';
+import {
+  exportColumnOf,
+  PPD_TRAIT_COLUMN,
+  severityOf,
+  WELL_KNOWN_FIELDS,
+  type ImageMetadata,
+} from '@cassavascope/contract';
 import { MetadataRepository } from '../metadata/metadata.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 
@@ -40,6 +46,12 @@ export const SPECIMEN_EXPORT_COLUMNS = [
   'needs_review',
 ] as const;
 
+/**
+ * After SPECIMEN_EXPORT_COLUMNS (issue 25): the box in original pixels (`x y w h`), the specimen's latest review
+ * note, the image's id, and the band of the specimen's value (healthy, mild, severe; empty without a value).
+ */
+export const SPECIMEN_DETAIL_COLUMNS = ['box', 'note', 'image_id', 'band'] as const;
+
 /** The columns each format's query selects, in order (the last two, the image and row ids, are not written). */
 const QUERY_COLUMNS: Record<ExportFormat, readonly string[]> = {
   results: [...EXPORT_COLUMNS, 'image_id', 'id'],
@@ -74,9 +86,12 @@ export function exportFileName(taskId: number | undefined, now = new Date()): st
  * a page at a time, so memory stays flat however many results there are.
  */
 export function exportCsvStream(db: Db, filter: ExportFilter, format: ExportFormat = 'results'): Readable {
-  const header = format === 'specimens' ? SPECIMEN_EXPORT_COLUMNS : [...EXPORT_COLUMNS, ...ENGINE_CHOICE_COLUMNS];
-  const line = format === 'specimens' ? specimenLines : resultLine;
+  const header =
+    format === 'specimens'
+      ? [...SPECIMEN_EXPORT_COLUMNS, ...SPECIMEN_DETAIL_COLUMNS]
+      : [...EXPORT_COLUMNS, ...ENGINE_CHOICE_COLUMNS];
   const fieldsRepo = new MetadataRepository(db.kysely);
+  const resultsRepo = new ResultsRepository(db.kysely);
   const tasksRepo = new TasksRepository(db.kysely);
   async function* chunks(): AsyncGenerator<string> {
     // After the fixed columns: (per result) the lab model's name and the specimen kind, the PPD under its trait id, then each sample field under its
@@ -92,10 +107,13 @@ export function exportCsvStream(db: Db, filter: ExportFilter, format: ExportForm
           : new Map();
       const choices =
         format === 'results' ? await tasksRepo.engineChoicesOf(rows.map((r) => Number(r[TASK_ID_AT]))) : null;
+      const notes = format === 'specimens' ? await resultsRepo.latestNotes(rows.map((r) => Number(r[4]))) : null;
       yield rows
         .map((r) => {
           const samples = sampleCells(fields, metadata.get(Number(r[IMAGE_ID_AT[format]])));
-          return line(r, samples, choices ? choiceCells(choices.get(Number(r[TASK_ID_AT]))) : '');
+          return notes
+            ? specimenLines(r, samples, notes)
+            : resultLine(r, samples, choices ? choiceCells(choices.get(Number(r[TASK_ID_AT]))) : '');
         })
         .join('');
     }
@@ -185,12 +203,18 @@ function resultLine(r: ExportRow, samples: string, cells: string): string {
   return `${first},${num(r[8])},${bool(r[9])},${Number(r[10] ?? 0)}${cells},${num(r[1])}${samples}\r\n`;
 }
 
-/** One line per specimen of the result: image_name, task_id, index, kind, ppd, engine_ppd, confidence, excluded, corrected, needs_review. */
-function specimenLines(r: ExportRow, samples: string): string {
+/**
+ * One line per specimen of the result: image_name, task_id, index, kind, ppd, engine_ppd, confidence, excluded,
+ * corrected, needs_review, then box, note, image_id, band and the sample cells. An excluded specimen is a row too.
+ */
+function specimenLines(r: ExportRow, samples: string, notes: Map<string, string>): string {
   const name = csvText(r[0] as string);
   let out = '';
   for (const s of parseStoredSpecimens(r[2] as string)) {
-    out += `${name},${r[1]},${s.index},${csvText(String(s.kind))},${num(s.ppd)},${num(s.engine_ppd)},${num(s.confidence)},${bool(s.excluded)},${bool(s.corrected)},${bool(s.needs_review)}${samples}\r\n`;
+    const box = Array.isArray(s.box) ? s.box.map((v) => String(Math.round(Number(v)))).join(' ') : '';
+    const note = csvText(notes.get(`${r[4]}:${s.index}`) ?? '');
+    const band = typeof s.ppd === 'number' && Number.isFinite(s.ppd) ? severityOf(s.ppd) : '';
+    out += `${name},${r[1]},${s.index},${csvText(String(s.kind))},${num(s.ppd)},${num(s.engine_ppd)},${num(s.confidence)},${bool(s.excluded)},${bool(s.corrected)},${bool(s.needs_review)},${box},${note},${r[3]},${band}${samples}\r\n`;
   }
   return out;
 }

@@ -573,6 +573,25 @@ export class ResultsRepository {
       .execute();
   }
 
+  /**
+   * The latest review note of each specimen of these results (a change without a note leaves the one before it),
+   * keyed `resultId:index`: the per-specimen export's `note`.
+   */
+  async latestNotes(resultIds: number[]): Promise<Map<string, string>> {
+    const notes = new Map<string, string>();
+    if (resultIds.length === 0) return notes;
+    const rows = await this.db
+      .selectFrom('result_reviews')
+      .select(['result_id', 'specimen_index', 'note'])
+      .where('result_id', 'in', resultIds)
+      .where('note', 'is not', null)
+      .where('note', '<>', '')
+      .orderBy('id')
+      .execute();
+    for (const r of rows) notes.set(`${r.result_id}:${r.specimen_index}`, r.note!);
+    return notes;
+  }
+
   /** Every review change of a result, oldest first. */
   async history(resultId: number) {
     return this.db.selectFrom('result_reviews').selectAll().where('result_id', '=', resultId).orderBy('id').execute();

@@ -7,3 +7,4 @@ export * from './metadata.js';
 export * from './models.js';
 export * from './labels.js';
 export * from './name-pattern.js';
+export * from './refusals.js';

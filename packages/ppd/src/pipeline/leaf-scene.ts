@@ -1,8 +1,10 @@
+import { REFUSAL_REASONS } from '@cassavascope/contract';
 import { boxBlur, type LabPlanes } from '../imaging/lab.js';
 import { close, components, dilate, fillHoles, open } from '../imaging/mask-ops.js';
 import type { Rect } from '../imaging/raster.js';
 import { LEAF_SCENE as T } from '../models/tuning.js';
 import type { Specimen } from './first-segmentation.js';
+import { readingOrder } from './reading-order.js';
 
 /**
  * Detached leaves on a plain background. The root-slice search models the background from the colours that
@@ -170,7 +172,7 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
   if (edgeShare < T.minBackgroundPerimeter) {
     return {
       leaves: [],
-      refusal: 'leaves fill the frame: leaves on the plant or a canopy, not a detached leaf on a plain background',
+      refusal: REFUSAL_REASONS.leaves_fill_frame,
       leafy,
       features: { ...EMPTY, greenShare, backgroundPerimeter: edgeShare },
     };
@@ -226,7 +228,7 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
   if (bgCount < T.minBackgroundShare * n) {
     return {
       leaves: [],
-      refusal: 'leaves fill the frame: leaves on the plant or a canopy, not a detached leaf on a plain background',
+      refusal: REFUSAL_REASONS.leaves_fill_frame,
       leafy,
       features,
     };
@@ -306,7 +308,8 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
     leaves.push({ rect, mask, area });
   }
   features.nonGreenShare = leafArea ? 1 - leafGreen / leafArea : 0;
-  leaves.sort((p, q) => p.rect.y0 - q.rect.y0 || p.rect.x0 - q.rect.x0);
+  // numbered as a person reads the photo: rows from the top, each left to right
+  leaves.splice(0, leaves.length, ...readingOrder(leaves, (l) => l.rect));
   let refusal: string | null = null;
   const plain =
     texture <= T.maxBackgroundTexture &&
@@ -314,8 +317,6 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
     features.backgroundPerimeter >= T.minBackgroundPerimeter &&
     backgroundShare >= T.minPlainShare;
   if (leaves.length === 0) refusal = null;
-  else if (!plain)
-    refusal =
-      'leaves with foliage, soil or grass all round: leaves on the plant, not a detached leaf on a plain background';
+  else if (!plain) refusal = REFUSAL_REASONS.leaves_on_plant;
   return { leaves, refusal, leafy, features };
 }

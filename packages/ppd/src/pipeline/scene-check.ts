@@ -1,3 +1,4 @@
+import { REFUSAL_REASONS } from '@cassavascope/contract';
 import { rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { components } from '../imaging/mask-ops.js';
 import { Histogram } from '../imaging/otsu.js';
@@ -197,24 +198,24 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
   const leaves = verdicts.filter((v) => v.kind === 'leaf');
   const plain = spreadL < T.plainMaxSpread && texture <= T.maxBackgroundTexture;
   if (foliageBg >= T.maxBackgroundFoliage && spreadL >= T.plainMaxSpread) {
-    refusal = 'foliage all round: a field or canopy photo, not specimens on a plain background';
+    refusal = REFUSAL_REASONS.field_or_canopy;
   } else if (leaves.length > 0 && leaves.every((v) => v.frameShare > T.leafMaxFrameShare)) {
-    refusal = 'leaves cut off by the frame: leaves on the plant, not detached leaves on a plain background';
+    refusal = REFUSAL_REASONS.leaves_cut_by_frame;
   } else if (texture > T.maxBackgroundTexture && verdicts.every((v) => v.kind !== 'root_slice' || v.frameShare > 0.2)) {
-    refusal = 'a busy, textured background (soil, a basket, foliage), not specimens on a plain background';
+    refusal = REFUSAL_REASONS.busy_background;
   } else if (
     verdicts.length >= T.inkMinCount &&
     verdicts.filter((v) => v.meanChroma < T.inkMaxChroma).length >= T.inkMinShare * verdicts.length
   ) {
     // rows of words, a printed form, a drawing: grey to black marks on paper, where slices show cream flesh
-    refusal = 'grey or black marks on paper, no cream flesh or leaf: a document, print or drawing, not specimens';
+    refusal = REFUSAL_REASONS.document;
   } else if (verdicts.every((v) => v.kind === null)) {
     // on a plain background a specimen of no clear kind is most likely a slice discoloured through: scored
     // and flagged for review; elsewhere, or when its flesh shows as several cut ends, it is no specimen
     if (verdicts.some((v) => v.fleshShare >= T.sliceMinFlesh && v.fleshCohesion < T.sliceMinCohesion)) {
-      refusal = 'whole roots with cut ends showing (a heap or a basket), not slices laid flat';
+      refusal = REFUSAL_REASONS.whole_roots;
     } else if (!plain) {
-      refusal = 'no cut root slice (cream flesh) and no leaf (green tissue) on a plain background';
+      refusal = REFUSAL_REASONS.no_specimen_tissue;
     }
   }
   return { specimens: verdicts, refusal, features };

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { severityOf, type Severity } from '@cassavascope/contract';
 import type { Rect, RgbImage } from '../imaging/raster.js';
 import { drawText, GLYPH_H, textWidth } from './bitmap-font.js';
 
@@ -8,11 +9,16 @@ const WEBP = { quality: 72, effort: 0 } as const;
 const LESION_FILL: readonly [number, number, number] = [230, 30, 30];
 const LESION_EDGE: readonly [number, number, number] = [255, 225, 0];
 const SPECIMEN_EDGE: readonly [number, number, number] = [40, 210, 90];
-const BOX_COLOURS: readonly (readonly [number, number, number])[] = [
-  [255, 64, 64],
-  [40, 200, 255],
-  [255, 200, 0],
-];
+/**
+ * Box colours of the overview by the band of the specimen's PPD (issue 25: cycling colours made a red "7: 0.98"
+ * read as severe): the web app's band colours (apps/web src/lib/ppd.ts), and one colour for a box without a value.
+ */
+const BAND_COLOURS: Record<Severity, readonly [number, number, number]> = {
+  healthy: [56, 158, 13],
+  mild: [212, 161, 6],
+  severe: [207, 19, 34],
+};
+export const UNSCORED_BOX: readonly [number, number, number] = [40, 160, 255];
 
 export async function encodeWebp(img: RgbImage): Promise<Buffer> {
   return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
@@ -82,7 +88,10 @@ function fillRect(
   }
 }
 
-/** The whole photo with numbered boxes and, when scored, each cut's PPD ("1: 3.25"). */
+/**
+ * The whole photo with numbered boxes and, when scored, each cut's PPD ("1: 3.25"), each box in its band's colour
+ * (a box without a value in UNSCORED_BOX).
+ */
 export function drawOverview(image: RgbImage, boxes: Rect[], values: (number | null)[]): RgbImage {
   const { width, height } = image;
   const data = image.data.slice();
@@ -97,7 +106,8 @@ export function drawOverview(image: RgbImage, boxes: Rect[], values: (number | n
   const typicalFit = fits.length ? fits[Math.floor(fits.length / 2)]! : Infinity;
   const scale = Math.max(1, Math.min(Math.max(2, Math.round(Math.max(width, height) / 350)), typicalFit));
   boxes.forEach((b, i) => {
-    const colour = BOX_COLOURS[i % BOX_COLOURS.length]!;
+    const v = values[i];
+    const colour = v === null || v === undefined ? UNSCORED_BOX : BAND_COLOURS[severityOf(v)];
     fillRect(data, width, height, { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y0 + t }, colour);
     fillRect(data, width, height, { x0: b.x0, y0: b.y1 - t, x1: b.x1, y1: b.y1 }, colour);
     fillRect(data, width, height, { x0: b.x0, y0: b.y0, x1: b.x0 + t, y1: b.y1 }, colour);

@@ -21,8 +21,10 @@ import { openapiRoutes } from './openapi/openapi.routes.js';
 import { ApiDocRegistry } from './openapi/route-doc.js';
 import { predictionsRoutes } from './predictions/predictions.routes.js';
 import { registerRequestGuard } from './security/request-guard.js';
+import { setSecurityHeaders } from './security/security-headers.js';
 import { registerSpaceHooks } from './storage/disk-space.js';
 import { statusRoutes } from './status/status.routes.js';
+import { storageCheckRoutes } from './storage-check/storage-check.routes.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { usersRoutes } from './users/users.routes.js';
 import { webRoutes } from './web/web.routes.js';
@@ -125,6 +127,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await tasksRoutes(api, ctx);
       await predictionsRoutes(api, ctx);
       await modelsRoutes(api, ctx);
+      await storageCheckRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

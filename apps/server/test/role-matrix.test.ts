@@ -18,6 +18,8 @@ function expectedAccess(method: string, url: string): 'public' | Exclude<Who, 'a
   // The web app's page and assets (the sign-in screen is one of them).
   if (!url.startsWith('/api/') && !url.startsWith('/media/')) return 'public';
   if (url.startsWith('/api/users')) return 'admin';
+  // Reading every stored file again (the storage check) on demand is an admin's call; its result is a read.
+  if (method === 'POST' && url === '/api/storage-check/') return 'admin';
   if (url === '/api/auth/logout/') return 'viewer';
   // viewer: reads and exports (the export is a GET); researcher: every change.
   return method === 'GET' ? 'viewer' : 'researcher';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { imageMetadataSchema } from './metadata.js';
+import type { StorageCheckSummary } from './storage-check.js';
 
 /** API objects exactly as api.md describes them. */
 
@@ -220,6 +221,8 @@ export interface ServerStatus {
   endpoints: { path: string; ok: boolean }[];
   /** free space on the server's DATA_DIR file system (an addition, issue 13); null where it cannot tell */
   disk?: DiskStatus | null;
+  /** the last storage check (an addition, issue 26); null where the server cannot tell */
+  storage_check?: StorageCheckSummary | null;
 }
 
 /** `GET /status/` `disk`: bytes free and in all; `low` once below the server's DISK_LOW_MB (the screen warns). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { userListSchema, userRowSchema, userSchema } from './auth.js';
 import { folderSchema, imageSchema, listEnvelopeSchema } from './objects.js';
 import { modelListSchema, modelSchema, resultModelSchema, type Model } from './models.js';
+import { storageCheckSchema, storageCheckSummarySchema } from './storage-check.js';
 import type {
   DiskStatus,
   Folder,
@@ -241,6 +242,7 @@ export const serverStatusSchema = z.object({
   queue: z.enum(['embedded', 'pg-boss']),
   endpoints: z.array(z.object({ path: z.string(), ok: z.boolean() })),
   disk: diskStatusSchema.nullable().optional(),
+  storage_check: storageCheckSummarySchema.nullable().optional(),
 });
 
 /** The named objects of the API, as the OpenAPI document's components name them. */
@@ -264,6 +266,7 @@ export const API_OBJECT_SCHEMAS = {
   UserList: userListSchema,
   Model: modelSchema,
   ModelList: modelListSchema,
+  StorageCheck: storageCheckSchema,
 } as const;
 
 // Compile-time: what a schema accepts is a value of the type the clients use.

@@ -24,6 +24,8 @@ const EXPLICIT: Record<string, Access> = {
   'POST /api/auth/login/': 'public',
   'GET /api/status/': 'public',
   'HEAD /api/status/': 'public',
+  // Reading every stored file again is an admin's call (the scheduled check runs by itself).
+  'POST /api/storage-check/': 'admin',
   // A viewer ends their own session.
   'POST /api/auth/logout/': 'viewer',
   // The web app's page and its assets: the sign-in screen must load before anyone is signed in.

@@ -47,6 +47,15 @@ const envSchema = z.object({
   // Stored files no row refers to are removed at start once older than this (unset: 0 with SQLite, where
   // one process owns the data; 15 with PostgreSQL, where another API process may be mid-upload).
   ORPHAN_GRACE_MINUTES: z.coerce.number().min(0).max(100_000).optional(),
+  // The storage check (storage-check/): every stored file read against its row this often (0 = never on a
+  // schedule; `npm run check-storage` and the admin's "check now" still work). Files younger than the grace are
+  // not judged untracked (an upload may be between its file and its row).
+  STORAGE_CHECK_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 365)
+    .default(24),
+  STORAGE_CHECK_GRACE_MINUTES: z.coerce.number().min(0).max(100_000).default(60),
   // Kept free on DATA_DIR for deletes and starts on a full disk; the Connection screen warns below DISK_LOW_MB.
   DISK_RESERVE_MB: z.coerce.number().min(0).max(100_000).default(16),
   DISK_LOW_MB: z.coerce.number().min(0).max(100_000_000).default(1024),
@@ -92,6 +101,8 @@ export interface AppConfig {
   uploadIdleMs: number;
   /** unreferenced stored files younger than this (ms) are left alone by the orphan sweep */
   orphanGraceMs: number;
+  /** the storage check: between scheduled checks (ms, 0 = none) and the age under which a file is not judged untracked */
+  storageCheck: { intervalMs: number; graceMs: number };
   /** the space reserve on DATA_DIR, and the free space under which the status warns (bytes) */
   disk: { reserveBytes: number; lowBytes: number };
   /** sign-in settings (auth/) */
@@ -161,6 +172,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     disk: {
       reserveBytes: Math.round(e.DISK_RESERVE_MB * 1024 * 1024),
       lowBytes: Math.round(e.DISK_LOW_MB * 1024 * 1024),
+    },
+    storageCheck: {
+      intervalMs: Math.round(e.STORAGE_CHECK_HOURS * 3_600_000),
+      graceMs: Math.round(e.STORAGE_CHECK_GRACE_MINUTES * 60_000),
     },
     orphanGraceMs: Math.round((e.ORPHAN_GRACE_MINUTES ?? (e.DATABASE_URL ? 15 : 0)) * 60_000),
     auth: {

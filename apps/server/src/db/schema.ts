@@ -249,6 +249,29 @@ export interface ModelsTable {
   updated_at: string;
 }
 
+/**
+ * The storage check's one row (migration 0019; owned by storage-check/storage-checks.repository.ts): the run in
+ * progress or last started, and the last finished check with what it found (`problems`: JSON text).
+ */
+export interface StorageChecksTable {
+  id: number;
+  /** 0/1: a check holds the row (live while `heartbeat_at` moves) */
+  running: number;
+  /** schedule | manual | command: what started the run in progress or last started */
+  run_trigger: string;
+  started_at: string;
+  heartbeat_at: string;
+  finished_at: string | null;
+  trigger: string | null;
+  files: Generated<number>;
+  bytes: Generated<number>;
+  missing: Generated<number>;
+  corrupt: Generated<number>;
+  untracked: Generated<number>;
+  problems: Generated<string>;
+  error_message: string | null;
+}
+
 export interface Database {
   folders: FoldersTable;
   images: ImagesTable;
@@ -265,4 +288,5 @@ export interface Database {
   image_fields: ImageFieldsTable;
   image_labels: ImageLabelsTable;
   models: ModelsTable;
+  storage_checks: StorageChecksTable;
 }

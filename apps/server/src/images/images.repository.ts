@@ -486,6 +486,39 @@ export class ImagesRepository {
     const keys = removed.filter((r) => !stillUsed.has(r.sha256)).flatMap((r) => [r.blob_key, r.thumb_key]);
     return [...new Set(keys)];
   }
+
+  // ---- reads of the storage check (storage-check/) ----
+
+  /** A page of images in id order with what their stored files must be: the original's sha256 and size, the thumbnail. */
+  async storedFilesPage(
+    afterId: number,
+    limit: number,
+  ): Promise<{ id: number; name: string; sha256: string; size: number; blob_key: string; thumb_key: string }[]> {
+    return this.db
+      .selectFrom('images')
+      .select(['id', 'name', 'sha256', 'size', 'blob_key', 'thumb_key'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The storage keys (original and thumbnail) of the images holding these hashes (by the sha256 index). */
+  async storedKeysOfSha256(hashes: string[], db: Db = this.db): Promise<Set<string>> {
+    const keys = new Set<string>();
+    for (const chunk of chunks(hashes)) {
+      const rows = await db
+        .selectFrom('images')
+        .select(['blob_key', 'thumb_key'])
+        .where('sha256', 'in', chunk)
+        .execute();
+      for (const r of rows) {
+        keys.add(r.blob_key);
+        keys.add(r.thumb_key);
+      }
+    }
+    return keys;
+  }
 }
 
 /** SQL parameter lists stay well under the drivers' limits. */

@@ -58,6 +58,17 @@ export class LabelsRepository {
     }
     return out;
   }
+
+  /** A page of label rows in image order with their file's key (for the storage check). */
+  async storedFilesPage(afterImageId: number, limit: number): Promise<{ image_id: number; blob_key: string }[]> {
+    return this.db
+      .selectFrom('image_labels')
+      .select(['image_id', 'blob_key'])
+      .where('image_id', '>', afterImageId)
+      .orderBy('image_id')
+      .limit(limit)
+      .execute();
+  }
 }
 
 /** SQL parameter lists stay well under the drivers' limits. */

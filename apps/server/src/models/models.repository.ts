@@ -247,4 +247,31 @@ export class ModelsRepository {
     if (id !== undefined) q = q.where('id', '=', id);
     return q.orderBy('id').execute();
   }
+
+  /**
+   * Every model with the files it names in storage: its portable file (with the size written with it) and its
+   * held-out overlays (for the storage check; a lab has tens of models, so no paging).
+   */
+  async storedFiles(): Promise<
+    { id: number; name: string; status: string; files: { key: string; size: number | null }[] }[]
+  > {
+    const rows = await this.db
+      .selectFrom('models')
+      .select(['id', 'name', 'status', 'file_key', 'file_size', 'heldout'])
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => {
+      const files: { key: string; size: number | null }[] = r.file_key ? [{ key: r.file_key, size: r.file_size }] : [];
+      let heldout: StoredHeldout[];
+      try {
+        heldout = JSON.parse(r.heldout) as StoredHeldout[];
+      } catch {
+        heldout = [];
+      }
+      for (const h of Array.isArray(heldout) ? heldout : []) {
+        for (const key of [h.model_overlay_key, h.baseline_overlay_key]) if (key) files.push({ key, size: null });
+      }
+      return { id: r.id, name: r.name, status: r.status, files };
+    });
+  }
 }

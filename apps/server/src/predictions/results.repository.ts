@@ -600,4 +600,45 @@ export class ResultsRepository {
   async exists(id: number): Promise<boolean> {
     return (await this.db.selectFrom('results').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
+
+  // ---- reads of the storage check (storage-check/) ----
+
+  /** A page of results in id order with the storage keys of their files (`resultFileKeys`). */
+  async storedFilesPage(
+    afterId: number,
+    limit: number,
+  ): Promise<{ id: number; task_id: number; image_id: number; image_name: string; keys: string[] }[]> {
+    const rows = await this.db
+      .selectFrom('results')
+      .select(['id', 'task_id', 'image_id', 'image_name', 'oss_key', 'vis_keys', 'specimens'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      task_id: r.task_id,
+      image_id: r.image_id,
+      image_name: r.image_name,
+      keys: resultFileKeys(r),
+    }));
+  }
+
+  /** Every storage key the result rows of these (task, image) pairs name. */
+  async fileKeysOfPairs(pairs: { taskId: number; imageId: number }[]): Promise<Set<string>> {
+    const keys = new Set<string>();
+    const taskIds = [...new Set(pairs.map((p) => p.taskId))];
+    const imageIds = [...new Set(pairs.map((p) => p.imageId))];
+    if (taskIds.length === 0) return keys;
+    for (let i = 0; i < imageIds.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('results')
+        .select(['oss_key', 'vis_keys', 'specimens'])
+        .where('task_id', 'in', taskIds)
+        .where('image_id', 'in', imageIds.slice(i, i + CHUNK))
+        .execute();
+      for (const r of rows) for (const k of resultFileKeys(r)) keys.add(k);
+    }
+    return keys;
+  }
 }

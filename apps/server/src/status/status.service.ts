@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { engineInfo } from '../engine/app-engine.js';
 import { ApiError } from '../http/errors.js';
 import { ImagesRepository } from '../images/images.repository.js';
+import { lastStorageCheck } from '../storage-check/storage-check.service.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 
 /** The endpoint prefixes the connection screen lists, each checked with a real request. */
@@ -35,12 +36,13 @@ function errorMessage(err: unknown): string {
 /** What GET /status/ reports: real counts, the engine, the backends and a live check of each endpoint. */
 /** `cookie`: the caller's, so a signed-in caller's checks run the whole route (sign-in on). */
 export async function serverStatus(app: FastifyInstance, ctx: AppContext, cookie?: string): Promise<ServerStatus> {
-  const [imageCount, taskCount, endpoints, engine, disk] = await Promise.all([
+  const [imageCount, taskCount, endpoints, engine, disk, storageCheck] = await Promise.all([
     new ImagesRepository(ctx.db.kysely).count({}).catch(databaseDown),
     new TasksRepository(ctx.db.kysely).countAll().catch(databaseDown),
     checkEndpoints(app, cookie),
     engineInfo(ctx.engine),
     ctx.space.status().catch(() => null),
+    lastStorageCheck(ctx.db).catch(() => null),
   ]);
   return {
     status: 'online',
@@ -57,6 +59,8 @@ export async function serverStatus(app: FastifyInstance, ctx: AppContext, cookie
     // Free space on DATA_DIR (the database, blobs and temp files of the embedded default; temp files only
     // with PostgreSQL + S3): the Connection screen shows it and warns when `low`.
     disk,
+    // The last check of every stored file against its row (issue 26): the Connection screen shows it.
+    storage_check: storageCheck,
   };
 }
 

@@ -16,6 +16,7 @@ import * as m0015 from './0015-images-folder-natural-sort.js';
 import * as m0016 from './0016-image-labels.js';
 import * as m0017 from './0017-lab-models.js';
 import * as m0018 from './0018-task-refused-count.js';
+import * as m0019 from './0019-storage-checks.js';
 
 /**
  * Every migration, in order. Static imports (not a folder scan) so the build output and the tests
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016-image-labels': m0016,
   '0017-lab-models': m0017,
   '0018-task-refused-count': m0018,
+  '0019-storage-checks': m0019,
 };
 
 export const migrationProvider: MigrationProvider = {

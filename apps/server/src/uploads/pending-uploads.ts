@@ -12,7 +12,7 @@ import { PendingUploadsRepository } from './pending-uploads.repository.js';
 import { discard, type StagedFile } from './staged-file.js';
 import { thumbnailPathOf, UploadBatch } from './upload-batch.js';
 
-/** How long a refused upload's files wait for the user's choice (skip or overwrite). */
+/** How long a refused upload's files wait for the user's choice (skip, overwrite or keep both). */
 export const PENDING_UPLOAD_TTL_MS = 10 * 60_000;
 /** Refused uploads kept at once (over every API process); the oldest goes first when another arrives. */
 const MAX_PENDING = 20;

@@ -15,7 +15,9 @@ export const uploadFieldsSchema = z.object({
     ])
     .optional(),
   check_duplicate: z.enum(['1', '0', 'true', 'false'], { message: "must be '1' or '0'" }).optional(),
-  duplicate_action: z.enum(['', 'skip', 'overwrite'], { message: 'must be skip or overwrite' }).optional(),
+  duplicate_action: z
+    .enum(['', 'skip', 'overwrite', 'keep_both'], { message: 'must be skip, overwrite or keep_both' })
+    .optional(),
   name: z.string().max(1000, 'must be at most 1000 characters').refine(isPlainName, NAME_PROBLEM).optional(),
 });
 

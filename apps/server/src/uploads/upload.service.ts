@@ -29,8 +29,19 @@ const PUT_CONCURRENCY = 8;
 export interface UploadOptions {
   folderId: number | null;
   checkDuplicate: boolean;
-  action: 'skip' | 'overwrite' | undefined;
+  /** what to do with duplicates: leave them out, replace the image of the same name, or store them beside it */
+  action: 'skip' | 'overwrite' | 'keep_both' | undefined;
 }
+
+/** `photo.jpg` -> `photo (2).jpg`, `photo (3).jpg`...: the n-th copy's name (the extension stays last). */
+export function copyName(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  return `${stem} (${n})${ext}`;
+}
+
+/** Copy numbers tried per lookup of the names already taken. */
+const COPY_NAMES_PER_LOOKUP = 20;
 
 /**
  * One duplicate of a 409 (an addition to api.md's `duplicates`): matched `by` its name in the target folder, by its
@@ -138,6 +149,8 @@ export class UploadService {
     /** Why each duplicate is one, for the 409 (the dialog says by name or by content, and which image). */
     const matches: { name: string; by: DuplicateMatch['by']; sha256: string; existing: ImageRow | undefined }[] = [];
     const plans: Plan[] = [];
+    /** keep_both: the stores whose name is taken, renamed below */
+    const renames: StorePlan[] = [];
     batch.candidates.forEach((c, i) => {
       const o = outcomes[i];
       if (!o?.ok || !c.staged) {
@@ -155,7 +168,7 @@ export class UploadService {
       const byteMatchElsewhere = holders.some((id) => id !== nameMatch?.id) || seenHashes.has(sha);
       seenNames.add(c.name);
       seenHashes.add(sha);
-      const store: Plan = { kind: 'store', name: c.name, staged: c.staged, image: o.image };
+      const store: StorePlan = { kind: 'store', name: c.name, staged: c.staged, image: o.image };
       if (!options.checkDuplicate || (!byteMatch && !inRequestName && !nameMatch)) {
         plans.push(store);
         return;
@@ -176,6 +189,13 @@ export class UploadService {
         sha256: sha,
         existing: nameMatch,
       });
+      // keep_both: stored anyway; a name already taken (in the folder or earlier in this request) becomes the first
+      // free "name (n).ext" below, once every name of the request is known.
+      if (options.action === 'keep_both') {
+        plans.push(store);
+        if (nameMatch || inRequestName) renames.push(store);
+        return;
+      }
       // Bytes that already exist, or a second file of this request, have nothing to replace.
       if (options.action === 'overwrite' && !byteMatchElsewhere && !inRequestName && nameMatch) {
         plans.push({ ...store, overwrite: nameMatch });
@@ -194,7 +214,37 @@ export class UploadService {
         },
       );
     }
+    if (renames.length > 0) await this.renameCopies(renames, seenNames, options.folderId, db);
     return plans;
+  }
+
+  /**
+   * keep_both: each of these stores gets the first "name (n).ext" (n from 2) that no image of the folder has and no
+   * other file of this request takes. `taken` holds the request's own names and grows with each new one.
+   */
+  private async renameCopies(
+    stores: StorePlan[],
+    taken: Set<string>,
+    folderId: number | null,
+    db: Kysely<Database>,
+  ): Promise<void> {
+    for (const p of stores) {
+      const original = p.name;
+      for (let from = 2; ; from += COPY_NAMES_PER_LOOKUP) {
+        const candidates = Array.from({ length: COPY_NAMES_PER_LOOKUP }, (_, k) => copyName(original, from + k)).filter(
+          (n) => !taken.has(n),
+        );
+        const inFolder = new Set(
+          (await this.images.findByNamesInFolder(candidates, folderId, db)).map((row) => row.name),
+        );
+        const free = candidates.find((n) => !inFolder.has(n));
+        if (free) {
+          p.name = free;
+          taken.add(free);
+          break;
+        }
+      }
+    }
   }
 
   /** Each duplicate with how it matched and the image it matched (content matches: the oldest with those bytes). */

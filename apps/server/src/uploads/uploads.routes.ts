@@ -27,7 +27,7 @@ const manyFields = uploadFieldsSchema.omit({ name: true }).extend(resumableField
 /** `POST /images/upload-resume/`: the token of a refused upload and the choice. */
 const resumeBody = z.object({
   upload_token: z.string({ error: 'This field is required' }).min(1, 'This field is required'),
-  duplicate_action: z.enum(['skip', 'overwrite'], { message: 'must be skip or overwrite' }),
+  duplicate_action: z.enum(['skip', 'overwrite', 'keep_both'], { message: 'must be skip, overwrite or keep_both' }),
 });
 
 const duplicate = errorResponse(

@@ -15,6 +15,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+const failures = [];
+const firstLine = (text) => (text ?? '').split('\n').find((l) => l.trim()) ?? '(no message)';
 
 function runVitest(ws, label, env = process.env, extraArgs = []) {
   const out = path.join(os.tmpdir(), `vitest-${path.basename(ws)}-${process.pid}.json`);
@@ -43,8 +45,21 @@ function runVitest(ws, label, env = process.env, extraArgs = []) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  // Name what failed at the end, where CI's tail shows it: failed tests, and suites that failed without a failed
+  // test (an import error, a failing beforeAll, an unhandled error).
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name);
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed') failures.push(`${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failures.push(`${where} (suite): ${firstLine(file.message)}`);
+    }
+  }
   if (run.status !== 0 && report.numFailedTests === 0) {
-    console.log(`${label}: vitest exited ${run.status} (a suite failed to load?)`);
+    failures.push(
+      `${label}: vitest exited ${run.status} with no failed test (a suite failed to load, or an unhandled error: see above)`,
+    );
     broken = true;
   }
 }
@@ -59,6 +74,7 @@ const serverSelected =
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
 if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
 
+if (failures.length) console.log(`\nWhat failed:\n${failures.map((f) => `- ${f.slice(0, 400)}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || broken ? 1 : 0);
 

@@ -165,7 +165,7 @@ it('reports a corrupt and a missing original, a missing thumbnail and untracked 
     ].sort(),
   );
   expect(details.interval_hours).toBe(0.001);
-});
+}, 180_000);
 
 it('an admin starts a check now; two processes claiming the check at once: one wins', async () => {
   const server = await startTestServer({ WORKER_PROCESSES: '0', STORAGE_CHECK_HOURS: '0' });

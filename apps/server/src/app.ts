@@ -91,8 +91,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     parseJson(req, text, done);
   });
   app.addHook('onSend', async (req, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'same-origin');
+    // nosniff, Referrer-Policy, Permissions-Policy, and HSTS over HTTPS (the page's CSP: web/web.routes.ts).
+    setSecurityHeaders(req, reply);
     // Says the body follows the contract's schemas: the web app then checks it against them.
     if (req.url.startsWith('/api/')) reply.header(CONTRACT_HEADER, CONTRACT_VERSION);
     return payload;
@@ -132,6 +132,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
   await app.register(async (media) => mediaRoutes(media, ctx), { prefix: '/media' });
-  await app.register(webRoutes);
+  await app.register(async (web) => webRoutes(web, ctx));
   return app;
 }

@@ -1,38 +1,41 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../context.js';
+import { mediaOrigins } from '../media/media.routes.js';
+import { CSP_NONCE_PLACEHOLDER, newCspNonce, webAppCsp } from '../security/security-headers.js';
 import { WebFiles } from './web-files.js';
 
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
-/** The HTML gets a strict Content-Security-Policy: scripts and styles only from this origin. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Ant Design injects its CSS-in-JS styles at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https: http:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** Serves the built web app (apps/web/dist) from the same port as the API. */
-export async function webRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * Serves the built web app (apps/web/dist) from the same port as the API. The page gets a strict
+ * Content-Security-Policy with a nonce of its own in every response (security/security-headers.ts).
+ */
+export async function webRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const indexFile = path.join(WEB_DIST, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
-  const sendIndex = async (_req: unknown, reply: import('fastify').FastifyReply) => {
+  // The object store's origins, learnt once (signing a URL is local work, but needs no repeating).
+  let origins: Promise<string[]> | undefined;
+  const imageOrigins = (): Promise<string[]> =>
+    (origins ??= mediaOrigins(ctx).catch((err: unknown) => {
+      origins = undefined;
+      ctx.log.warn({ err }, 'the object store origin for the page CSP is unknown: its images will be refused');
+      return [];
+    }));
+  const sendIndex = async (_req: unknown, reply: FastifyReply) => {
     if (!hasWeb) {
       return reply.status(503).type('text/plain').send('The web app is not built: run `npm run build`.');
     }
+    const nonce = newCspNonce();
+    // Read on every request (a few KB): a rebuilt app is served without a restart, as its assets are.
+    const html = (await fs.promises.readFile(indexFile, 'utf8')).replaceAll(CSP_NONCE_PLACEHOLDER, nonce);
     return reply
-      .header('Content-Security-Policy', CSP)
+      .header('Content-Security-Policy', webAppCsp(nonce, await imageOrigins()))
       .header('Cache-Control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(fs.createReadStream(indexFile));
+      .send(html);
   };
   app.get('/', sendIndex);
   app.get('/index.html', sendIndex);

@@ -6,6 +6,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppHeader, SignInHeader } from './app-header';
 import { createQueryClient } from './query-client';
+import { cspNonce } from '../lib/csp';
 import { SectionProvider, useCurrentSection } from '../lib/section-context';
 import type { Section } from '../lib/sections';
 import { prefetchSections, SECTION_PAGES } from './sections';
@@ -48,6 +49,8 @@ function AppFooter() {
   );
 }
 
+const CSP = cspNonce ? { nonce: cspNonce } : undefined;
+
 /** Ant Design's locale follows the app language (en_US / zh_CN). */
 function LocalizedProviders({ initialSection }: { initialSection?: Section | undefined }) {
   const { i18n, t } = useTranslation();
@@ -59,7 +62,8 @@ function LocalizedProviders({ initialSection }: { initialSection?: Section | und
     document.title = appName;
   }, [zh, appName]);
   return (
-    <ConfigProvider locale={zh ? zhCN : enUS} theme={theme}>
+    // csp: Ant Design's <style> elements carry the page's nonce (the server's CSP refuses inline styles without it).
+    <ConfigProvider locale={zh ? zhCN : enUS} theme={theme} csp={CSP}>
       <AntApp>
         <SectionProvider initial={initialSection}>
           <SessionGate header={<SignInHeader />}>

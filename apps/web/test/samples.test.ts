@@ -56,7 +56,16 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await e2e.goto('samples');
     // The default pattern is the trial's: five names match, the notes photo does not.
     await expect.poll(() => page.getByTestId('matched-count').textContent(), POLL).toBe('Matched: 5');
-    await expect.poll(() => page.getByTestId('unmatched-list').textContent(), POLL).toBe('notes_field.jpg');
+    await expect
+      .poll(
+        () => page.getByTestId('name-fit-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))),
+        POLL,
+      )
+      .toEqual(['notes_field.jpg']);
+    // ...with why (issue 25 item 5).
+    expect(await page.getByTestId('unmatched-list').getByTestId('name-fit-reason').textContent()).toBe(
+      '“_” should follow {genotype} (Genotype); the name has “notes” from there.',
+    );
     const row = page.getByTestId('matched-table').locator('tr').filter({ hasText: 'TME419_3_7d_R2.jpg' });
     await expect
       .poll(() => row.locator('[data-field]').allTextContents(), POLL)

@@ -7,6 +7,23 @@ export interface PickedFile {
   buffer: Buffer;
 }
 
+/**
+ * Opens the upload settings for a mode and returns the dialog. On a phone one photo and a ZIP are in the Upload
+ * button's menu (issue 25 item 6); its main button takes several photos.
+ */
+export async function openUploadSettings(page: Page, mode: 'single' | 'multiple' | 'zip') {
+  const phone = (page.viewportSize()?.width ?? 1440) < 768;
+  if (phone && mode !== 'multiple') {
+    await page.getByTestId('upload-menu').click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByTestId(`upload-${mode}`).click();
+  } else {
+    await page.getByTestId(`upload-${mode}`).click();
+  }
+  const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('choose-files') });
+  await dialog.waitFor();
+  return dialog;
+}
+
 /** Opens the upload settings for a mode, optionally picks a folder and the duplicate switch, then picks files. */
 export async function uploadThroughUi(
   page: Page,
@@ -14,9 +31,7 @@ export async function uploadThroughUi(
   files: PickedFile[],
   options: { folder?: string; checkDuplicate?: boolean } = {},
 ): Promise<void> {
-  await page.getByTestId(`upload-${mode}`).click();
-  const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('choose-files') });
-  await dialog.waitFor();
+  const dialog = await openUploadSettings(page, mode);
   if (options.folder) {
     await dialog.getByTestId('upload-folder-select').click();
     await page.locator(`.ant-select-item-option[title="${options.folder}"]`).click();

@@ -1,11 +1,12 @@
 import { FileExcelOutlined } from '@ant-design/icons';
 import { App, Form, Input, Modal, Select, Switch, Typography, Upload, type ButtonProps } from 'antd';
-import { compileNamePattern } from '@cassavascope/contract';
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { compileNamePattern, fitName } from '@cassavascope/contract';
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NameFitList, PatternSuggestion } from '../../../lib/name-fit-report';
 import type { FolderItem } from '../../../lib/normalize-folder';
 import { isSheetFile } from '../../../lib/sheet-api';
-import type { UploadSettings } from '../hooks/use-upload';
+import { isZipFile, type UploadSettings } from '../hooks/use-upload';
 import { InlineFolderCreate } from './inline-folder-create';
 import './upload-sheet.css';
 
@@ -32,6 +33,9 @@ const ACCEPT: Record<UploadMode, string> = {
   zip: '.zip,application/zip',
 };
 
+/** The names a pattern reads before anything is sent: the photos' (a ZIP's names are read once it is stored). */
+const photoNames = (files: readonly File[]) => files.filter((f) => !isSheetFile(f) && !isZipFile(f)).map((f) => f.name);
+
 /** A drag over the sheet's own drop area is for the sheet picker, not the upload. */
 const overSheetPicker = (e: DragEvent<HTMLElement>) =>
   e.target instanceof Element && e.target.closest('.upload-sheet-picker') !== null;
@@ -39,7 +43,9 @@ const overSheetPicker = (e: DragEvent<HTMLElement>) =>
 /**
  * Upload settings: target folder (with inline create) and the duplicate check (on by default). Its button opens
  * the file picker; the chosen files start the upload, and so do files dropped on the dialog (photos, a ZIP and
- * the sheet together).
+ * the sheet together). With a file-name pattern, photos whose names do not all fit it are held in the dialog:
+ * each such name is listed with why, the list follows the pattern as it is edited, a pattern read from the names
+ * is offered, and the upload starts when the researcher says so (issue 25 item 5).
  */
 export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel, onFiles }: Props) {
   const { t } = useTranslation('images');
@@ -50,13 +56,28 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
   const [pattern, setPattern] = useState('');
   // Optional: a field book (file name -> fields) applied to the photos of this upload once they are in.
   const [sheet, setSheet] = useState<File | null>(null);
-  const patternBad = pattern.trim() !== '' && !compileNamePattern(pattern.trim()).ok;
+  const trimmed = pattern.trim();
+  const compiled = useMemo(() => (trimmed === '' ? null : compileNamePattern(trimmed)), [trimmed]);
+  const patternBad = compiled !== null && !compiled.ok;
+  // Files chosen while some of their names do not fit the pattern: sent once the researcher confirms.
+  const [held, setHeld] = useState<File[] | null>(null);
+  const heldNames = useMemo(() => (held ? photoNames(held) : []), [held]);
+  const heldFits = useMemo(
+    () => (compiled?.ok ? heldNames.map((name) => ({ name, fit: fitName(compiled, name) })) : []),
+    [compiled, heldNames],
+  );
+  const unfit = heldFits.flatMap((f, i) => (f.fit.ok ? [] : [{ key: i, name: f.name, mismatch: f.fit.mismatch }]));
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
-  const take = (files: File[]) => {
+  const send = (files: File[]) => {
     if (mode && files.length > 0 && !patternBad)
-      onFiles(files, { folderId, checkDuplicate, pattern: pattern.trim(), sheet }, mode);
+      onFiles(files, { folderId, checkDuplicate, pattern: trimmed, sheet }, mode);
+  };
+  const take = (files: File[]) => {
+    if (!mode || files.length === 0 || patternBad) return;
+    if (compiled?.ok && photoNames(files).some((name) => !fitName(compiled, name).ok)) setHeld(files);
+    else send(files);
   };
 
   useEffect(() => {
@@ -65,6 +86,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
       setCheckDuplicate(true);
       setPattern('');
       setSheet(null);
+      setHeld(null);
     }
   }, [mode, defaultFolderId]);
 
@@ -72,10 +94,10 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
     <Modal
       open={mode !== null}
       title={t(`upload_title.${mode ?? 'single'}`)}
-      okText={t('choose_files')}
+      okText={held ? t('upload_held', { count: held.length }) : t('choose_files')}
       cancelText={t('cancel')}
       onCancel={onCancel}
-      onOk={() => input.current?.click()}
+      onOk={() => (held ? send(held) : input.current?.click())}
       okButtonProps={{ 'data-testid': 'choose-files', disabled: patternBad } as ButtonProps}
       destroyOnHidden
     >
@@ -128,6 +150,20 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
               data-testid="upload-pattern"
             />
           </Form.Item>
+          {held && compiled?.ok ? (
+            <div className="upload-name-preview" data-testid="upload-name-preview">
+              <Typography.Text strong data-testid="upload-names-fit">
+                {t('names_fit', { fits: heldNames.length - unfit.length, total: heldNames.length })}
+              </Typography.Text>
+              {unfit.length > 0 ? <NameFitList items={unfit} /> : null}
+              <PatternSuggestion
+                names={heldNames}
+                pattern={trimmed}
+                fitting={heldNames.length - unfit.length}
+                onUse={setPattern}
+              />
+            </div>
+          ) : null}
           <Form.Item label={t('sample_sheet')} extra={t('sample_sheet_hint')}>
             <div data-testid="upload-sheet-picker">
               <Upload.Dragger

@@ -1,11 +1,18 @@
-import type { MetadataSheetResponse, UploadResponse } from '@cassavascope/contract';
+import {
+  compileNamePattern,
+  fitName,
+  suggestNamePattern,
+  type MetadataSheetResponse,
+  type UploadResponse,
+} from '@cassavascope/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
-import { useCallback, useRef, useState } from 'react';
+import { createElement, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { errorMessage, uploadErrorMessage } from '../../../lib/error-message';
 import { invalidateLibrary } from '../../../lib/folders-api';
+import { UnfitNamesNote } from '../../../lib/name-fit-report';
 import { applyNamePattern } from '../api/sample-fields';
 import { isSheetFile, sendSheet } from '../../../lib/sheet-api';
 import {
@@ -80,7 +87,7 @@ const namesList = (names: string[]) =>
  */
 export function useUpload(loadedNames: (folderId: number | null) => Set<string>) {
   const { t } = useTranslation('images');
-  const { message } = App.useApp();
+  const { message, notification } = App.useApp();
   const queryClient = useQueryClient();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [open, setOpen] = useState(false);
@@ -118,20 +125,38 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     if (res.count === 0 && !res.skipped?.length) message.warning(t('nothing_uploaded'));
   };
 
-  /** With a pattern: the uploaded images get the fields their names give (a refusal is a note, the upload stands). */
+  /**
+   * With a pattern: the uploaded images whose names fit it get the fields their names give (read with the
+   * contract's rules, so the server's apply cannot refuse them); the names that do not fit are listed with why
+   * and a pattern that fits them (issue 25 item 5: a ZIP's names are only known here). The upload stands.
+   */
   const readFields = async (res: UploadResponse, settings: UploadSettings) => {
     const pattern = settings.pattern?.trim();
-    if (!pattern || res.uploaded.length === 0) return;
-    try {
-      const read = await applyNamePattern(
-        pattern,
-        res.uploaded.map((image) => image.id),
-      );
-      message.success(t('pattern_applied', { count: read.applied ?? 0, unmatched: read.unmatched.length }));
-      void queryClient.invalidateQueries({ queryKey: ['samples'] });
-    } catch {
-      message.warning(t('pattern_not_applied'));
+    const compiled = pattern ? compileNamePattern(pattern) : null;
+    if (!pattern || !compiled?.ok || res.uploaded.length === 0) return;
+    const fits = res.uploaded.map((image) => ({ image, fit: fitName(compiled, image.name) }));
+    const fitting = fits.filter((f) => f.fit.ok).map((f) => f.image.id);
+    const unfit = fits.flatMap((f) => (f.fit.ok ? [] : [{ name: f.image.name, mismatch: f.fit.mismatch }]));
+    if (fitting.length > 0) {
+      try {
+        const read = await applyNamePattern(pattern, fitting);
+        message.success(t('pattern_applied', { count: read.applied ?? 0, unmatched: unfit.length }));
+        void queryClient.invalidateQueries({ queryKey: ['samples'] });
+      } catch (err) {
+        message.warning(t('pattern_not_applied', { reason: errorMessage(t, err) }));
+      }
     }
+    if (unfit.length === 0) return;
+    const names = unfit.map((u) => u.name);
+    const suggestion = suggestNamePattern(names, pattern);
+    notification.warning({
+      message: t('pattern_unfit', { count: unfit.length }),
+      duration: 15,
+      description: createElement(UnfitNamesNote, {
+        items: unfit,
+        suggestion: suggestion && suggestion.pattern !== pattern && suggestion.fits > 0 ? suggestion.pattern : null,
+      }),
+    });
   };
 
   const finish = (failed: boolean) => {

@@ -1,12 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Alert, Button, Empty, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import type { MetadataParseResponse } from '@cassavascope/contract';
+import { App, Alert, Button, Empty, Input, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { compileNamePattern, fitName, type MetadataParseResponse, type NameMismatch } from '@cassavascope/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { useCan } from '../../../lib/auth';
 import { errorMessage } from '../../../lib/error-message';
 import { invalidateLibrary, useFolders } from '../../../lib/folders-api';
+import { nameMismatchText } from '../../../lib/name-fit';
+import { NameFitList, PatternSuggestion } from '../../../lib/name-fit-report';
 import { parseNames } from '../api/samples-api';
 import { MetadataValues } from './metadata-values';
 
@@ -16,7 +18,9 @@ const PREVIEW_DELAY_MS = 300;
 
 /**
  * "From file names": a pattern applied to a folder's names, with a live preview of what each matched name gives
- * and which names do not match; Apply stores the fields of the matched images in one step.
+ * and which names do not fit, each with why (the field, what it expects, what the name has), and a pattern read
+ * from the names themselves when it fits more of them (issue 25 item 5); Apply stores the fields of the matched
+ * images in one step.
  */
 export function PatternPanel() {
   const { t } = useTranslation('samples');
@@ -27,6 +31,8 @@ export function PatternPanel() {
   const [folderId, setFolderId] = useState<number | null>(null);
   const [pattern, setPattern] = useState(DEFAULT_PATTERN);
   const [preview, setPreview] = useState<MetadataParseResponse | null>(null);
+  // The pattern the preview was read with (the input may already hold a newer one).
+  const [previewPattern, setPreviewPattern] = useState(pattern);
   const [problem, setProblem] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [applying, setApplying] = useState(false);
@@ -39,6 +45,7 @@ export function PatternPanel() {
       parseNames(pattern, { folderId }, false, controller.signal)
         .then((res) => {
           setPreview(res);
+          setPreviewPattern(pattern);
           setProblem(null);
         })
         .catch((err: unknown) => {
@@ -61,6 +68,21 @@ export function PatternPanel() {
   }, [pattern, folderId, t]);
 
   const refused = useMemo(() => preview?.matched.filter((m) => m.problems).length ?? 0, [preview]);
+  // Why each name that gives no fields does not fit (read with the contract's rules, as the server reads it).
+  const why = useMemo(() => {
+    const out = new Map<number, NameMismatch>();
+    const compiled = compileNamePattern(previewPattern);
+    if (!preview || !compiled.ok) return out;
+    for (const m of [...preview.matched.filter((m) => m.problems), ...preview.unmatched]) {
+      const fit = fitName(compiled, m.name);
+      if (!fit.ok) out.set(m.image_id, fit.mismatch);
+    }
+    return out;
+  }, [preview, previewPattern]);
+  const names = useMemo(
+    () => (preview ? [...preview.matched, ...preview.unmatched].map((m) => m.name) : []),
+    [preview],
+  );
 
   const apply = async () => {
     setApplying(true);
@@ -121,6 +143,14 @@ export function PatternPanel() {
       {refused > 0 ? (
         <Alert type="warning" showIcon message={t('refused_values', { count: refused })} className="samples-alert" />
       ) : null}
+      {preview && (refused > 0 || preview.unmatched.length > 0) ? (
+        <PatternSuggestion
+          names={names}
+          pattern={previewPattern}
+          fitting={preview.matched.length - refused}
+          onUse={setPattern}
+        />
+      ) : null}
       {preview ? (
         <div className="samples-preview">
           <Typography.Title level={5} data-testid="matched-count">
@@ -139,9 +169,19 @@ export function PatternPanel() {
               {
                 title: t('values'),
                 key: 'values',
-                render: (_: unknown, row: MetadataParseResponse['matched'][number]) => (
-                  <MetadataValues metadata={row.metadata} problems={row.problems} />
-                ),
+                render: (_: unknown, row: MetadataParseResponse['matched'][number]) => {
+                  const mismatch = why.get(row.image_id);
+                  return (
+                    <>
+                      <MetadataValues metadata={row.metadata} problems={row.problems} />
+                      {mismatch ? (
+                        <Typography.Text type="danger" className="samples-why" data-testid="name-fit-reason">
+                          {nameMismatchText(t, mismatch)}
+                        </Typography.Text>
+                      ) : null}
+                    </>
+                  );
+                },
               },
             ]}
           />
@@ -152,12 +192,12 @@ export function PatternPanel() {
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('all_matched')} />
           ) : (
             <div className="samples-unmatched" data-testid="unmatched-list">
-              {preview.unmatched.slice(0, 200).map((u) => (
-                <Tag key={u.image_id}>{u.name}</Tag>
-              ))}
-              {preview.unmatched.length > 200 ? (
-                <Tag>{t('more', { count: preview.unmatched.length - 200 })}</Tag>
-              ) : null}
+              <NameFitList
+                items={preview.unmatched.flatMap((u) => {
+                  const mismatch = why.get(u.image_id);
+                  return mismatch ? [{ key: u.image_id, name: u.name, mismatch }] : [];
+                })}
+              />
             </div>
           )}
         </div>

@@ -18,9 +18,17 @@ export interface Session {
   signedOut?: boolean;
 }
 
-/** What a control does: reading and exporting; uploading, organising, running tasks and reviewing; managing users. */
-export type Action = 'read' | 'change' | 'manage_users';
-const NEEDED: Record<Action, Role> = { read: 'viewer', change: 'researcher', manage_users: 'admin' };
+/**
+ * What a control does: reading and exporting; uploading, organising, running tasks and reviewing; managing users;
+ * checking every stored file now (the scheduled check runs by itself).
+ */
+export type Action = 'read' | 'change' | 'manage_users' | 'check_storage';
+const NEEDED: Record<Action, Role> = {
+  read: 'viewer',
+  change: 'researcher',
+  manage_users: 'admin',
+  check_storage: 'admin',
+};
 const rank = (role: Role) => ROLES.indexOf(role);
 
 export const SESSION_QUERY_KEY = ['auth', 'session'] as const;

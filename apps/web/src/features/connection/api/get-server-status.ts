@@ -18,6 +18,8 @@ export interface ConnectionStatus {
   endpoints: { path: string; ok: boolean }[];
   /** free space on the server's data disk; null from a server that does not report it */
   disk: { freeBytes: number; totalBytes: number; low: boolean } | null;
+  /** the last check of the stored files (issue 26); null from a server that does not report it */
+  storageCheck: StorageCheckState | null;
   /** round trip of the test request, in milliseconds */
   latencyMs: number;
   testedAt: string;
@@ -45,6 +47,7 @@ export function normalizeStatus(input: unknown, latencyMs: number, testedAt: Dat
     queue: pickString(raw, 'queue'),
     endpoints,
     disk: diskOf(raw.disk),
+    storageCheck: storageCheckOf(raw.storage_check),
     latencyMs,
     testedAt: testedAt.toISOString(),
   };
@@ -55,6 +58,31 @@ function diskOf(input: unknown): ConnectionStatus['disk'] {
   const free = pickNumber(d, 'free_bytes', 'freeBytes');
   const total = pickNumber(d, 'total_bytes', 'totalBytes');
   return free === null || total === null ? null : { freeBytes: free, totalBytes: total, low: d.low === true };
+}
+
+/** The storage check's summary: `checkedAt` null before the first check. */
+export interface StorageCheckState {
+  checkedAt: string | null;
+  missing: number;
+  corrupt: number;
+  untracked: number;
+  files: number;
+  running: boolean;
+  error: string | null;
+}
+
+export function storageCheckOf(input: unknown): StorageCheckState | null {
+  if (!input || typeof input !== 'object') return null;
+  const c = asRecord(input);
+  return {
+    checkedAt: pickString(c, 'checked_at'),
+    missing: pickNumber(c, 'missing') ?? 0,
+    corrupt: pickNumber(c, 'corrupt') ?? 0,
+    untracked: pickNumber(c, 'untracked') ?? 0,
+    files: pickNumber(c, 'files') ?? 0,
+    running: c.running === true,
+    error: pickString(c, 'error'),
+  };
 }
 
 /** A real call to the server (the seed's simulated test made true). */

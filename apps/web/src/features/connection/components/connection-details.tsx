@@ -5,6 +5,7 @@ import { formatDateTime } from '../../../lib/format';
 import { engineLabelText } from '../../../lib/model-label';
 import type { ConnectionStatus } from '../api/get-server-status';
 import { uptimeParts } from '../uptime';
+import { StorageCheckCard } from './storage-check-card';
 
 /** Backend values the server reports (database, storage, queue) with a text of their own; others show as sent. */
 const BACKEND_VALUES: Record<'database' | 'storage' | 'queue', readonly string[]> = {
@@ -107,6 +108,7 @@ export function ConnectionDetails({ status }: { status: ConnectionStatus }) {
           ]}
         />
       </Card>
+      {status.storageCheck && <StorageCheckCard summary={status.storageCheck} />}
       <Card size="small" title={t('endpoints.title')} className="connection-card" data-testid="connection-endpoints">
         <List
           size="small"

@@ -64,7 +64,7 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
       .toEqual(['notes_field.jpg']);
     // ...with why (issue 25 item 5).
     expect(await page.getByTestId('unmatched-list').getByTestId('name-fit-reason').textContent()).toBe(
-      '“_” should follow {genotype} (Genotype); the name has “notes” from there.',
+      '“_” should follow {rep} (Replicate); the name has “field” from there.',
     );
     const row = page.getByTestId('matched-table').locator('tr').filter({ hasText: 'TME419_3_7d_R2.jpg' });
     await expect

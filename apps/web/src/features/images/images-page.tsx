@@ -246,8 +246,10 @@ export default function ImagesPage() {
           onEditFields={() => setEditing([...selected])}
           onDelete={confirmDelete}
           onUpload={setUploadMode}
+          filter={narrow ? <MetadataFilter value={meta} onChange={setMeta} /> : null}
+          filtered={metaFilter !== null || groupBy !== null}
         />
-        <MetadataFilter value={meta} onChange={setMeta} />
+        {narrow ? null : <MetadataFilter value={meta} onChange={setMeta} />}
         <EditFieldsDialog
           ids={editing}
           onClose={() => setEditing(null)}

@@ -91,10 +91,19 @@ export async function checkStorage(
     if (report.problems.length < options.maxProblems) report.problems.push(problem);
     options.onProblem?.(problem);
   };
-  const step = async () => {
+  const stopIfAsked = () => {
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('the storage check was stopped');
+  };
+  const step = async () => {
+    stopIfAsked();
     await options.onProgress?.(report);
   };
+  /** `forEachLimit` that stops before the next file once the check is asked to stop (a server shutting down). */
+  const each = <T>(items: T[], fn: (item: T) => Promise<void>) =>
+    forEachLimit(items, CONCURRENCY, async (item) => {
+      stopIfAsked();
+      await fn(item);
+    });
 
   // Originals (hashed, each stored key once however many images share it) and thumbnails.
   const hashed = new Set<string>();
@@ -102,12 +111,12 @@ export async function checkStorage(
     const page = await images.storedFilesPage(after, PAGE);
     if (page.length === 0) break;
     after = page[page.length - 1]!.id;
-    await forEachLimit(page, CONCURRENCY, async (img) => {
+    await each(page, async (img) => {
       const named = { id: img.id, name: img.name };
       if (!hashed.has(img.blob_key)) {
         hashed.add(img.blob_key);
         report.files++;
-        const read = await hashStored(storage, img.blob_key);
+        const read = await hashStored(storage, img.blob_key, options.signal);
         if (!read) await found({ kind: 'missing', key: img.blob_key, file: 'original', ...named });
         else {
           report.bytes += read.size;
@@ -139,7 +148,7 @@ export async function checkStorage(
     if (page.length === 0) break;
     after = page[page.length - 1]!.id;
     const keys = page.flatMap((r) => r.keys.map((key) => ({ key, id: r.id, name: r.image_name })));
-    await forEachLimit(keys, CONCURRENCY, async ({ key, id, name }) => {
+    await each(keys, async ({ key, id, name }) => {
       report.files++;
       if (!(await storage.exists(key))) await found({ kind: 'missing', key, file: 'result', id, name });
     });
@@ -151,7 +160,7 @@ export async function checkStorage(
     const page = await labels.storedFilesPage(after, PAGE);
     if (page.length === 0) break;
     after = page[page.length - 1]!.image_id;
-    await forEachLimit(page, CONCURRENCY, async (l) => {
+    await each(page, async (l) => {
       report.files++;
       if (!(await storage.exists(l.blob_key)))
         await found({ kind: 'missing', key: l.blob_key, file: 'label', id: l.image_id, name: null });
@@ -161,7 +170,7 @@ export async function checkStorage(
 
   // Lab models' files: the portable file has the size written with its row.
   for (const m of await models.storedFiles()) {
-    await forEachLimit(m.files, CONCURRENCY, async (f) => {
+    await each(m.files, async (f) => {
       report.files++;
       const obj = await storage.get(f.key);
       obj?.stream.destroy();
@@ -260,15 +269,25 @@ async function referencedKeys(
 }
 
 /** Streams a stored file through SHA-256; null when it is not there. */
-async function hashStored(storage: BlobStorage, key: string): Promise<{ sha256: string; size: number } | null> {
+async function hashStored(
+  storage: BlobStorage,
+  key: string,
+  signal: AbortSignal | undefined,
+): Promise<{ sha256: string; size: number } | null> {
   const obj = await storage.get(key);
   if (!obj) return null;
   const hash = crypto.createHash('sha256');
   let size = 0;
-  for await (const chunk of obj.stream) {
-    const bytes = chunk as Buffer;
-    size += bytes.length;
-    hash.update(bytes);
+  try {
+    for await (const chunk of obj.stream) {
+      // A large original on a slow disk must not hold a shutdown up: stop between chunks.
+      if (signal?.aborted) throw signal.reason ?? new Error('the storage check was stopped');
+      const bytes = chunk as Buffer;
+      size += bytes.length;
+      hash.update(bytes);
+    }
+  } finally {
+    obj.stream.destroy();
   }
   return { sha256: hash.digest('hex'), size };
 }

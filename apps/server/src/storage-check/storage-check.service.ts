@@ -160,21 +160,23 @@ export class StorageChecks {
   ): Promise<RecordedCheck> {
     const log = this.deps.log;
     let latest: StorageCheckReport | null = null;
-    let lastBeat = Date.now();
     let stillOurs = true;
     log.info({ trigger }, 'storage check started');
+    // The heartbeat runs on its own clock: one page of large originals may take longer than STALE_MS to read.
+    const beat = setInterval(() => {
+      this.repo
+        .heartbeat(startedAt, new Date().toISOString())
+        .then((ours) => (stillOurs &&= ours))
+        .catch((err: unknown) => log.warn({ err }, 'the storage check could not record its heartbeat'));
+    }, HEARTBEAT_MS);
+    beat.unref();
     try {
       const report = await checkStorage(this.deps, {
         graceMs: options.graceMs ?? this.settings.graceMs,
         maxProblems: Math.max(STORED_PROBLEMS, options.maxProblems ?? 0),
         signal,
         ...(options.onProblem ? { onProblem: options.onProblem } : {}),
-        onProgress: async (r) => {
-          latest = r;
-          if (Date.now() - lastBeat < HEARTBEAT_MS) return;
-          lastBeat = Date.now();
-          stillOurs = await this.repo.heartbeat(startedAt, new Date().toISOString());
-        },
+        onProgress: (r) => void (latest = r),
       });
       await this.repo.finish(startedAt, new Date().toISOString(), resultOf(trigger, report, null));
       const level = report.missing + report.corrupt + report.untracked > 0 ? 'warn' : 'info';
@@ -201,6 +203,8 @@ export class StorageChecks {
         .finish(startedAt, new Date().toISOString(), resultOf(trigger, report, error.message))
         .catch((e: unknown) => log.warn({ err: e }, 'the storage check result could not be stored'));
       return { report, recorded: stillOurs, error };
+    } finally {
+      clearInterval(beat);
     }
   }
 

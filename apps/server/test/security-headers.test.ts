@@ -95,6 +95,15 @@ describe('the web page: a strict Content-Security-Policy with a nonce of its own
     expect((await loadPage(server)).nonce).not.toBe(second.nonce);
   });
 
+  it('the API reference page too: no inline script or style', async () => {
+    const res = await server.request('/api/docs/');
+    expect(res.status).toBe(200);
+    const d = directives(res.headers.get('content-security-policy'));
+    expect(d.get('script-src')).toEqual(["'self'"]);
+    expect(d.get('style-src')).toEqual(["'self'"]);
+    expect(d.get('frame-ancestors')).toEqual(["'none'"]);
+  });
+
   it('Permissions-Policy denies what the app never uses, on the page and on the API', async () => {
     for (const p of ['/', '/api/status/', '/api/nothing-here/']) {
       const res = await server.request(p);

@@ -205,4 +205,22 @@ describe('strict Content-Security-Policy (e2e)', () => {
     expect(await violations(), 'navigation drawer').toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it('the API reference page (Swagger UI) under its own strict CSP: styled, no violation', async () => {
+    await page.setViewportSize(DESKTOP);
+    const response = await page.goto(e2e.server.url + '/api/docs/');
+    const csp = directives(response!.headers()['content-security-policy'] ?? '');
+    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    // An operation opened (its parameters and responses drawn), its method badge in Swagger UI's colours.
+    await page.locator('.opblock-summary').first().click();
+    await page.locator('.opblock-body').first().waitFor();
+    expect(
+      await page
+        .locator('.opblock-summary-method')
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await violations(), 'API reference').toEqual([]);
+  });
 });

@@ -15,7 +15,6 @@ const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
  */
 export async function webRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const indexFile = path.join(WEB_DIST, 'index.html');
-  const hasWeb = fs.existsSync(indexFile);
   // The object store's origins, learnt once (signing a URL is local work, but needs no repeating).
   let origins: Promise<string[]> | undefined;
   const imageOrigins = (): Promise<string[]> =>
@@ -25,24 +24,24 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       return [];
     }));
   const sendIndex = async (_req: unknown, reply: FastifyReply) => {
-    if (!hasWeb) {
+    // Read on every request (a few KB): a built or rebuilt app is served without a restart, as its assets are.
+    let html: string;
+    try {
+      html = await fs.promises.readFile(indexFile, 'utf8');
+    } catch {
       return reply.status(503).type('text/plain').send('The web app is not built: run `npm run build`.');
     }
     const nonce = newCspNonce();
-    // Read on every request (a few KB): a rebuilt app is served without a restart, as its assets are.
-    const html = (await fs.promises.readFile(indexFile, 'utf8')).replaceAll(CSP_NONCE_PLACEHOLDER, nonce);
     return reply
       .header('Content-Security-Policy', webAppCsp(nonce, await imageOrigins()))
       .header('Cache-Control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(html);
+      .send(html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   };
   app.get('/', sendIndex);
   app.get('/index.html', sendIndex);
-  if (hasWeb) {
-    // Assets and other files of the build, by their exact names only.
-    // (No static plugin: its scan of the build folder at start-up cost the server's cold start.)
-    const files = new WebFiles(WEB_DIST);
-    app.get('/*', (req, reply) => files.send(req, reply, (req.params as { '*': string })['*']));
-  }
+  // Assets and other files of the build, by their exact names only (none while it is not built: 404).
+  // (No static plugin: its scan of the build folder at start-up cost the server's cold start.)
+  const files = new WebFiles(WEB_DIST);
+  app.get('/*', (req, reply) => files.send(req, reply, (req.params as { '*': string })['*']));
 }

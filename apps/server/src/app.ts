@@ -12,6 +12,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import type { AppContext } from './context.js';
 import { clientErrorHandler, frameworkError, registerErrorHandler } from './http/error-handler.js';
+import { registerCloseIdleOnShutdown } from './http/close-idle-on-shutdown.js';
 import { registerUnreadBodyHandling } from './http/unread-body.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
@@ -90,6 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     if (text.trim() === '') return done(null, undefined);
     parseJson(req, text, done);
   });
+  registerCloseIdleOnShutdown(app);
   app.addHook('onSend', async (req, reply, payload) => {
     // nosniff, Referrer-Policy, Permissions-Policy, and HSTS over HTTPS (the page's CSP: web/web.routes.ts).
     setSecurityHeaders(req, reply);

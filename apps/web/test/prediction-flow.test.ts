@@ -408,7 +408,8 @@ describe('prediction -> tasks -> results', () => {
   });
 
   it('exports the CSV of the task and its rows match the API', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-export').click()]);
+    await page.getByTestId('results-export').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-per-image').click()]);
     await toast(page, 'Results exported successfully').waitFor();
     const today = new Date().toISOString().slice(0, 10);
     expect(download.suggestedFilename()).toBe(`prediction_results_${taskId}_${today}.csv`);
@@ -437,7 +438,8 @@ describe('prediction -> tasks -> results', () => {
     await expect
       .poll(() => page.getByTestId('results-count').textContent(), POLL)
       .toBe(`${severe} result${severe === 1 ? '' : 's'}`);
-    const [filtered] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-export').click()]);
+    await page.getByTestId('results-export').click();
+    const [filtered] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-per-image').click()]);
     const filteredRows = (await fs.readFile(await filtered.path()))
       .subarray(3)
       .toString('utf8')
@@ -462,6 +464,7 @@ describe('prediction -> tasks -> results', () => {
       // The previous export's success toast goes first.
       await toast(page, 'Results exported successfully').first().waitFor({ state: 'detached', timeout: 15_000 });
       await page.getByTestId('results-export').click();
+      await page.getByTestId('export-per-image').click();
       await toast(page, 'Failed to export results').waitFor();
       expect(await toast(page, 'Results exported successfully').count()).toBe(0);
       expect(downloads).toBe(0);

@@ -1,5 +1,7 @@
 import { ExpandOutlined, EyeOutlined, HighlightOutlined, QuestionCircleFilled } from '@ant-design/icons';
-import { Alert, Button, Descriptions, Modal, Spin, Tag } from 'antd';
+import { refusalReasonOf } from '@cassavascope/contract';
+import { Alert, Button, Descriptions, Modal, Segmented, Spin, Tag } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/auth';
 import { openLabelPainter } from '../../../lib/label-painter';
@@ -7,7 +9,9 @@ import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
 import { bandOf, SeverityIcon } from './severity';
 import { SpecimenGrid } from './specimen-grid';
-import { ReviewTools, reviewTarget } from './review/review-tools';
+import { canDrawOverview, OverviewLegend, SpecimenOverview } from './specimen-overview';
+import { ReviewTools } from './review/review-tools';
+import { reviewTarget } from './review/review-target';
 import { SpecimenReviewActions } from './review/specimen-review-actions';
 import { EXPLAINED_FAILURES } from '../failure-codes';
 
@@ -24,6 +28,12 @@ interface Props {
   };
 }
 
+/**
+ * The colour the engine draws a box it did not score in (a refused photo's overview): packages/ppd
+ * render/visualise.ts `UNSCORED_BOX`, shown in the legend of "What the engine saw".
+ */
+const ENGINE_SAW_COLOUR = 'rgb(40, 160, 255)';
+
 /** Up to this many sub-image values are listed inline; more are summarised (each is on its specimen below). */
 const SUB_VALUES_LISTED = 8;
 
@@ -32,9 +42,11 @@ function FailureExplanation({ result }: { result: ResultView }) {
   const { t, i18n } = useTranslation('results');
   // The engine's own words are English: shown in the English UI; in another language the translated reason and
   // hint say it, and the English stays on hover of the code (issue 15 item 16).
-  const engineWords = i18n.language === 'en' ? result.errorMessage : null;
   const code = result.errorCode;
   const key = code && EXPLAINED_FAILURES.has(code) ? code : 'other';
+  // A refusal names its reason in the engine's words: shown translated in every language (issue 25).
+  const reason = code === 'not_a_specimen_photo' ? refusalReasonOf(result.errorMessage) : null;
+  const engineWords = i18n.language === 'en' && !reason ? result.errorMessage : null;
   return (
     <Alert
       type="error"
@@ -42,17 +54,18 @@ function FailureExplanation({ result }: { result: ResultView }) {
       className="result-detail-error"
       data-testid="detail-error"
       title={
-        <span className="result-failure-title">
+        // The code itself (`not_a_specimen_photo`) is for the API, never shown: the translated title says it.
+        <span className="result-failure-title" data-code={code ?? undefined}>
           <span data-testid="detail-error-title">{t(`failure.${key}.title`)}</span>
-          {code && (
-            <code className="result-failure-code" title={result.errorMessage ?? undefined}>
-              {code}
-            </code>
-          )}
         </span>
       }
       description={
         <div className="result-failure-body">
+          {reason && (
+            <p className="result-failure-reason" data-testid="detail-error-reason">
+              <strong>{t('failure.seen')}:</strong> {t(`failure.reason.${reason}`)}
+            </p>
+          )}
           <p data-testid="detail-error-hint">{t(`failure.${key}.hint`)}</p>
           {engineWords && (
             <p className="result-failure-message" data-testid="detail-error-message">
@@ -72,8 +85,14 @@ function FailureExplanation({ result }: { result: ResultView }) {
 export function ResultDetailModal({ open, result, onClose, onPreview, review }: Props) {
   const { t } = useTranslation('results');
   const { can } = useCan();
-  const target = reviewTarget(result);
+  // The specimen picked for the keys (a box or card clicked, or where the keys moved), per result.
+  const [picked, setPicked] = useState<{ resultId: number; index: number | null } | null>(null);
+  const pickedIndex = result && picked?.resultId === result.id ? picked.index : null;
+  const pick = (index: number | null) => result && setPicked({ resultId: result.id, index });
+  const target = can('change') ? reviewTarget(result, pickedIndex) : null;
   const band = result ? bandOf(result.ppdValue) : null;
+  // The numbered overview first (issue 25); the plain original one click away.
+  const [layer, setLayer] = useState<'numbered' | 'original'>('numbered');
   const failed = result !== null && (result.errorCode !== null || result.errorMessage !== null);
   return (
     <Modal
@@ -91,22 +110,49 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
       ) : (
         <div className="result-detail" data-testid="result-detail">
           <div className="result-detail-original">
-            <button
-              type="button"
-              className="result-detail-open"
-              onClick={onPreview}
-              data-testid="result-detail-preview"
-            >
-              {result.originalImageUrl ? (
-                <img src={result.originalImageUrl} alt={result.imageName} />
-              ) : (
-                <div className="result-figure-missing" />
-              )}
-              <span className="result-detail-expand">
-                <ExpandOutlined /> {t('detail.full_screen')}
-              </span>
-            </button>
-            <div className="result-detail-caption">{t('detail.original')}</div>
+            {!failed && canDrawOverview(result) ? (
+              <Segmented<'numbered' | 'original'>
+                size="small"
+                className="result-detail-layer"
+                value={layer}
+                onChange={setLayer}
+                data-testid="detail-layer"
+                options={[
+                  { value: 'numbered', label: t('detail.numbered') },
+                  { value: 'original', label: t('detail.original') },
+                ]}
+              />
+            ) : null}
+            {!failed && canDrawOverview(result) && layer === 'numbered' ? (
+              <>
+                <SpecimenOverview
+                  result={result}
+                  onPreview={onPreview}
+                  onPick={can('change') ? pick : undefined}
+                  picked={target?.index ?? null}
+                />
+                <OverviewLegend />
+              </>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  className="result-detail-open"
+                  onClick={onPreview}
+                  data-testid="result-detail-preview"
+                >
+                  {result.originalImageUrl ? (
+                    <img src={result.originalImageUrl} alt={result.imageName} />
+                  ) : (
+                    <div className="result-figure-missing" />
+                  )}
+                  <span className="result-detail-expand">
+                    <ExpandOutlined /> {t('detail.full_screen')}
+                  </span>
+                </button>
+                <div className="result-detail-caption">{t('detail.original')}</div>
+              </>
+            )}
             {result.imageId !== null && result.originalImageUrl ? (
               <Button
                 size="small"
@@ -203,6 +249,8 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
                 onNext={review?.onNext}
                 onPrev={review?.onPrev}
                 position={review?.position}
+                picked={pickedIndex}
+                onPick={pick}
               />
             )}
           </div>
@@ -212,12 +260,20 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
                 <figure className="result-detail-overview" data-testid="detail-overview">
                   <h4>{t('detail.overview')}</h4>
                   <img src={result.overlayImageUrl} alt={t('detail.overview')} loading="lazy" />
+                  <figcaption className="overview-legend" data-testid="engine-saw-legend">
+                    <span className="overview-legend-item">
+                      <i style={{ borderColor: ENGINE_SAW_COLOUR }} aria-hidden="true" />
+                      {t('detail.saw_legend.box')}
+                    </span>
+                    <span className="overview-legend-order">{t('detail.saw_legend.none_scored')}</span>
+                  </figcaption>
                 </figure>
               )
             ) : (
               <SpecimenGrid
                 key={result.id}
                 specimens={result.specimens}
+                onPick={can('change') ? pick : undefined}
                 renderActions={(s) => (
                   <SpecimenReviewActions result={result} specimen={s} target={s.index === target?.index} />
                 )}

@@ -128,7 +128,7 @@ describe('strict Content-Security-Policy (e2e)', () => {
     expect(await metaNonce()).toBe(again);
   });
 
-  it('every screen, dialogs, drawers, dropdowns, the preview and the painter: styled, with no CSP violation', async () => {
+  it('every screen, dialogs, a form, drawers, dropdowns, the preview and the painter: styled, no CSP violation', async () => {
     const problems: string[] = [];
     page.on('console', (msg) => {
       if (/Content.Security.Policy|Permissions-Policy/i.test(msg.text())) problems.push(msg.text());
@@ -159,6 +159,16 @@ describe('strict Content-Security-Policy (e2e)', () => {
       expect(await violations(), section).toEqual([]);
     }
     await expect.poll(primaryButtonBackground, POLL).toBe(PRIMARY);
+
+    // A form in a dialog (a text area), the message that confirms it, the new folder's card.
+    await e2e.goto('folders');
+    await page.getByTestId('create-folder').first().click();
+    await page.getByTestId('folder-name-input').fill('CSP trial plots');
+    await page.getByTestId('folder-description-input').fill('Plots 1-12, harvest week 3');
+    await page.getByTestId('folder-form-ok').click();
+    await page.locator('.ant-message-notice').filter({ hasText: 'Folder created' }).waitFor();
+    await page.getByTestId('folder-card').filter({ hasText: 'CSP trial plots' }).waitFor();
+    expect(await violations(), 'folder form').toEqual([]);
 
     // A dialog with a select's dropdown (the upload dialog); the dialog locks the page's scrolling.
     await e2e.goto('images');

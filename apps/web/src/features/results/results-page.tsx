@@ -8,7 +8,7 @@ import { LoadErrorState } from '../../lib/load-error-state';
 import { useStoredState } from '../../lib/use-stored-state';
 import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
 import { GroupSummary } from '../../lib/groups/group-summary';
-import { exportGroups, exportResults } from './api/export-results';
+import { exportGroups, exportResults, type ExportFormat } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
 import { resultFilterQuery, useResultAt, useResultsPage, type ResultFilter } from './api/get-results-page';
 import { useResultsSummary } from './api/get-results-summary';
@@ -101,11 +101,13 @@ export default function ResultsPage() {
     setSaved((state) => ({ ...state, view: next, listView: next === 'groups' ? state.listView : next }));
 
   // The CSV is fetched and checked first: the success message only follows a file the server really sent.
-  const onExport = async (by?: string[]) => {
+  const onExport = async (by?: string[], format: ExportFormat = 'results') => {
     setExporting(true);
     try {
-      await (by ? exportGroups(filter, by) : exportResults(filter));
-      message.success(t(by ? 'groups.export_success' : 'export.success'));
+      await (by ? exportGroups(filter, by) : exportResults(filter, format));
+      message.success(
+        t(by ? 'groups.export_success' : format === 'specimens' ? 'export.success_specimens' : 'export.success'),
+      );
     } catch {
       message.error(t(by ? 'groups.export_failed' : 'export.failed'));
     } finally {
@@ -181,7 +183,7 @@ export default function ResultsPage() {
             unscored={unscored}
             view={view}
             onViewChange={changeView}
-            onExport={view === 'groups' ? undefined : () => void onExport()}
+            onExport={view === 'groups' ? undefined : (format) => void onExport(undefined, format)}
             exporting={exporting}
           />
           {view === 'groups' ? (

@@ -14,7 +14,7 @@ interface Props {
   lang: string;
 }
 
-/** Grid card: thumbnail, name, created time, size in MB, PPD. Clicking the picture opens the preview. */
+/** Grid card: thumbnail, name, created time, size in MB, PPD. Clicking the picture or the name opens the preview. */
 export const ImageCard = memo(function ImageCard({ image, selected, onToggle, onOpen }: Props) {
   return (
     <div
@@ -34,10 +34,17 @@ export const ImageCard = memo(function ImageCard({ image, selected, onToggle, on
         aria-label={image.name}
       />
       <div className="image-card-body">
-        <div className="image-card-name" title={image.name}>
+        {/* The name opens the preview too (issue 25), like the picture. */}
+        <button
+          type="button"
+          className="image-card-name"
+          title={image.name}
+          onClick={() => onOpen(image.id)}
+          data-testid="image-card-name"
+        >
           {image.hasLabels ? <LabelledMark /> : null}
           {image.name}
-        </div>
+        </button>
         <div className="image-card-meta">
           <span>{formatDateTime(image.createdTime)}</span>
         </div>

@@ -28,9 +28,15 @@ export const ImageListRow = memo(function ImageListRow({ image, folderName, sele
         <img src={image.thumbnailUrl} alt="" loading="lazy" decoding="async" draggable={false} />
       </button>
       <div className="image-row-main">
-        <div className="image-card-name" title={image.name}>
+        <button
+          type="button"
+          className="image-card-name"
+          title={image.name}
+          onClick={() => onOpen(image.id)}
+          data-testid="image-card-name"
+        >
           {image.name}
-        </div>
+        </button>
         <div className="image-row-sub">
           {folderName} · {image.format.toUpperCase() || '--'} · {formatSizeMb(image.size)}
         </div>

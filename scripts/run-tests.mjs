@@ -88,7 +88,7 @@ console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || broken ? 1 : 0);
 
 /**
- * Server test files the scale-out pass leaves out: they exercise HTTP parsing, headers, documentation or the
+ * Server test files the scale-out pass leaves out: they exercise HTTP parsing, headers, origins, shutdown or the
  * embedded default only, never the database, storage or queue, so a second run on PostgreSQL + S3 adds minutes
  * and no check. crash.test.ts restarts the embedded default (SQLite) by design; its scale-out counterpart is
  * scale-out-workers.test.ts (a worker SIGKILLed mid-job).

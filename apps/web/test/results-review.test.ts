@@ -299,7 +299,9 @@ describe('reviewing results in the browser', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(header).toBe('image_name,task_id,index,kind,ppd,engine_ppd,confidence,excluded,corrected,needs_review');
+    expect(header).toBe(
+      'image_name,task_id,index,kind,ppd,engine_ppd,confidence,excluded,corrected,needs_review,box,note,image_id,band',
+    );
     expect(rows.some((r) => r.includes(',true,'))).toBe(true);
     const results = await (
       await fetch(`${e2e.server.url}/api/predictions/export/?task_id=${taskId}&reviewed=true`)

@@ -1,5 +1,6 @@
 import {
   ApiOutlined,
+  BookOutlined,
   CheckCircleFilled,
   CloseCircleFilled,
   LoadingOutlined,
@@ -8,6 +9,7 @@ import {
 import { Button, Card, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { apiUrl } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format';
 import { useConnectionTest } from './api/get-server-status';
@@ -67,6 +69,24 @@ export default function ConnectionPage() {
       </Card>
       {state === 'success' && test.data && <ConnectionDetails status={test.data} />}
       {state === 'error' && <ConnectionError message={failure} />}
+      {/* The server describes its own API (Swagger UI and the OpenAPI document): for scripts and other tools. */}
+      <Card className="connection-api-docs" data-testid="connection-api-docs">
+        <div className="connection-api-docs-row">
+          <BookOutlined className="connection-api-docs-icon" />
+          <div className="connection-state-text">
+            <strong>{t('api_docs.title')}</strong>
+            <span>{t('api_docs.text')}</span>
+          </div>
+          <div className="connection-api-docs-links">
+            <Button href={apiUrl('/docs/')} target="_blank" rel="noopener" data-testid="connection-api-docs-link">
+              {t('api_docs.open')}
+            </Button>
+            <Button type="link" href={apiUrl('/openapi.json')} target="_blank" rel="noopener">
+              {t('api_docs.openapi')}
+            </Button>
+          </div>
+        </div>
+      </Card>
     </div>
   );
 }

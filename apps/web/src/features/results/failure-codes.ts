@@ -8,4 +8,6 @@ export const EXPLAINED_FAILURES: ReadonlySet<string> = new Set([
   'engine_error',
   'engine_timeout',
   'storage_full',
+  'image_too_large',
+  'file_not_found',
 ]);

@@ -1,7 +1,8 @@
 import { uploadResponseSchema, type UploadResponse } from '@cassavascope/contract';
 import { apiRequest, uploadWithProgress } from '../../../lib/api-client';
 
-export type DuplicateAction = 'skip' | 'overwrite';
+/** What to do with duplicates: leave them out, replace the image of the same name, or store both (`name (2).jpg`). */
+export type DuplicateAction = 'skip' | 'overwrite' | 'keep_both';
 
 export interface UploadOptions {
   folderId: number | null;

@@ -3,8 +3,14 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DuplicateAction, DuplicateMatch } from '../api/upload-images';
 
+/** `photo.jpg` -> `photo (2).jpg`: how the server names a kept copy (the first free number; 2 shown). */
+export function copyExample(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (2)${name.slice(dot)}` : `${name} (2)`;
+}
+
 /**
- * Asks what to do with duplicates: skip (default) or overwrite. Cancel stops the upload. Each name says how it
+ * Asks what to do with duplicates: skip (default), overwrite, or keep both (the new one under a new name). Cancel stops the upload. Each name says how it
  * matched (same name in the folder, same content elsewhere, or twice in this upload) and which image it matched.
  */
 export function DuplicateDialog({
@@ -70,6 +76,11 @@ export function DuplicateDialog({
           </Radio>
           <Radio value="overwrite" data-testid="duplicate-overwrite">
             {t('duplicate_overwrite')}
+          </Radio>
+          <Radio value="keep_both" data-testid="duplicate-keep-both">
+            <span data-testid="duplicate-keep-both-label">
+              {t('duplicate_keep_both', { example: copyExample(names?.[0] ?? 'photo.jpg') })}
+            </span>
           </Radio>
         </Space>
       </Radio.Group>

@@ -21,6 +21,11 @@ function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: n
   // The files the browser sends: a ZIP's entries (listed below it when they failed) are inside the archive.
   const sent = items.filter((i) => !i.entry);
   const totals = uploadTotals(sent, startedAt, busy ? now : Date.now());
+  // Once done, a file that failed or was skipped is counted as such: never "17 / 17" beside a failure.
+  const failed = sent.filter((i) => i.status === 'error').length;
+  const skipped = sent.filter((i) => i.status === 'skipped').length;
+  const stored = sent.filter((i) => i.status === 'completed').length;
+  const outcome = !busy && (failed > 0 || skipped > 0);
   const percent =
     totals.bytes > 0
       ? Math.floor((totals.bytesDone / totals.bytes) * 100)
@@ -31,8 +36,20 @@ function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: n
     <div className="upload-summary" data-testid="upload-summary">
       <div className="upload-summary-figures">
         <span data-testid="upload-summary-files">
-          {t('upload_summary.files', { done: totals.filesDone, count: totals.files })}
+          {outcome
+            ? t('upload_summary.stored', { stored, count: totals.files })
+            : t('upload_summary.files', { done: totals.filesDone, count: totals.files })}
         </span>
+        {outcome && failed > 0 ? (
+          <span className="upload-summary-failed" data-testid="upload-summary-failed">
+            {t('upload_summary.failed', { count: failed })}
+          </span>
+        ) : null}
+        {outcome && skipped > 0 ? (
+          <span className="upload-summary-skipped" data-testid="upload-summary-skipped">
+            {t('upload_summary.skipped', { count: skipped })}
+          </span>
+        ) : null}
         <span data-testid="upload-summary-bytes">
           {t('upload_summary.bytes', { done: formatSizeMb(totals.bytesDone), total: formatSizeMb(totals.bytes) })}
         </span>
@@ -51,10 +68,17 @@ function UploadSummary({ items, startedAt }: { items: UploadItem[]; startedAt: n
           </>
         ) : null}
       </div>
-      <Progress percent={Math.min(100, percent)} status={busy ? 'active' : 'normal'} showInfo={false} />
+      <Progress
+        percent={Math.min(100, percent)}
+        status={busy ? 'active' : failed > 0 ? 'exception' : 'normal'}
+        showInfo={false}
+      />
     </div>
   );
 }
+
+/** The order of the rows once an upload is done: what needs attention first. */
+const OUTCOME_ORDER: Record<UploadItem['status'], number> = { error: 0, skipped: 1, completed: 2, uploading: 3 };
 
 /** Ant Design's warning colour: a skipped duplicate is neither a success nor a failure. */
 const SKIPPED_COLOUR = '#d48806';
@@ -80,6 +104,12 @@ export function UploadProgressDialog({
 }) {
   const { t } = useTranslation('images');
   const busy = items.some((i) => i.status === 'uploading') || sheet?.state === 'waiting' || sheet?.state === 'applying';
+  // Once the files are in, the ones that failed come first, then the skipped ones (a ZIP's failed entries stay
+  // under their archive).
+  const shown =
+    items.some((i) => i.status === 'uploading') || items.some((i) => i.entry)
+      ? items
+      : [...items].sort((a, b) => OUTCOME_ORDER[a.status] - OUTCOME_ORDER[b.status]);
   return (
     <Modal
       open={open}
@@ -97,7 +127,7 @@ export function UploadProgressDialog({
         <UploadSummary items={items} startedAt={startedAt} />
       ) : null}
       <div className="upload-progress-list" data-testid="upload-progress">
-        {items.map((item, i) => (
+        {shown.map((item, i) => (
           <div
             className="upload-progress-item"
             key={`${item.fileName}-${i}`}

@@ -202,16 +202,23 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
   const applyResponse = (res: UploadResponse, files: File[]) => {
     const skipped = new Set(res.skipped ?? []);
     const errors = new Map((res.errors ?? []).map((e) => [e.name, uploadErrorMessage(t, e.code)]));
+    // The stored images come in request order: a kept copy ("Keep both") says the name it was given (only when
+    // the files left for them are exactly as many, so no name is put on the wrong file).
+    const stored = files.filter((f) => !errors.has(f.name) && !skipped.has(f.name)).length;
+    const renamed = stored === res.uploaded.length;
+    let next = 0;
     setItems(
-      files.map(({ name: fileName, size }): UploadItem =>
-        errors.has(fileName)
-          ? { fileName, size, progress: 100, status: 'error', note: errors.get(fileName) }
-          : skipped.has(fileName)
-            ? { fileName, size, progress: 100, status: 'skipped', note: t('skipped_duplicate') }
-            : { fileName, size, progress: 100, status: 'completed' },
-      ),
+      files.map(({ name: fileName, size }): UploadItem => {
+        if (errors.has(fileName)) return { fileName, size, progress: 100, status: 'error', note: errors.get(fileName) };
+        if (skipped.has(fileName))
+          return { fileName, size, progress: 100, status: 'skipped', note: t('skipped_duplicate') };
+        const image = res.uploaded[next++];
+        return renamed && image && image.name !== fileName
+          ? { fileName, size, progress: 100, status: 'completed', note: t('stored_as', { name: image.name }) }
+          : { fileName, size, progress: 100, status: 'completed' };
+      }),
     );
-    return errors.size > 0;
+    return [...errors.keys()];
   };
 
   /** Sends the photos; returns the ids of the images stored. */
@@ -242,10 +249,17 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
         setOpen(false);
         return [];
       }
-      const failed = applyResponse(res, files);
+      const failedNames = applyResponse(res, files);
+      const failed = failedNames.length > 0;
       announce(res);
       await readFields(res, settings);
-      if (failed) message.error(t('upload_failed'));
+      // Which files failed and how many of how many: the dialog lists them first.
+      if (failed && files.length === 1) message.error(t('upload_failed'));
+      else if (failed)
+        message.error(
+          t('upload_some_failed', { count: failedNames.length, total: files.length, names: namesList(failedNames) }),
+          8,
+        );
       finish(failed);
       return res.uploaded.map((image) => image.id);
     } catch (err) {

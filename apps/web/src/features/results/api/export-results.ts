@@ -10,6 +10,12 @@ export const EXPORT_TIMEOUT_MS = 5 * 60_000;
 /** How long the saved file's object URL lives: the browser reads it once the download starts. */
 const REVOKE_AFTER_MS = 60_000;
 
+/**
+ * What the Export button offers: one row per image (`results`, the default) or one row per specimen (`specimens`:
+ * index, kind, box, the engine's and the reviewed value, excluded, the review note, band).
+ */
+export type ExportFormat = 'results' | 'specimens';
+
 /** prediction_results_{taskId or all}_{YYYY-MM-DD}.csv, the date in UTC as the server names it. */
 export function exportFileName(taskId: number | null, now: Date = new Date()): string {
   return `prediction_results_${taskId ?? 'all'}_${now.toISOString().slice(0, 10)}.csv`;
@@ -53,13 +59,19 @@ function saveBlob(blob: Blob, name: string): void {
 }
 
 /**
- * Fetches the CSV the server builds (`GET /api/predictions/export/`: UTF-8 with BOM, the columns of api.md),
+ * Fetches the CSV the server builds (`GET /api/predictions/export/`, per image or with `format=specimens` per
+ * specimen: UTF-8 with BOM, the columns of api.md),
  * checks the answer, and saves it under the server's file name (else `exportFileName`). Resolves with that name
  * once the file is handed to the browser; rejects with an ApiError (bad status, network error, timeout).
  */
-export function exportResults(filter: ResultFilter): Promise<string> {
+export function exportResults(filter: ResultFilter, format: ExportFormat = 'results'): Promise<string> {
   // The screen's filter (task, search, severity...): the file holds the results the researcher is looking at.
-  return downloadCsv('/predictions/export/', resultFilterQuery(filter), exportFileName(filter.taskId));
+  const query = resultFilterQuery(filter);
+  return downloadCsv(
+    '/predictions/export/',
+    format === 'specimens' ? { ...query, format } : query,
+    exportFileName(filter.taskId),
+  );
 }
 
 /** The group table of the "By group" view (`GET /api/predictions/groups/export/`), the same way. */

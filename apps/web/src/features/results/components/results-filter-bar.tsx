@@ -1,11 +1,18 @@
-import { AppstoreOutlined, DotChartOutlined, DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { Button, Input, Segmented, Select, Tag } from 'antd';
+import {
+  AppstoreOutlined,
+  DotChartOutlined,
+  DownloadOutlined,
+  DownOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
+import { Button, Dropdown, Input, Segmented, Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { fieldLabel } from '../../../lib/field-label';
 import { formatCount } from '../../../lib/format';
 import { groupKeyText } from '../../../lib/groups/group-key';
 import { useLiveSearch } from '../../../lib/use-live-search';
 import { MetadataFilter } from '../../../lib/metadata-filter';
+import type { ExportFormat } from '../api/export-results';
 import type { ResultFilter } from '../api/get-results-page';
 import { NeedsReviewFilter } from './review/needs-review-filter';
 
@@ -22,8 +29,8 @@ interface Props {
   unscored: number;
   view: ResultsView;
   onViewChange: (view: ResultsView) => void;
-  /** the results' CSV; none in the "By group" view, which exports its own table */
-  onExport?: () => void;
+  /** the results' CSV, per image or per specimen; none in the "By group" view, which exports its own table */
+  onExport?: (format: ExportFormat) => void;
   /** an export is being fetched */
   exporting: boolean;
 }
@@ -108,9 +115,37 @@ export function ResultsFilterBar({
         ]}
       />
       {onExport ? (
-        <Button icon={<DownloadOutlined />} onClick={onExport} loading={exporting} data-testid="results-export">
-          {t('export.button')}
-        </Button>
+        // One button, two files: per image (the seed's CSV) or per specimen (issue 25: boxes, both values, notes).
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            onClick: ({ key }) => onExport(key as ExportFormat),
+            items: [
+              {
+                key: 'results',
+                label: (
+                  <span className="results-export-option" data-testid="export-per-image">
+                    <strong>{t('export.per_image')}</strong>
+                    <small>{t('export.per_image_hint')}</small>
+                  </span>
+                ),
+              },
+              {
+                key: 'specimens',
+                label: (
+                  <span className="results-export-option" data-testid="export-per-specimen">
+                    <strong>{t('export.per_specimen')}</strong>
+                    <small>{t('export.per_specimen_hint')}</small>
+                  </span>
+                ),
+              },
+            ],
+          }}
+        >
+          <Button icon={<DownloadOutlined />} loading={exporting} data-testid="results-export">
+            {t('export.button')} <DownOutlined />
+          </Button>
+        </Dropdown>
       ) : null}
     </div>
   );

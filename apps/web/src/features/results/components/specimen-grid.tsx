@@ -23,7 +23,15 @@ function SpecimenImage({ src, alt, caption }: { src: string | null; alt: string;
 }
 
 /** One specimen: number, kind, its cut and lesion images, PPD in its band colour, confidence, review state. */
-function SpecimenCard({ specimen: s, actions }: { specimen: SpecimenView; actions?: ReactNode }) {
+function SpecimenCard({
+  specimen: s,
+  actions,
+  onPick,
+}: {
+  specimen: SpecimenView;
+  actions?: ReactNode;
+  onPick?: ((index: number) => void) | undefined;
+}) {
   const { t } = useTranslation('results');
   const colour = ppdColour(s.ppd);
   const band = bandOf(s.ppd);
@@ -34,6 +42,14 @@ function SpecimenCard({ specimen: s, actions }: { specimen: SpecimenView; action
       style={colour ? { borderTopColor: colour } : undefined}
       data-testid="specimen-card"
       data-index={s.index}
+      // A click on the card (not on its buttons, links or fields) picks it for the keys A / X.
+      onClick={
+        onPick
+          ? (e) => {
+              if (!(e.target as HTMLElement).closest('button, a, input, textarea, .ant-popover')) onPick(s.index);
+            }
+          : undefined
+      }
     >
       <header className="specimen-head">
         <span className="specimen-number" data-testid="specimen-number">
@@ -98,9 +114,12 @@ function SpecimenCard({ specimen: s, actions }: { specimen: SpecimenView; action
 export function SpecimenGrid({
   specimens,
   renderActions,
+  onPick,
 }: {
   specimens: SpecimenView[];
   renderActions?: (s: SpecimenView) => ReactNode;
+  /** a card was clicked: the keys act on that specimen */
+  onPick?: ((index: number) => void) | undefined;
 }) {
   const { t } = useTranslation('results');
   const [onlyReview, setOnlyReview] = useState(false);
@@ -130,7 +149,7 @@ export function SpecimenGrid({
       ) : (
         <div className="specimen-grid" data-testid="specimen-grid">
           {shown.map((s) => (
-            <SpecimenCard key={s.index} specimen={s} actions={renderActions?.(s)} />
+            <SpecimenCard key={s.index} specimen={s} actions={renderActions?.(s)} onPick={onPick} />
           ))}
         </div>
       )}

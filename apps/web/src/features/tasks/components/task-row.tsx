@@ -20,7 +20,7 @@ interface Props {
   labModelName: string | null;
 }
 
-/** One task: icon, name, badge, model, image count, created, duration; progress and cancel while running. */
+/** One task: icon, name, badge, model, image count, created, who started it, duration; progress and cancel while running. */
 export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel, labModelName }: Props) {
   const { t } = useTranslation('tasks');
   const { can, reason } = useCan();
@@ -49,6 +49,13 @@ export function TaskRow({ task, now, cancelling, onDetails, onDelete, onCancel, 
               <dt>{t('row.created')}</dt>
               <dd>{formatDateTime(task.createdDate)}</dd>
             </div>
+            {/* Who started it: known when sign-in is on (issue 25). */}
+            {task.createdBy ? (
+              <div>
+                <dt>{t('row.created_by')}</dt>
+                <dd data-testid="task-row-created-by">{task.createdBy}</dd>
+              </div>
+            ) : null}
             <div>
               <dt>{t('row.duration')}</dt>
               <dd data-testid="task-duration">{duration(task, now)}</dd>

@@ -2,18 +2,14 @@ import { HistoryOutlined, LeftOutlined, PlusSquareOutlined, RightOutlined } from
 import { App, Button } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ResultView, SpecimenView } from '../../../../lib/normalize-result';
+import type { ResultView } from '../../../../lib/normalize-result';
 import { useCan } from '../../../../lib/auth';
 import { useReviewMutation } from '../../api/review-api';
 import { AddSpecimenModal } from './add-specimen-modal';
 import { ReviewHistoryModal } from './review-history-modal';
 import { reviewErrorMessage } from './review-error';
+import { nextReviewTarget, reviewTarget } from './review-target';
 import './review.css';
-
-/** The specimen the keys A (accept) and X (exclude) act on: the first one still needing review. */
-export function reviewTarget(result: ResultView | null): SpecimenView | null {
-  return result?.specimens.find((s) => s.needsReview && !s.excluded) ?? null;
-}
 
 interface Props {
   result: ResultView;
@@ -22,20 +18,28 @@ interface Props {
   onPrev?: (() => void) | undefined;
   /** 1-based position in the list and its length */
   position?: { current: number; total: number } | undefined;
+  /** the specimen the reviewer picked for the keys (null: the default, see reviewTarget) */
+  picked: number | null;
+  /** the keys moved on to another specimen of this result */
+  onPick: (index: number | null) => void;
 }
 
+/** Inputs whose keys are their own: text is typed there. A checkbox or radio (e.g. "only those needing review") is not. */
+const KEY_FREE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file']);
 const typing = (el: EventTarget | null) =>
   el instanceof HTMLElement &&
   (el.isContentEditable ||
-    ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) ||
-    el.getAttribute('role') === 'spinbutton');
+    (el instanceof HTMLInputElement && !KEY_FREE_INPUTS.has(el.type)) ||
+    ['TEXTAREA', 'SELECT'].includes(el.tagName) ||
+    el.getAttribute('role') === 'spinbutton' ||
+    el.getAttribute('role') === 'combobox');
 
 /**
  * The review toolbar of the result detail: add a missed specimen (draw a box), the history, previous/next, and
  * the keys that clear a list of results quickly: N / P next and previous, A accept the engine's value of the
  * specimen marked "next to review", X exclude it; once none is left the next result opens.
  */
-export function ReviewTools({ result, onNext, onPrev, position }: Props) {
+export function ReviewTools({ result, onNext, onPrev, position, picked, onPick }: Props) {
   const { t } = useTranslation('review');
   const { message } = App.useApp();
   const review = useReviewMutation();
@@ -49,17 +53,29 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
   const queue = useRef<Promise<void>>(Promise.resolve());
   const current = useRef(result);
   current.current = result;
+  // The picked specimen as the keys see it: a key moves it before the render that follows.
+  const pickedRef = useRef({ resultId: result.id, index: picked });
+  if (pickedRef.current.resultId !== result.id || pickedRef.current.index !== picked)
+    pickedRef.current = { resultId: result.id, index: picked };
+  const onPickRef = useRef(onPick);
+  onPickRef.current = onPick;
 
   useEffect(() => {
     const act = (key: 'a' | 'x') => async () => {
       const r = current.current;
-      const target = reviewTarget(r);
+      const target = reviewTarget(r, pickedRef.current.resultId === r.id ? pickedRef.current.index : null);
       if (!target) return;
       const body = key === 'a' ? { ppd: null } : { excluded: true };
       try {
         const updated = await review.mutateAsync({ kind: 'patch', resultId: r.id, index: target.index, body });
         if (current.current.id === updated.id) current.current = updated;
-        if (!reviewTarget(updated) && latest.current.result.id === updated.id) latest.current.onNext?.();
+        if (latest.current.result.id !== updated.id) return;
+        const next = nextReviewTarget(updated, target);
+        if (next === null && latest.current.onNext) latest.current.onNext();
+        else {
+          pickedRef.current = { resultId: updated.id, index: next };
+          onPickRef.current(next);
+        }
       } catch (err) {
         message.error(reviewErrorMessage(t, err));
       }
@@ -131,7 +147,12 @@ export function ReviewTools({ result, onNext, onPrev, position }: Props) {
           </span>
         )}
       </div>
-      {scored && <div className="review-tools-keys">{t('tools.keys')}</div>}
+      {/* The keys change results: a viewer (read-only) gets no hint of them. */}
+      {scored && can('change') && (
+        <div className="review-tools-keys" data-testid="review-keys">
+          {t('tools.keys')}
+        </div>
+      )}
       {adding && <AddSpecimenModal open={adding} result={result} onClose={() => setAdding(false)} />}
       {historyOpen && (
         <ReviewHistoryModal open={historyOpen} resultId={result.id} onClose={() => setHistoryOpen(false)} />

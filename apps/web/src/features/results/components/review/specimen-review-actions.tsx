@@ -110,7 +110,11 @@ export function SpecimenReviewActions({ result, specimen: s, target }: Props) {
           {t('actions.engine_value', { value: formatPpd(s.enginePpd) })}
         </div>
       )}
-      {target && <div className="specimen-review-target">{t('actions.target')}</div>}
+      {target && !locked && (
+        <div className="specimen-review-target" data-testid="review-target">
+          {t('actions.target')}
+        </div>
+      )}
       {locked ? (
         <div className="specimen-review-locked" data-testid="review-locked">
           {reason('change')}

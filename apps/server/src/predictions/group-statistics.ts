@@ -1,7 +1,10 @@
+import { GROUP_CI_MIN_IMAGES } from '@cassavascope/contract';
+
 /**
  * The statistics of a group of PPD values from its sums (n, sum, sum of squares): mean, sample SD and the 95 %
- * interval of the mean with Student's t (n - 1 degrees of freedom). Sums come from the database in one grouped
- * pass, so 100 000 results never travel to the server one by one.
+ * interval of the mean with Student's t (n - 1 degrees of freedom), from GROUP_CI_MIN_IMAGES values on (from two,
+ * t = 12.71 gives an interval far wider than the scale). Sums come from the database in one grouped pass, so
+ * 100 000 results never travel to the server one by one.
  */
 export interface GroupStatistics {
   mean: number | null;
@@ -18,6 +21,7 @@ export function groupStatistics(n: number, sum: number, sumSquares: number): Gro
   // Values are 0-10, so the sum-of-squares form loses nothing that matters; rounding noise below 0 is 0.
   const variance = Math.max(0, (sumSquares - (sum * sum) / n) / (n - 1));
   const sd = Math.sqrt(variance);
+  if (n < GROUP_CI_MIN_IMAGES) return { mean: round(mean), sd: round(sd), ci95: null };
   const half = studentT975(n - 1) * (sd / Math.sqrt(n));
   return { mean: round(mean), sd: round(sd), ci95: [round(mean - half), round(mean + half)] };
 }

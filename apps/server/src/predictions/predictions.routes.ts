@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
+import { badRequest } from '../http/errors.js';
 import { parsePathId } from '../http/path-id.js';
 import { parseInput } from '../http/validation.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
@@ -36,8 +37,26 @@ const idParam = (field: string) =>
 /** `true` / `false` (api.md's boolean query values); anything else is a 400 naming the field. */
 const boolParam = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+/** Most tasks a `task_ids` list may name. */
+const TASK_IDS_MAX = 100;
+/** `task_ids`: task ids, comma-separated (an addition: the tasks a group summary is over). */
+const taskIdsParam = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()))
+  .refine(
+    (ids) => ids.length <= TASK_IDS_MAX && ids.every((x) => /^\d{1,15}$/.test(x) && Number(x) >= 1),
+    `task ids (positive integers), comma-separated, at most ${TASK_IDS_MAX}`,
+  )
+  .transform((ids) => [...new Set(ids.map(Number))])
+  .meta({ description: 'results of any of these tasks (comma-separated ids); not with task_id' });
+
 const listQuerySchema = z.object({
   task_id: idParam('task_id').optional(),
+  task_ids: taskIdsParam.optional(),
+  newest_per_image: boolParam.optional().meta({
+    description:
+      "true: one result per image, its newest scored one (of the task filter's tasks), as the group summary counts",
+  }),
   image_id: idParam('image_id').optional(),
   // NFC, as names are stored: either spelling of a name finds it.
   search: z.string().max(200).transform(nfc).optional(),
@@ -51,6 +70,8 @@ const listQuerySchema = z.object({
 /** The summary takes the listing's filters (an addition), so its figures describe the results the screen lists. */
 const summaryQuerySchema = listQuerySchema.pick({
   task_id: true,
+  task_ids: true,
+  newest_per_image: true,
   image_id: true,
   search: true,
   severity: true,
@@ -71,9 +92,20 @@ const groupBy = z
     'one or two field names, comma-separated',
   )
   .refine((f) => new Set(f).size === f.length, 'a field may be named once');
-/** The groups take the listing's filters (and meta.FIELD=VALUE). */
+/**
+ * The groups take the listing's filters (and meta.FIELD=VALUE), `task_ids` too; they always count one result per
+ * image (its newest scored one, of the picked tasks when there are any): a photo is one observation.
+ */
 const groupsQuerySchema = listQuerySchema
-  .pick({ task_id: true, image_id: true, search: true, severity: true, needs_review: true, reviewed: true })
+  .pick({
+    task_id: true,
+    task_ids: true,
+    image_id: true,
+    search: true,
+    severity: true,
+    needs_review: true,
+    reviewed: true,
+  })
   .extend({
     by: groupBy,
     values: boolParam.optional().meta({
@@ -85,6 +117,8 @@ const groupsQuerySchema = listQuerySchema
 function filterParams(query: Record<string, string>) {
   return {
     task_id: query.task_id || undefined,
+    task_ids: query.task_ids || undefined,
+    newest_per_image: query.newest_per_image || undefined,
     image_id: query.image_id || undefined,
     search: query.search || undefined,
     severity: query.severity || undefined,
@@ -102,8 +136,12 @@ function resultFilter(
     | z.infer<typeof summaryQuerySchema>,
   query: Record<string, string>,
 ) {
+  if (q.task_id !== undefined && 'task_ids' in q && q.task_ids !== undefined)
+    throw badRequest('Invalid query: task_ids: not with task_id', { task_ids: 'not with task_id' });
   return {
     taskId: q.task_id,
+    taskIds: 'task_ids' in q ? q.task_ids : undefined,
+    newestPerImage: 'newest_per_image' in q ? q.newest_per_image : undefined,
     imageId: 'image_id' in q ? q.image_id : undefined,
     search: q.search,
     severity: q.severity,
@@ -214,7 +252,7 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
       { by: query.by?.trim() ? query.by : undefined, values: query.values || undefined, ...filterParams(query) },
       'query',
     );
-    const filter = resultFilter(q, query);
+    const filter = { ...resultFilter(q, query), newestPerImage: true };
     return { fields: q.by, filter, taskId: q.task_id, withValues: q.values === true };
   };
   const groupsDoc = doc({

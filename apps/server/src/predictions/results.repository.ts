@@ -49,6 +49,13 @@ export type ResultOrderKey = 'ppd_value' | 'imageName' | 'created_time';
 
 export interface ResultFilter {
   taskId?: number | undefined;
+  /** results of any of these tasks (the group summary's picked tasks) */
+  taskIds?: number[] | undefined;
+  /**
+   * one result per image: its newest scored result (of the task filters' tasks when there are any), so a photo
+   * scored by several tasks is one observation; failed results drop out. The other filters apply to that result.
+   */
+  newestPerImage?: boolean | undefined;
   imageId?: number | undefined;
   search?: string | undefined;
   severity?: 'healthy' | 'mild' | 'severe' | undefined;
@@ -111,6 +118,18 @@ const SEVERITY_RANGES = {
   severe: [PPD_SEVERE_FROM, null],
 } as const;
 
+/**
+ * The condition "this result is its image's newest scored result" (of the filter's tasks, when it names any): the
+ * image's results walked newest first on the `results_image (image_id, id)` index to the first with a PPD, a step
+ * or two per result. Within one task each image has one result anyway.
+ */
+function newestOfImage(filter: ResultFilter) {
+  const tasks = filter.taskId !== undefined ? [filter.taskId] : filter.taskIds;
+  if (tasks !== undefined && tasks.length === 1) return sql<boolean>`results.ppd_value is not null`;
+  const ofTasks = tasks !== undefined && tasks.length > 0 ? sql`and newest.task_id in (${sql.join(tasks)})` : sql``;
+  return sql<boolean>`results.id = (select newest.id from results newest where newest.image_id = results.image_id and newest.ppd_value is not null ${ofTasks} order by newest.id desc limit 1)`;
+}
+
 /** Rows per page of the CSV export (keyset paging on id keeps memory flat and the database free between pages). */
 export const EXPORT_PAGE = 2000;
 
@@ -130,6 +149,9 @@ export class ResultsRepository {
   private filtered(filter: ResultFilter) {
     let q = this.db.selectFrom('results');
     if (filter.taskId !== undefined) q = q.where('results.task_id', '=', filter.taskId);
+    if (filter.taskIds !== undefined)
+      q = q.where('results.task_id', 'in', filter.taskIds.length ? filter.taskIds : [0]);
+    if (filter.newestPerImage) q = q.where(newestOfImage(filter));
     if (filter.imageId !== undefined) q = q.where('results.image_id', '=', filter.imageId);
     if (filter.search)
       q = q.where(sql<boolean>`results.image_name_lower like ${likeContains(filter.search)} escape '\\'`);

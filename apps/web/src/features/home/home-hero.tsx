@@ -8,9 +8,11 @@ import { useNavigateSection } from '../../lib/section-context';
 import { useEngine } from '../../lib/engine-status';
 import { errorMessage } from '../../lib/error-message';
 import { invalidateLibrary } from '../../lib/folders-api';
+import { LANGUAGES } from '../../lib/i18n';
 import { focusImagesOnFolder } from '../../lib/images-focus';
+import { focusResultsOnTask } from '../../lib/results-focus';
 import { engineLabelText } from '../../lib/model-label';
-import { loadSampleSet, SAMPLE_COUNT } from './sample-set';
+import { loadSampleSet, SAMPLE_COUNT, SAMPLE_LEAVES } from './sample-set';
 import type { Section } from '../../lib/sections';
 import { LeafArt } from './leaf-art';
 
@@ -23,7 +25,7 @@ const SLIDES: { key: string; target: Section; variant: number }[] = [
 ];
 
 export function HomeHero() {
-  const { t } = useTranslation('home');
+  const { t, i18n } = useTranslation('home');
   // Loading the sample set uploads photos: not offered to a viewer.
   const { can } = useCan();
   const navigate = useNavigateSection();
@@ -33,21 +35,86 @@ export function HomeHero() {
   // The running engine by its name (never a model the server does not run); a neutral word until it is known.
   const engineName = engine.data?.label ? engineLabelText(engine.data.label, t) : t('hero.engine_unknown');
   const [loadingSample, setLoadingSample] = useState(false);
+  /** what the demo button is doing: uploading, setting fields, scoring (with the task's progress) */
+  const [sampleStep, setSampleStep] = useState<{ step: 'upload' | 'fields' | 'scoring'; percent: number } | null>(null);
 
-  // The demo button: a small set of generated specimen photos in a sample folder, opened on Images, so a newcomer
-  // can run a task in a minute without photos of their own.
+  const openFolder = (folderId: number) => {
+    focusImagesOnFolder(folderId);
+    navigate('images');
+  };
+  const openResults = (taskId: number) => {
+    focusResultsOnTask(taskId);
+    navigate('results');
+  };
+
+  // The demo button (issue 25 item 7): generated root slices and real leaves with their genotype and rep in a
+  // sample folder, scored by one task, then the task's results; the toast links the folder and the results.
   const onDemo = async () => {
     setLoadingSample(true);
+    setSampleStep({ step: 'upload', percent: 0 });
     try {
-      const folderId = await loadSampleSet({ name: t('sample.folder'), description: t('sample.description') });
+      const folder = t('sample.folder');
+      const task = t('sample.task');
+      // The sample folder and task under their names in every language: one sample set, whatever the language.
+      const others = LANGUAGES.filter((l) => l !== i18n.language).map((l) => i18n.getFixedT(l, 'home'));
+      const loaded = await loadSampleSet(
+        {
+          folders: [folder, ...others.map((o) => o('sample.folder'))],
+          description: t('sample.description'),
+          tasks: [task, ...others.map((o) => o('sample.task'))],
+        },
+        (step, percent) => setSampleStep({ step, percent }),
+      );
       await invalidateLibrary(queryClient);
-      message.success(t('sample.loaded', { count: SAMPLE_COUNT, folder: t('sample.folder') }));
-      focusImagesOnFolder(folderId);
-      navigate('images');
+      void queryClient.invalidateQueries({ predicate: (q) => q.queryKey.includes('tasks') });
+      const key = 'sample-loaded';
+      void message.success({
+        key,
+        duration: 12,
+        content: (
+          <span className="sample-toast" data-testid="sample-toast">
+            <span>
+              {t(loaded.scored ? 'sample.loaded' : 'sample.loaded_scoring', {
+                count: SAMPLE_COUNT,
+                leaves: SAMPLE_LEAVES,
+                folder: loaded.folderName,
+                task: loaded.taskName,
+              })}
+            </span>
+            <span className="sample-toast-links">
+              <Button
+                size="small"
+                type="link"
+                onClick={() => {
+                  message.destroy(key);
+                  openFolder(loaded.folderId);
+                }}
+                data-testid="sample-open-folder"
+              >
+                {t('sample.open_folder', { folder: loaded.folderName })}
+              </Button>
+              <Button
+                size="small"
+                type="link"
+                onClick={() => {
+                  message.destroy(key);
+                  openResults(loaded.taskId);
+                }}
+                data-testid="sample-open-results"
+              >
+                {t('sample.open_results')}
+              </Button>
+            </span>
+          </span>
+        ),
+      });
+      // The task has scored them: its results (and "By group", by genotype) are the place to look.
+      openResults(loaded.taskId);
     } catch (err) {
       message.error(t('sample.failed', { reason: errorMessage(t, err) }));
     } finally {
       setLoadingSample(false);
+      setSampleStep(null);
     }
   };
 
@@ -75,7 +142,9 @@ export function HomeHero() {
                         onClick={() => void onDemo()}
                         data-testid="hero-demo"
                       >
-                        {t('hero.demo')}
+                        {sampleStep
+                          ? t(`sample.step.${sampleStep.step}`, { percent: Math.round(sampleStep.percent) })
+                          : t('hero.demo')}
                       </Button>
                     ) : null}
                   </div>

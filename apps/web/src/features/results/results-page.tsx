@@ -190,6 +190,7 @@ export default function ResultsPage() {
             // The groups of the results the filters select; a group opens the list filtered to it.
             <GroupSummary
               filter={resultFilterQuery(filter)}
+              taskNames={task ? [task.name] : filter.taskId !== null ? [`#${filter.taskId}`] : []}
               fields={groupFields}
               onFieldsChange={(fields) => setSaved((state) => ({ ...state, groupFields: fields }))}
               onPick={(g) => {

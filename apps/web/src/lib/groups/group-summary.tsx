@@ -1,5 +1,5 @@
 import type { ResultGroup } from '@cassavascope/contract';
-import { Alert, Empty, Select, Space, Spin } from 'antd';
+import { Alert, Empty, Select, Space, Spin, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QueryValue } from '../api-client';
@@ -20,10 +20,13 @@ export interface GroupFields {
 /**
  * Mean PPD per group of one field (optionally a second) over the results of `filter`: the field pickers, the
  * table and the dot plot. Results' "By group" view and the Samples screen both show it; each says what a picked
- * group opens and adds its own actions (`actions`, e.g. the CSV export) beside the pickers.
+ * group opens and adds its own actions (`actions`, e.g. the CSV export) beside the pickers. A photo is one
+ * observation: the server counts one result per photo, its newest (of `taskNames`' tasks when the filter picks
+ * tasks), and the line above the table says which.
  */
 export function GroupSummary({
   filter,
+  taskNames,
   fields,
   onFieldsChange,
   onPick,
@@ -31,6 +34,8 @@ export function GroupSummary({
   actions,
 }: {
   filter: Record<string, QueryValue>;
+  /** the names of the tasks the filter picks; empty: every task (each photo's newest result) */
+  taskNames: string[];
   fields: GroupFields;
   onFieldsChange: (fields: GroupFields) => void;
   onPick: (g: ResultGroup) => void;
@@ -77,6 +82,11 @@ export function GroupSummary({
         />
         {actions?.(query)}
       </Space>
+      <Typography.Text type="secondary" className="groups-basis" data-testid="groups-basis">
+        {taskNames.length === 0
+          ? t('basis_newest')
+          : t(taskNames.length === 1 ? 'basis_task' : 'basis_tasks', { names: taskNames.join(t('list_separator')) })}
+      </Typography.Text>
       {groups.isError ? <Alert type="error" showIcon message={errorMessage(t, groups.error, 'groups_failed')} /> : null}
       {groups.isLoading || library.isLoading ? <Spin /> : null}
       {groups.data && groups.data.length === 0 ? (

@@ -1,4 +1,4 @@
-import type { ResultGroup } from '@cassavascope/contract';
+import { GROUP_CI_MIN_IMAGES, type ResultGroup } from '@cassavascope/contract';
 import { Grid, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatPpd } from '../ppd';
@@ -20,7 +20,17 @@ export function GroupTable({
 }) {
   const { t } = useTranslation('samples');
   const phone = Grid.useBreakpoint().md === false;
-  const interval = (g: ResultGroup) => (g.ci95 ? `${g.ci95[0].toFixed(2)} – ${g.ci95[1].toFixed(2)}` : '–');
+  // Fewer than GROUP_CI_MIN_IMAGES photos have no interval (the server gives none): the cell says why.
+  const interval = (g: ResultGroup) =>
+    g.ci95 ? (
+      `${g.ci95[0].toFixed(2)} – ${g.ci95[1].toFixed(2)}`
+    ) : g.images < GROUP_CI_MIN_IMAGES ? (
+      <Typography.Text type="secondary" data-testid="group-no-ci">
+        {t('no_interval', { min: GROUP_CI_MIN_IMAGES })}
+      </Typography.Text>
+    ) : (
+      '–'
+    );
   const keyCell = (g: ResultGroup, f: string) =>
     g.key[f] === null ? <Typography.Text type="secondary">{t('no_value')}</Typography.Text> : String(g.key[f]);
   const specimens = { title: t('col_specimens'), dataIndex: 'specimens', key: 'specimens', align: 'right' as const };
@@ -63,7 +73,15 @@ export function GroupTable({
           align: 'right' as const,
           render: (_: unknown, g: ResultGroup) => (g.sd === null ? '–' : g.sd.toFixed(2)),
         },
-        ...(phone ? [] : [{ title: t('col_ci'), key: 'ci', render: (_: unknown, g: ResultGroup) => interval(g) }]),
+        ...(phone
+          ? []
+          : [
+              {
+                title: t('col_ci'),
+                key: 'ci',
+                render: (_: unknown, g: ResultGroup) => <span data-testid="group-ci">{interval(g)}</span>,
+              },
+            ]),
         {
           title: t('col_bands'),
           key: 'bands',

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import {
-  imageListSchema,
   metadataParseResponseSchema,
   PAGE_SIZE_MAX,
+  resultListSchema,
   taskListSchema,
   type MetadataParseResponse,
 } from '@cassavascope/contract';
-import { api, apiRequest, listResults } from '../../../lib/api-client';
+import { api, apiRequest } from '../../../lib/api-client';
 import { groupFilterParams, type GroupKey } from '../../../lib/groups/group-key';
-import { normalizeImage, type ImageItem } from '../../../lib/normalize-image';
+import { normalizeResultList, type ResultView } from '../../../lib/normalize-result';
 import { normalizeTaskList, type TaskView } from '../../../lib/normalize-task';
 
 /** Calls of the Samples section (api.md "Sample metadata"). */
@@ -41,21 +41,32 @@ export function useTaskChoices() {
 }
 
 /** Photos shown for a group at most (the table has the figures; these are to look at). */
-const GROUP_PHOTOS = 60;
+export const GROUP_PHOTOS = 60;
 
-/** The scored photos of a group, newest first (a key value null: the images without that field). */
-export function useGroupImages(key: GroupKey | null) {
+/** The tasks a group summary is over, as its query: none picked is every task (each photo's newest result). */
+export const groupTasksFilter = (taskIds: number[]) => (taskIds.length > 0 ? { task_ids: taskIds.join(',') } : {});
+
+/**
+ * The results a group counts, newest first: one per photo, its newest scored result (of the picked tasks), with the
+ * same query as the group summary, so `count` is the group's n (a key value null: the photos without that field).
+ */
+export function useGroupResults(key: GroupKey | null, taskIds: number[]) {
   return useQuery({
-    queryKey: ['samples', 'group-images', JSON.stringify(key)],
+    queryKey: ['samples', 'group-results', JSON.stringify(key), taskIds.join(',')],
     enabled: key !== null,
-    queryFn: async ({ signal }): Promise<ImageItem[]> =>
-      listResults(
+    queryFn: async ({ signal }): Promise<{ count: number; results: ResultView[] }> =>
+      normalizeResultList(
         await api.get(
-          '/images/',
-          { ...groupFilterParams(key ?? {}), has_ppd: 'true', page_size: GROUP_PHOTOS },
+          '/predictions/',
+          {
+            ...groupFilterParams(key ?? {}),
+            ...groupTasksFilter(taskIds),
+            newest_per_image: 'true',
+            page_size: GROUP_PHOTOS,
+          },
           signal,
-          imageListSchema,
+          resultListSchema,
         ),
-      ).map(normalizeImage),
+      ),
   });
 }

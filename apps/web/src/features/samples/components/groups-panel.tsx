@@ -8,35 +8,40 @@ import { groupKeyText } from '../../../lib/groups/group-key';
 import { GroupSummary, type GroupFields } from '../../../lib/groups/group-summary';
 import { groupsExportUrl } from '../../../lib/groups/groups-api';
 import { formatPpd } from '../../../lib/ppd';
-import { useGroupImages, useTaskChoices } from '../api/samples-api';
+import { GROUP_PHOTOS, groupTasksFilter, useGroupResults, useTaskChoices } from '../api/samples-api';
 
 /**
- * "By group" on the Samples screen, right after the fields are read: mean PPD per group over one task's (or every
- * task's) scored results, the same table and chart as Results' "By group" view; a group opens its photos.
+ * "By group" on the Samples screen, right after the fields are read: mean PPD per group, the same table and chart
+ * as Results' "By group" view; a group opens its photos. A photo is one observation: by default each photo counts
+ * once, by its newest result; the researcher may pick tasks instead (each photo then by its newest result of those).
  */
 export function GroupsPanel() {
   const { t } = useTranslation('samples');
   const tasks = useTaskChoices();
   const [fields, setFields] = useState<GroupFields>({ first: null, second: null });
-  const [taskId, setTaskId] = useState<number | null>(null);
+  const [taskIds, setTaskIds] = useState<number[]>([]);
   const [picked, setPicked] = useState<ResultGroup | null>(null);
-  const taskOptions = [
-    { value: 0, label: t('all_tasks') },
-    ...(tasks.data ?? []).map((task) => ({ value: task.id, label: task.name })),
-  ];
+  const taskOptions = (tasks.data ?? []).map((task) => ({ value: task.id, label: task.name }));
+  const taskNames = taskIds.map((id) => tasks.data?.find((task) => task.id === id)?.name ?? `#${id}`);
   return (
     <div className="samples-panel">
       <Select
         className="groups-task"
-        value={taskId ?? 0}
+        mode="multiple"
+        allowClear
+        value={taskIds}
         options={taskOptions}
-        onChange={(v: number) => setTaskId(v === 0 ? null : v)}
-        aria-label={t('task')}
-        prefix={t('task')}
+        onChange={(ids: number[]) => setTaskIds(ids)}
+        placeholder={t('tasks_placeholder')}
+        optionFilterProp="label"
+        aria-label={t('tasks')}
+        prefix={t('tasks')}
+        maxTagCount="responsive"
         data-testid="groups-task"
       />
       <GroupSummary
-        filter={{ task_id: taskId }}
+        filter={groupTasksFilter(taskIds)}
+        taskNames={taskNames}
         fields={fields}
         onFieldsChange={setFields}
         onPick={setPicked}
@@ -53,6 +58,7 @@ export function GroupsPanel() {
       />
       <GroupPhotos
         group={picked}
+        taskIds={taskIds}
         title={picked ? groupKeyText(picked.key, (f) => fieldLabel(t, f), t('no_value')) : ''}
         onClose={() => setPicked(null)}
       />
@@ -60,10 +66,21 @@ export function GroupsPanel() {
   );
 }
 
-/** The photos behind one group (images with those field values and a PPD). */
-function GroupPhotos({ group, title, onClose }: { group: ResultGroup | null; title: string; onClose: () => void }) {
+/** The photos behind one group: the result each photo counts with (as the group summary), and its value. */
+function GroupPhotos({
+  group,
+  taskIds,
+  title,
+  onClose,
+}: {
+  group: ResultGroup | null;
+  taskIds: number[];
+  title: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('samples');
-  const images = useGroupImages(group ? group.key : null);
+  const results = useGroupResults(group ? group.key : null, taskIds);
+  const shown = results.data?.results ?? [];
   return (
     <Drawer open={group !== null} onClose={onClose} size="large" data-testid="group-photos">
       {group ? (
@@ -72,18 +89,27 @@ function GroupPhotos({ group, title, onClose }: { group: ResultGroup | null; tit
         </Typography.Title>
       ) : null}
       {group ? (
-        <Typography.Paragraph>
-          {t('group_summary', { images: group.images, mean: formatPpd(group.mean) })}
+        <Typography.Paragraph data-testid="group-photos-summary">
+          {t('group_summary', { count: group.images, mean: formatPpd(group.mean) })}
+          {group.images > shown.length && shown.length >= GROUP_PHOTOS
+            ? ` ${t('group_photos_first', { count: shown.length })}`
+            : null}
         </Typography.Paragraph>
       ) : null}
-      {images.isLoading ? <Spin /> : null}
+      {results.isLoading ? <Spin /> : null}
       <div className="group-photos">
         <Image.PreviewGroup>
-          {(images.data ?? []).map((img) => (
-            <figure key={img.id}>
-              <Image src={img.thumbnailUrl} preview={{ src: img.url }} alt={img.name} width={150} height={110} />
-              <figcaption>
-                {img.name} · {formatPpd(img.ppdValue)}
+          {shown.map((r) => (
+            <figure key={r.id} data-testid="group-photo">
+              <Image
+                src={r.thumbnailUrl ?? r.originalImageUrl ?? undefined}
+                preview={{ src: r.originalImageUrl ?? undefined }}
+                alt={r.imageName}
+                width={150}
+                height={110}
+              />
+              <figcaption title={r.imageName}>
+                {r.imageName} · {formatPpd(r.ppdValue)}
               </figcaption>
             </figure>
           ))}

@@ -328,8 +328,8 @@ describe('prediction -> tasks -> results', () => {
         .poll(() => detail.getByTestId('detail-sub-values').textContent(), POLL)
         .toBe(first.sub_ppd_values.map((v: number) => v.toFixed(2)).join(' / '));
       await expect
-        .poll(() => detail.getByTestId('health-assessment').textContent(), POLL)
-        .toMatch(/Severe infection|Mild infection|Healthy/);
+        .poll(() => detail.getByTestId('health-title').textContent(), POLL)
+        .toMatch(/^(\d+ specimens: .+|Severe infection|Mild infection|Healthy)$/);
       // One card per specimen, each with its cut and its lesion image.
       await expect.poll(() => detail.getByTestId('specimen-card').count(), POLL).toBe(first.specimens.length);
       await expect.poll(() => detail.getByTestId('specimen-card').first().locator('img').count(), POLL).toBe(2);

@@ -7,7 +7,8 @@ import { useCan } from '../../../lib/auth';
 import { openLabelPainter } from '../../../lib/label-painter';
 import type { ResultView } from '../../../lib/normalize-result';
 import { formatPpd } from '../../../lib/ppd';
-import { bandOf, SeverityIcon } from './severity';
+import { healthHeadline } from '../health-headline';
+import { SeverityIcon } from './severity';
 import { SpecimenGrid } from './specimen-grid';
 import { canDrawOverview, OverviewLegend, SpecimenOverview } from './specimen-overview';
 import { ReviewTools } from './review/review-tools';
@@ -79,6 +80,26 @@ function FailureExplanation({ result }: { result: ResultView }) {
 }
 
 /**
+ * The health headline: the photo's band, or for a photo of several specimens how many are in each band (drawn in
+ * the worst) and that the photo's PPD is their mean.
+ */
+function HealthAssessment({ result }: { result: ResultView }) {
+  const { t } = useTranslation('results');
+  const headline = healthHeadline(t, result.ppdValue, result.subPpdValues);
+  return (
+    <div className={`result-health band-${headline.band ?? 'failed'}`} data-testid="health-assessment">
+      <span className="result-health-icon">
+        {headline.band ? <SeverityIcon severity={headline.band} /> : <QuestionCircleFilled />}
+      </span>
+      <span>
+        <strong data-testid="health-title">{headline.title}</strong>
+        <small data-testid="health-description">{headline.description}</small>
+      </span>
+    </div>
+  );
+}
+
+/**
  * Original, values, the health assessment, then every specimen (its cut and lesion images, number, kind, PPD,
  * confidence, review state); a failed image instead says why, what photo would work, and what the engine saw.
  */
@@ -90,7 +111,6 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
   const pickedIndex = result && picked?.resultId === result.id ? picked.index : null;
   const pick = (index: number | null) => result && setPicked({ resultId: result.id, index });
   const target = can('change') ? reviewTarget(result, pickedIndex) : null;
-  const band = result ? bandOf(result.ppdValue) : null;
   // The numbered overview first (issue 25); the plain original one click away.
   const [layer, setLayer] = useState<'numbered' | 'original'>('numbered');
   const failed = result !== null && (result.errorCode !== null || result.errorMessage !== null);
@@ -234,15 +254,7 @@ export function ResultDetailModal({ open, result, onClose, onPreview, review }: 
               </Tag>
             )}
             {failed && <FailureExplanation result={result} />}
-            <div className={`result-health band-${band ?? 'failed'}`} data-testid="health-assessment">
-              <span className="result-health-icon">
-                {band ? <SeverityIcon severity={band} /> : <QuestionCircleFilled />}
-              </span>
-              <span>
-                <strong>{band ? t(`assessment.${band}`) : t('assessment.unknown')}</strong>
-                <small>{band ? t(`assessment.${band}_description`) : t('assessment.unknown_description')}</small>
-              </span>
-            </div>
+            <HealthAssessment result={result} />
             {open && (
               <ReviewTools
                 result={result}

@@ -98,6 +98,7 @@ describe('GET /images/', () => {
         'metadata',
         'name',
         'ppdValue',
+        'reviewed_result',
         'sha256',
         'size',
         'thumbnail_url',

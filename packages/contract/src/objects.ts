@@ -37,6 +37,21 @@ export const imageSchema = z.object({
   metadata: imageMetadataSchema,
   /** whether the image has labels (api.md "Labels and lab models"; an addition, absent from other backends) */
   has_labels: z.boolean().optional(),
+  /**
+   * the image's newest reviewed result with a PPD, or null (an addition, issue 25; absent from other backends):
+   * `ppdValue` is the newest result's, and a later run nobody reviewed would otherwise hide the reviewed value.
+   * `latest`: it is the newest result itself (ppdValue is then its reviewed value).
+   */
+  reviewed_result: z
+    .object({
+      id: z.number(),
+      task_id: z.number(),
+      ppd_value: z.number(),
+      prediction: z.string().nullable(),
+      latest: z.boolean(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Image = z.infer<typeof imageSchema>;
 

@@ -2,8 +2,25 @@ import type { Image, ImageMetadata } from '@cassavascope/contract';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { ImageRow } from './images.repository.js';
 
-/** An image row as the API shows it (api.md "Image object"), with its sample fields ({} when none). */
-export function toImage(row: ImageRow, storage: BlobStorage, metadata: ImageMetadata = {}, hasLabels?: boolean): Image {
+/** An image's newest reviewed result (`ResultsRepository.newestReviewedOf`), as the Image object's `reviewed_result` reads. */
+export interface ReviewedResult {
+  id: number;
+  taskId: number;
+  ppdValue: number;
+  prediction: string | null;
+}
+
+/**
+ * An image row as the API shows it (api.md "Image object"), with its sample fields ({} when none); `reviewed`:
+ * its newest reviewed result (null: none; undefined: not looked up, the field is left out).
+ */
+export function toImage(
+  row: ImageRow,
+  storage: BlobStorage,
+  metadata: ImageMetadata = {},
+  hasLabels?: boolean,
+  reviewed?: ReviewedResult | null,
+): Image {
   return {
     id: row.id,
     name: row.name,
@@ -22,5 +39,16 @@ export function toImage(row: ImageRow, storage: BlobStorage, metadata: ImageMeta
     lastPrediction: row.last_prediction,
     metadata,
     ...(hasLabels === undefined ? {} : { has_labels: hasLabels }),
+    ...(reviewed === undefined
+      ? {}
+      : {
+          reviewed_result: reviewed && {
+            id: reviewed.id,
+            task_id: reviewed.taskId,
+            ppd_value: reviewed.ppdValue,
+            prediction: reviewed.prediction,
+            latest: reviewed.id === row.last_result_id,
+          },
+        }),
   };
 }

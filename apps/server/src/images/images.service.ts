@@ -18,6 +18,7 @@ import { isPlainName, NAME_PROBLEM } from '../names/names.js';
 import { baseName } from '../uploads/file-names.js';
 import { METADATA_FIELDS_PER_IMAGE } from '@cassavascope/contract';
 import { LabelsRepository } from '../labels/labels.repository.js';
+import { ResultsRepository } from '../predictions/results.repository.js';
 import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
 
 /** `PATCH /images/{id}/`: a new name and/or metadata fields (null removes one). */
@@ -85,11 +86,16 @@ export class ImagesService {
   /** Rows as Images, each with its sample fields (one query for the whole page). */
   async withMetadata(rows: ImageRow[]): Promise<Image[]> {
     const ids = rows.map((r) => r.id);
-    const [metadata, labelled] = await Promise.all([
+    // Only images with a PPD can have a reviewed result (a failed result cannot be reviewed).
+    const scored = rows.filter((r) => r.ppd_value !== null).map((r) => r.id);
+    const [metadata, labelled, reviewed] = await Promise.all([
       new MetadataRepository(this.ctx.db.kysely).metadataOf(ids),
       new LabelsRepository(this.ctx.db.kysely).labelledAmong(ids),
+      new ResultsRepository(this.ctx.db.kysely).newestReviewedOf(scored),
     ]);
-    return rows.map((r) => toImage(r, this.ctx.storage, metadata.get(r.id), labelled.has(r.id)));
+    return rows.map((r) =>
+      toImage(r, this.ctx.storage, metadata.get(r.id), labelled.has(r.id), reviewed.get(r.id) ?? null),
+    );
   }
 
   /**

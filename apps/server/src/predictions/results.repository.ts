@@ -402,6 +402,30 @@ export class ResultsRepository {
     return rows as Record<string, unknown>[];
   }
 
+  /**
+   * The newest reviewed result with a PPD of each of these images (the Images screen shows the reviewed value,
+   * which a researcher trusts, beside a later run nobody reviewed): its id, task, reviewed PPD and band.
+   */
+  async newestReviewedOf(
+    imageIds: number[],
+  ): Promise<Map<number, { id: number; taskId: number; ppdValue: number; prediction: string | null }>> {
+    const out = new Map<number, { id: number; taskId: number; ppdValue: number; prediction: string | null }>();
+    for (let i = 0; i < imageIds.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('results')
+        .select(['id', 'image_id', 'task_id', 'ppd_value', 'prediction'])
+        .where('image_id', 'in', imageIds.slice(i, i + CHUNK))
+        .where('reviewed', '=', 1)
+        .where('ppd_value', 'is not', null)
+        .orderBy('id')
+        .execute();
+      // In id order: the last row of an image is its newest reviewed result.
+      for (const r of rows)
+        out.set(r.image_id, { id: r.id, taskId: r.task_id, ppdValue: Number(r.ppd_value), prediction: r.prediction });
+    }
+    return out;
+  }
+
   // ---- writers: scoring ----
 
   /**

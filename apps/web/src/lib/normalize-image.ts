@@ -21,6 +21,11 @@ export interface ImageItem {
   metadata: Record<string, string | number>;
   /** a researcher has painted labels on it (issue 23; false when the server does not say) */
   hasLabels: boolean;
+  /**
+   * its newest reviewed result (`reviewed_result`; null when none or the server does not say): `latest` when it is
+   * the newest result itself, otherwise a later run nobody reviewed gives `ppdValue`
+   */
+  reviewed: { ppdValue: number; prediction: string | null; latest: boolean } | null;
 }
 
 export function normalizeImage(value: unknown): ImageItem {
@@ -45,7 +50,16 @@ export function normalizeImage(value: unknown): ImageItem {
     lastPrediction: pickString(raw, 'lastPrediction', 'last_prediction'),
     metadata: sampleFields(raw.metadata),
     hasLabels: pickBoolean(raw, 'has_labels', 'hasLabels') ?? false,
+    reviewed: reviewedResult(raw.reviewed_result),
   };
+}
+
+/** `reviewed_result` when it has a number PPD; anything else (absent, another backend's shape) is null. */
+function reviewedResult(value: unknown): ImageItem['reviewed'] {
+  const raw = asRecord(value);
+  const ppdValue = pickNumber(raw, 'ppd_value');
+  if (ppdValue === null) return null;
+  return { ppdValue, prediction: pickString(raw, 'prediction'), latest: pickBoolean(raw, 'latest') ?? true };
 }
 
 /** The `metadata` object's number and text values; anything else (another backend's shape) is left out. */

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { ImageItem } from '../../../lib/normalize-image';
 import { PpdBadge } from './ppd-badge';
+import { ReviewedNote, shownPpd } from './reviewed-note';
 
 interface Props {
   image: ImageItem;
@@ -50,8 +51,9 @@ export const ImageCard = memo(function ImageCard({ image, selected, onToggle, on
         </div>
         <div className="image-card-meta">
           <span data-testid="image-size">{formatSizeMb(image.size)}</span>
-          <PpdBadge value={image.ppdValue} hasPPD={image.hasPPD} />
+          <PpdBadge value={shownPpd(image)} hasPPD={image.hasPPD} />
         </div>
+        {image.reviewed ? <ReviewedNote image={image} /> : null}
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatSizeMb } from '../../../lib/format';
 import type { ImageItem } from '../../../lib/normalize-image';
 import { PpdBadge } from './ppd-badge';
+import { ReviewedNote, shownPpd } from './reviewed-note';
 
 interface Props {
   image: ImageItem;
@@ -43,7 +44,8 @@ export const ImageListRow = memo(function ImageListRow({ image, folderName, sele
       </div>
       <div className="image-row-time">{formatDateTime(image.createdTime)}</div>
       <div className="image-row-ppd">
-        <PpdBadge value={image.ppdValue} hasPPD={image.hasPPD} />
+        <PpdBadge value={shownPpd(image)} hasPPD={image.hasPPD} />
+        {image.reviewed ? <ReviewedNote image={image} /> : null}
         <span className="image-row-prediction" data-testid="last-prediction">
           {image.lastPrediction
             ? t(`prediction_label.${image.lastPrediction}`, { defaultValue: image.lastPrediction })

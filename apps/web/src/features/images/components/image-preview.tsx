@@ -9,6 +9,7 @@ import { openLabelPainter } from '../../../lib/label-painter';
 import type { ImageItem } from '../../../lib/normalize-image';
 import { useImageAt, type ImageListParams } from '../api/list-images';
 import { PpdBadge } from './ppd-badge';
+import { ReviewedNote, shownPpd } from './reviewed-note';
 
 interface Props {
   /** The loaded images (the server pages in so far). */
@@ -147,7 +148,8 @@ export function ImagePreview({ images, total, params, index, onIndexChange, onCl
           <div>
             <dt>{t('ppd_value')}</dt>
             <dd>
-              <PpdBadge value={current.ppdValue} hasPPD={current.hasPPD} />
+              <PpdBadge value={shownPpd(current)} hasPPD={current.hasPPD} />
+              <ReviewedNote image={current} />
             </dd>
           </div>
           <div>

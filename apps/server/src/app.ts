@@ -14,6 +14,7 @@ import type { AppContext } from './context.js';
 import { clientErrorHandler, frameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerCloseIdleOnShutdown } from './http/close-idle-on-shutdown.js';
 import { registerUnreadBodyHandling } from './http/unread-body.js';
+import { figuresRoutes } from './figures/figures.routes.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     async (api) => {
       await openapiRoutes(api, apiDocs);
       await statusRoutes(api, ctx);
+      await figuresRoutes(api, ctx);
       await authRoutes(api, ctx);
       await usersRoutes(api, ctx);
       await imagesRoutes(api, ctx);

@@ -266,6 +266,8 @@ describe('real answers validate against the document', () => {
     expect((await call('GET', '/api/docs/nothing.js')).status).toBe(404);
     await call('GET', '/api/openapi.json');
     await call('GET', '/api/status/');
+    // The library's figures for the home page (issue 25).
+    await call('GET', '/api/figures/');
     // The storage check (issue 26): its last result, and an admin's "check now" (sign-in is off here).
     expect((await call('POST', '/api/storage-check/')).status).toBe(202);
     await call('GET', '/api/storage-check/');

@@ -22,11 +22,19 @@ describe('app shell and home (e2e)', () => {
     await expect.poll(() => page.locator('.home-hero .slick-dots li').count(), POLL).toBe(3);
     await expect.poll(() => page.locator('.home-about-card').count(), POLL).toBe(3);
     await expect.poll(() => page.locator('.home-feature').count(), POLL).toBe(6);
-    // Statistics count up to their targets once scrolled into view.
-    await page.getByTestId('stat-images').scrollIntoViewIfNeeded();
+    // Statistics count up once scrolled into view: this library's real figures (a fresh install: no photos, one
+    // researcher with sign-in off), not the spec's "50000+ images"; the academy's own figures are labelled as its.
+    await page.getByTestId('stat-photos').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.locator('.home-stat-value').allTextContents(), POLL).toEqual(['0', '0', '0', '1']);
     await expect
-      .poll(() => page.locator('.home-stat-value').allTextContents(), POLL)
-      .toEqual(['50000+', '96%', '120+', '15']);
+      .poll(() => page.locator('.home-stat-label').allTextContents(), POLL)
+      .toEqual(['Photos in the library', 'Specimens scored', 'Photos reviewed', 'Researchers']);
+    await expect
+      .poll(() => page.locator('.home-stats-academy-title').textContent(), POLL)
+      .toBe('The academy’s own figures, from its research programme as a whole (not this library):');
+    await expect
+      .poll(() => page.locator('.home-stat-academy').allTextContents(), POLL)
+      .toEqual(['50000+ images analysed', '96% model accuracy', '120+ researchers', '15 years of cassava research']);
     await screenshot(page, 'home-en-1440');
   });
 
@@ -58,6 +66,14 @@ describe('app shell and home (e2e)', () => {
     await expect
       .poll(() => page.getByTestId('slide-prediction').first().locator('h1').textContent(), POLL)
       .toBe('数秒内评估木薯病害严重程度');
+    await page.getByTestId('stat-photos').scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => page.locator('.home-stat-label').allTextContents(), POLL)
+      .toEqual(['库中照片', '已评分样本', '已复核照片', '科研人员']);
+    await expect
+      .poll(() => page.locator('.home-stats-academy-title').textContent(), POLL)
+      .toBe('研究院自身的数据，来自其整个研究项目（并非本库）：');
+    await expect.poll(() => page.locator('.home-stat-academy').first().textContent(), POLL).toBe('50000+ 张已分析图像');
     await screenshot(page, 'home-zh-1440');
     await e2e.setLanguage('en');
     await page.getByTestId('main-nav').getByText('Images').waitFor();
@@ -99,9 +115,9 @@ describe('app shell and home (e2e)', () => {
     await page.locator('[data-section="folders"]').waitFor();
     await page.getByTestId('drawer-nav').waitFor({ state: 'hidden' });
     await e2e.goto('home');
-    await page.getByTestId('stat-images').scrollIntoViewIfNeeded();
+    await page.getByTestId('stat-photos').scrollIntoViewIfNeeded();
     await page.waitForFunction(
-      () => document.querySelector('[data-testid="stat-years"] .home-stat-value')?.textContent === '15',
+      () => document.querySelector('[data-testid="stat-academy-years"] .home-stat-academy-value')?.textContent === '15',
     );
     await screenshot(page, 'home-en-390');
     await e2e.setLanguage('zh');

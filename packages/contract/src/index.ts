@@ -6,6 +6,7 @@ export * from './auth.js';
 export * from './metadata.js';
 export * from './models.js';
 export * from './labels.js';
+export * from './figures.js';
 export * from './storage-check.js';
 export * from './name-pattern.js';
 export * from './refusals.js';

@@ -403,6 +403,36 @@ export class ResultsRepository {
   }
 
   /**
+   * The library's result figures (GET /figures/): photos with a scored result and the specimens counted in each
+   * one's newest scored result (its `images.last_result_id`, one primary-key lookup a photo), and photos with a
+   * reviewed result.
+   */
+  async libraryFigures(): Promise<{ photosScored: number; specimensScored: number; photosReviewed: number }> {
+    const [scored, reviewed] = await Promise.all([
+      this.db
+        .selectFrom('images')
+        .innerJoin('results', 'results.id', 'images.last_result_id')
+        .select([
+          sql<number>`count(*)`.as('photos'),
+          sql<number | null>`sum(results.counted_specimens)`.as('specimens'),
+        ])
+        .where('results.ppd_value', 'is not', null)
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('results')
+        .select(sql<number>`count(distinct results.image_id)`.as('photos'))
+        .where('results.reviewed', '=', 1)
+        .where('results.ppd_value', 'is not', null)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return {
+      photosScored: Number(scored.photos),
+      specimensScored: Number(scored.specimens ?? 0),
+      photosReviewed: Number(reviewed.photos),
+    };
+  }
+
+  /**
    * The newest reviewed result with a PPD of each of these images (the Images screen shows the reviewed value,
    * which a researcher trusts, beside a later run nobody reviewed): its id, task, reviewed PPD and band.
    */

@@ -1,10 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+import { libraryFiguresSchema, type LibraryFigures } from '@cassavascope/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { api } from '../../lib/api-client';
+import { formatCount } from '../../lib/format';
 
-/** Spec section 9: targets, counted up from 0 in 50 steps, one every 50 ms, once the block scrolls into view. */
+/** Spec section 9: figures count up from 0 in 50 steps, one every 50 ms, once the block scrolls into view. */
 export const STAT_STEPS = 50;
 export const STAT_STEP_MS = 50;
-const STATS = [
+
+/** This library's own figures (GET /figures/), the block's main row: real counts, never invented. */
+const LIBRARY: { key: string; of: (f: LibraryFigures) => number }[] = [
+  { key: 'photos', of: (f) => f.photos },
+  { key: 'specimens', of: (f) => f.specimens_scored },
+  { key: 'reviewed', of: (f) => f.photos_reviewed },
+  { key: 'researchers', of: (f) => f.researchers },
+];
+
+/** The academy's own figures (spec section 9's targets): its research programme's, labelled as such. */
+const ACADEMY = [
   { key: 'images', target: 50000, suffix: '+' },
   { key: 'accuracy', target: 96, suffix: '%' },
   { key: 'researchers', target: 120, suffix: '+' },
@@ -26,17 +40,17 @@ function useCountUp(started: boolean): number {
   return step;
 }
 
-export function HomeStats() {
-  const { t } = useTranslation('home');
-  const ref = useRef<HTMLDivElement>(null);
-  const [visible, setVisible] = useState(false);
+/** The block has come into view (once). */
+function useSeen<T extends Element>() {
+  const ref = useRef<T>(null);
+  const [seen, setSeen] = useState(false);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) {
-          setVisible(true);
+          setSeen(true);
           observer.disconnect();
         }
       },
@@ -45,20 +59,55 @@ export function HomeStats() {
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  const step = useCountUp(visible);
+  return { ref, seen };
+}
+
+const counted = (target: number, step: number) => Math.round((target * step) / STAT_STEPS);
+
+/**
+ * The home page's statistics: this library's real figures (photos, specimens scored, photos reviewed, researchers:
+ * the user accounts, or 1 with sign-in off), then the academy's own figures under a label saying whose they are.
+ * Both count up once in view; the library's once its figures have arrived (a dash where they could not be read).
+ */
+export function HomeStats() {
+  const { t } = useTranslation('home');
+  const { ref, seen } = useSeen<HTMLElement>();
+  const figures = useQuery({
+    queryKey: ['home', 'figures'],
+    queryFn: ({ signal }) => api.get<LibraryFigures>('/figures/', undefined, signal, libraryFiguresSchema),
+    staleTime: 30_000,
+  });
+  const library = useCountUp(seen && figures.data !== undefined);
+  const academy = useCountUp(seen);
 
   return (
-    <section className="home-stats" ref={ref} aria-label={t('stats.title')}>
-      <div className="home-container home-stats-grid">
-        {STATS.map((s) => (
-          <div className="home-stat" key={s.key} data-testid={`stat-${s.key}`}>
-            <div className="home-stat-value">
-              {Math.round((s.target * step) / STAT_STEPS)}
-              {s.suffix}
+    <section className="home-stats" ref={ref} aria-label={t('stats.title')} data-testid="home-stats">
+      <div className="home-container">
+        <h2 className="home-stats-title">{t('stats.title')}</h2>
+        <div className="home-stats-grid">
+          {LIBRARY.map((s) => (
+            <div className="home-stat" key={s.key} data-testid={`stat-${s.key}`}>
+              <div className="home-stat-value">
+                {figures.data ? formatCount(counted(s.of(figures.data), library)) : figures.isError ? '–' : '\u00a0'}
+              </div>
+              <div className="home-stat-label">{t(`stats.library.${s.key}`)}</div>
             </div>
-            <div className="home-stat-label">{t(`stats.${s.key}`)}</div>
+          ))}
+        </div>
+        <div className="home-stats-academy" data-testid="stats-academy">
+          <div className="home-stats-academy-title">{t('stats.academy_title')}</div>
+          <div className="home-stats-academy-grid">
+            {ACADEMY.map((s) => (
+              <div className="home-stat-academy" key={s.key} data-testid={`stat-academy-${s.key}`}>
+                <span className="home-stat-academy-value">
+                  {counted(s.target, academy)}
+                  {s.suffix}
+                </span>{' '}
+                <span className="home-stat-academy-label">{t(`stats.academy.${s.key}`)}</span>
+              </div>
+            ))}
           </div>
-        ))}
+        </div>
       </div>
     </section>
   );

@@ -388,11 +388,12 @@ describe('prediction -> tasks -> results', () => {
     await page.locator('.results-filter-bar .ant-segmented-item').nth(0).click();
     await page.getByTestId('result-card').first().waitFor();
 
-    // The failed image shows its error code.
+    // The failed image says why in words, never by its raw code (issue 25).
     const failed = list.findIndex((r: { error_code: string | null }) => r.error_code !== null);
     expect(failed).toBeGreaterThanOrEqual(0);
     await page.getByTestId('result-card').nth(failed).click();
-    await expect.poll(() => page.getByTestId('detail-error').textContent(), POLL).toContain(list[failed].error_code);
+    await expect.poll(() => page.getByTestId('detail-error-title').textContent(), POLL).toBe('No specimen found');
+    expect(await page.getByTestId('detail-error').textContent()).not.toContain(list[failed].error_code);
     await page.keyboard.press('Escape');
     await page.getByTestId('result-detail').waitFor({ state: 'hidden' });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
+import { refusalReasonOf } from '@cassavascope/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enResults from '../src/locales/en/results.json';
 import zhResults from '../src/locales/zh/results.json';
@@ -273,8 +274,15 @@ describe('result detail: every specimen', () => {
         .poll(() => detail().getByTestId('detail-error-title').textContent(), POLL)
         .toBe(enResults.failure[known].title);
       expect(await detail().getByTestId('detail-error-hint').textContent()).toBe(enResults.failure[known].hint);
-      expect(await detail().getByTestId('detail-error').textContent()).toContain(r.error_code);
-      expect(await detail().getByTestId('detail-error-message').textContent()).toContain(r.error_message);
+      // Issue 25: the raw code is never shown. A refusal's reason is given translated (its English words not
+      // repeated); any other failure keeps the engine's own words in English.
+      expect(await detail().getByTestId('detail-error').textContent()).not.toContain(r.error_code);
+      const reason = r.error_code === 'not_a_specimen_photo' ? refusalReasonOf(r.error_message) : null;
+      if (reason)
+        expect(await detail().getByTestId('detail-error-reason').textContent()).toBe(
+          `${enResults.failure.seen}: ${enResults.failure.reason[reason]}`,
+        );
+      else expect(await detail().getByTestId('detail-error-message').textContent()).toContain(r.error_message);
       expect(await detail().getByTestId('specimen-section').count()).toBe(0);
       expect(await detail().getByTestId('detail-overview').count()).toBe(r.result_image_url ? 1 : 0);
       await shot(`detail-failed-${r.imageName.replace(/\.jpg$/, '')}-en-1440`);

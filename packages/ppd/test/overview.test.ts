@@ -48,4 +48,25 @@ describe('the overview', () => {
       'bottom-right',
     ]);
   });
+
+  it('keeps a small slice lower than the first of its row in that row (the real tray: its sixth slice)', () => {
+    // cbsd_tray_cassava1.jpg's middle row, by the engine's boxes: the small left slice's centre lies below the
+    // bottom of the row's highest slice, above the others' bottoms; the next row starts well below.
+    const rects = [
+      { id: 'right', x0: 1351, y0: 321, x1: 1630, y1: 596 },
+      { id: 'small-left', x0: 95, y0: 501, x1: 325, y1: 672 },
+      { id: 'middle', x0: 774, y0: 406, x1: 977, y1: 606 },
+      { id: 'left', x0: 413, y0: 393, x1: 669, y1: 672 },
+      { id: 'middle-right', x0: 1072, y0: 416, x1: 1302, y1: 603 },
+      { id: 'next-row', x0: 49, y0: 790, x1: 341, y1: 1075 },
+    ];
+    expect(readingOrder(rects, (r) => r).map((r) => r.id)).toEqual([
+      'small-left',
+      'left',
+      'middle',
+      'middle-right',
+      'right',
+      'next-row',
+    ]);
+  });
 });

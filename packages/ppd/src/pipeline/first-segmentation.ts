@@ -13,6 +13,7 @@ import {
 import { quantile } from '../imaging/otsu.js';
 import { splitTouching } from '../imaging/split-touching.js';
 import type { Rect } from '../imaging/raster.js';
+import { readingOrder } from './reading-order.js';
 
 /** A kept specimen: its crop rectangle in working pixels and its own pixels inside that crop. */
 export interface Specimen {
@@ -239,15 +240,8 @@ export function findSpecimens(
     .sort((p, q) => q.area - p.area)
     .slice(0, MAX_SPECIMENS);
 
-  // Reading order: a specimen joins the current row when its centre lies within the row's first specimen's height.
-  const byY = [...kept].sort((p, q) => p.cy - q.cy);
-  const rows: (typeof kept)[] = [];
-  for (const s of byY) {
-    const row = rows[rows.length - 1];
-    if (row && s.cy <= row[0]!.g.y1) row.push(s);
-    else rows.push([s]);
-  }
-  const ordered = rows.flatMap((row) => row.sort((p, q) => p.cx - q.cx));
+  // Numbered as a person reads the photo: rows from the top, each from left to right (pipeline/reading-order.ts).
+  const ordered = readingOrder(kept, ({ g }) => ({ x0: g.x0, y0: g.y0, x1: g.x1 + 1, y1: g.y1 + 1 }));
 
   return ordered.map(({ g, own, area }) => {
     const m = Math.round(0.03 * Math.max(g.x1 - g.x0 + 1, g.y1 - g.y0 + 1)) + 2;

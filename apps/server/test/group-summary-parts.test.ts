@@ -59,7 +59,7 @@ beforeAll(async () => {
     // Every eleventh result failed (no PPD): it counts in no group.
     const ppd = i % 11 === 0 ? null : Math.round(((i * 37) % 100) + (i % 3) * 0.25) / 10;
     const counted = ppd === null ? 0 : 1 + (i % 4);
-    await db
+    const inserted = await db
       .insertInto('results')
       .values({
         task_id: task.id,
@@ -79,7 +79,15 @@ beforeAll(async () => {
         created_at: now,
         counted_specimens: counted,
       } as never)
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The image's newest scored result, as the results' owner keeps it (the summary counts each image by it).
+    if (ppd !== null)
+      await db
+        .updateTable('images')
+        .set({ ppd_value: ppd, last_result_id: inserted.id })
+        .where('id', '=', image.id)
+        .execute();
     seeded.push({ genotype: genotype === '12' ? 12 : genotype, dah, ppd, counted });
   }
 });

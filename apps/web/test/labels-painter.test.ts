@@ -160,6 +160,18 @@ describe('label painter (e2e)', () => {
     await page.keyboard.press('Escape');
     await page.locator('.label-painter-confirm').getByRole('button', { name: 'Keep painting' }).click();
     await expect.poll(() => shareValue('excluded'), POLL).toBeGreaterThan(0);
+    // The eraser set to one class: along the healthy stroke it clears healthy tissue; across the discoloured
+    // stroke it clears nothing.
+    await page.keyboard.press('e');
+    await painter().getByTestId('eraser-class').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Healthy tissue', { exact: true }).click();
+    const healthyBefore = await shareValue('healthy');
+    const lesionBefore = await shareValue('lesion');
+    await stroke([0.3, 0.475], [0.7, 0.475]);
+    await expect.poll(() => shareValue('healthy'), POLL).toBeLessThan(healthyBefore);
+    await shot('en-1440-eraser-one-class');
+    await stroke([0.35, 0.61], [0.6, 0.61]);
+    expect(await shareValue('lesion')).toBe(lesionBefore);
     await painter().getByTestId('close-painter').click();
     await page.getByTestId('discard-changes').click();
     await painter().waitFor({ state: 'detached' });

@@ -41,6 +41,22 @@ describe('label painter grid', () => {
     expect(countClasses(g.data)[1]).toBe(0);
   });
 
+  it('an eraser set to one class clears only that class; set to every class, all of them', () => {
+    const g = grid(100, 40);
+    stampLine(g, 10, 15, 90, 15, 3, 2);
+    stampLine(g, 10, 25, 90, 25, 3, 3);
+    const before = countClasses(g.data);
+    // a vertical sweep across both strokes, limited to healthy (2)
+    stampLine(g, 50, 0, 50, 39, 6, 0, 2);
+    const after = countClasses(g.data);
+    expect(after[2]).toBeLessThan(before[2]!);
+    expect(after[3]).toBe(before[3]);
+    for (let y = 10; y <= 20; y++) expect(g.data[y * 100 + 50]).toBe(0);
+    // the same sweep on every class takes the discoloured stroke too
+    stampLine(g, 50, 0, 50, 39, 6, 0);
+    expect(countClasses(g.data)[3]).toBeLessThan(before[3]!);
+  });
+
   it('take proposal copies the connected region under the click onto unlabelled pixels only', () => {
     // proposal: left half lesion (3), right half healthy (2), a separate lesion blob at the far right
     const proposal = grid(20, 10);

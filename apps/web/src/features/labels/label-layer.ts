@@ -90,10 +90,13 @@ export class LabelLayer {
     this.strokeRect = null;
   }
 
-  /** Paints (value 1-4) or erases (0) along a segment of the current stroke, in grid pixels. */
-  strokeTo(x0: number, y0: number, x1: number, y1: number, radius: number, value: number): void {
+  /**
+   * Paints (value 1-4) or erases (0) along a segment of the current stroke, in grid pixels; `only` limits it to
+   * the pixels of one class (the eraser set to one class).
+   */
+  strokeTo(x0: number, y0: number, x1: number, y1: number, radius: number, value: number, only?: number): void {
     if (!this.strokeStart) this.beginStroke();
-    const rect = stampLine(this.grid, x0, y0, x1, y1, radius, value);
+    const rect = stampLine(this.grid, x0, y0, x1, y1, radius, value, only);
     if (!rect) return;
     this.strokeRect = unionRect(this.strokeRect, rect);
     this.invalidate(rect);

@@ -29,8 +29,18 @@ export function unionRect(a: Rect | null, b: Rect | null): Rect | null {
   };
 }
 
-/** Sets every pixel within `radius` of (cx, cy) to `value`; returns the rectangle touched (null when outside). */
-export function stampDisc(grid: Grid, cx: number, cy: number, radius: number, value: number): Rect | null {
+/**
+ * Sets every pixel within `radius` of (cx, cy) to `value` (with `only`, just the pixels of that class: an eraser
+ * limited to one class); returns the rectangle touched (null when outside).
+ */
+export function stampDisc(
+  grid: Grid,
+  cx: number,
+  cy: number,
+  radius: number,
+  value: number,
+  only?: number,
+): Rect | null {
   const r = Math.max(0.5, radius);
   const x0 = Math.max(0, Math.floor(cx - r));
   const x1 = Math.min(grid.width - 1, Math.ceil(cx + r));
@@ -43,7 +53,7 @@ export function stampDisc(grid: Grid, cx: number, cy: number, radius: number, va
     const row = y * grid.width;
     for (let x = x0; x <= x1; x++) {
       const dx = x + 0.5 - cx;
-      if (dx * dx + dy * dy <= r2) grid.data[row + x] = value;
+      if (dx * dx + dy * dy <= r2 && (only === undefined || grid.data[row + x] === only)) grid.data[row + x] = value;
     }
   }
   return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
@@ -58,13 +68,14 @@ export function stampLine(
   y1: number,
   radius: number,
   value: number,
+  only?: number,
 ): Rect | null {
   const length = Math.hypot(x1 - x0, y1 - y0);
   const steps = Math.max(1, Math.ceil(length / Math.max(0.5, radius * 0.4)));
   let rect: Rect | null = null;
   for (let i = 0; i <= steps; i++) {
     const t = i / steps;
-    rect = unionRect(rect, stampDisc(grid, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, radius, value));
+    rect = unionRect(rect, stampDisc(grid, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, radius, value, only));
   }
   return rect;
 }

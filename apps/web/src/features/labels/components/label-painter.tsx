@@ -64,6 +64,8 @@ export default function LabelPainter({ request, onClose }: Props) {
     window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches ? 'hand' : 'brush',
   );
   const [value, setValue] = useState(2);
+  // The eraser clears every class, or only the one chosen beside it.
+  const [eraseOnly, setEraseOnly] = useState<number | null>(null);
   const [radius, setRadius] = useState(12);
   const [showProposal, setShowProposal] = useState(false);
   const [proposalLoading, setProposalLoading] = useState(false);
@@ -344,6 +346,7 @@ export default function LabelPainter({ request, onClose }: Props) {
             <PainterToolbar
               tool={tool}
               value={value}
+              eraseOnly={eraseOnly}
               radius={radius}
               canPaint={canPaint}
               paintReason={reason('change')}
@@ -355,6 +358,7 @@ export default function LabelPainter({ request, onClose }: Props) {
               labelOpacity={labelOpacity}
               counts={counts}
               onPick={pick}
+              onEraseOnly={setEraseOnly}
               onRadius={changeRadius}
               onUndo={() => layer.undo()}
               onRedo={() => layer.redo()}
@@ -372,6 +376,7 @@ export default function LabelPainter({ request, onClose }: Props) {
               view={view}
               tool={tool}
               value={value}
+              eraseOnly={eraseOnly}
               radius={radius}
               canPaint={canPaint}
               showProposal={showProposal}

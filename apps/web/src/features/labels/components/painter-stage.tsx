@@ -14,6 +14,8 @@ interface Props {
   tool: Tool;
   /** class value the brush paints */
   value: number;
+  /** the class the eraser clears (null: every class) */
+  eraseOnly: number | null;
   /** brush radius in grid pixels */
   radius: number;
   canPaint: boolean;
@@ -25,6 +27,12 @@ interface Props {
 }
 
 type Mode = 'none' | 'paint' | 'pan' | 'pinch';
+
+/** What a stroke writes: the brush's class, or 0 (unlabelled) on the eraser's class or on every class. */
+function strokeValue(p: Props): [value: number, only?: number] {
+  if (p.tool !== 'eraser') return [p.value];
+  return p.eraseOnly === null ? [0] : [0, p.eraseOnly];
+}
 
 /**
  * The photo with the label layer (and the proposal, on demand) under one transform; pointer input paints,
@@ -131,7 +139,7 @@ export function PainterStage(props: Props) {
         mode = 'paint';
         const g = view.toGrid(e.clientX, e.clientY);
         layer.beginStroke();
-        layer.strokeTo(g.x, g.y, g.x, g.y, p.radius, p.tool === 'eraser' ? 0 : p.value);
+        layer.strokeTo(g.x, g.y, g.x, g.y, p.radius, ...strokeValue(p));
         last = g;
       }
     };
@@ -153,7 +161,7 @@ export function PainterStage(props: Props) {
         const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
         for (const ev of events.length ? events : [e]) {
           const g = view.toGrid(ev.clientX, ev.clientY);
-          layer.strokeTo(last.x, last.y, g.x, g.y, p.radius, p.tool === 'eraser' ? 0 : p.value);
+          layer.strokeTo(last.x, last.y, g.x, g.y, p.radius, ...strokeValue(p));
           last = g;
         }
       }

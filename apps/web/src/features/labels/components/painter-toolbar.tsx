@@ -9,7 +9,7 @@ import {
   ZoomInOutlined,
   ZoomOutOutlined,
 } from '@ant-design/icons';
-import { Button, Slider, Tooltip } from 'antd';
+import { Button, Select, Slider, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { cssColour, LABEL_CLASSES } from '../label-classes';
 import type { Tool } from './painter-stage';
@@ -17,6 +17,8 @@ import type { Tool } from './painter-stage';
 interface Props {
   tool: Tool;
   value: number;
+  /** the class the eraser clears (null: every class) */
+  eraseOnly: number | null;
   radius: number;
   canPaint: boolean;
   /** why painting is off (the role), for the tools' tooltips */
@@ -30,6 +32,7 @@ interface Props {
   /** labelled pixels per value 0-4 on the painter's grid */
   counts: number[];
   onPick: (tool: Tool, value?: number) => void;
+  onEraseOnly: (value: number | null) => void;
   onRadius: (radius: number) => void;
   onUndo: () => void;
   onRedo: () => void;
@@ -87,6 +90,22 @@ export function PainterToolbar(p: Props) {
             <span className="label-tool-text">{t('tool.eraser_short')}</span>
           </Button>
         </Tooltip>
+        {p.canPaint && p.tool === 'eraser' && (
+          <Select
+            className="label-erase-only"
+            data-testid="eraser-class"
+            aria-label={t('tool.erase_only')}
+            popupMatchSelectWidth={false}
+            // inside the painter, which covers the page above the layer antd puts its popups on
+            getPopupContainer={(trigger: HTMLElement) => trigger.parentElement ?? document.body}
+            value={p.eraseOnly ?? 0}
+            onChange={(v: number) => p.onEraseOnly(v === 0 ? null : v)}
+            options={[
+              { value: 0, label: t('tool.erase_every') },
+              ...LABEL_CLASSES.map((c) => ({ value: c.value, label: t(`class.${c.key}`) })),
+            ]}
+          />
+        )}
         <Tooltip title={tip(t('tool.take'))}>
           <Button
             type={p.canPaint && p.tool === 'take' ? 'primary' : 'default'}

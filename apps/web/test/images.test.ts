@@ -106,7 +106,7 @@ describe('images screen (e2e)', () => {
       .poll(() => dialog.getByTestId('duplicate-reason').allTextContents(), POLL)
       .toEqual([
         'Same content as “leaf-002.png” in Trial A',
-        'Same name as “leaf-001.png” in Uncategorized (different content)',
+        'Same name as “leaf-001.png” in Uncategorised (different content)',
       ]);
     // ...and the choice does not send the files again: one upload request, then a small resume request.
     const uploadPosts: string[] = [];

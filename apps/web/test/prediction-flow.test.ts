@@ -85,7 +85,7 @@ describe('prediction -> tasks -> results', () => {
     await expect
       .poll(() => page.getByTestId('prediction-uncategorized-count').textContent(), POLL)
       .toBe(String(uncategorised));
-    await page.locator('.prediction-folder').filter({ hasText: 'Uncategorized' }).click();
+    await page.locator('.prediction-folder').filter({ hasText: 'Uncategorised' }).click();
     await expect
       .poll(() => page.getByTestId('prediction-image-list').locator('.prediction-image-name').count(), POLL)
       .toBe(3);
@@ -138,7 +138,7 @@ describe('prediction -> tasks -> results', () => {
     await dialog.locator('#confirm-task-name').fill('E2E trial');
     await dialog.getByRole('button', { name: 'Create task' }).click();
     await toast(page, 'Prediction task created successfully').waitFor();
-    await toast(page, 'Task created successfully, please go to the task center to view progress').waitFor();
+    await toast(page, 'Task created successfully, please go to the task centre to view progress').waitFor();
     // The selection is cleared after creation.
     await expect
       .poll(() => page.getByTestId('tile-selected').locator('.ant-statistic-content').textContent(), POLL)

@@ -50,6 +50,8 @@ function AppFooter() {
 }
 
 const CSP = cspNonce ? { nonce: cspNonce } : undefined;
+// Ant Design spaces out a two-character Chinese label ("关 闭", "登 录", "取 消"): Chinese is not written so.
+const BUTTON = { autoInsertSpace: false };
 
 /** Ant Design's locale follows the app language (en_US / zh_CN). */
 function LocalizedProviders({ initialSection }: { initialSection?: Section | undefined }) {
@@ -63,7 +65,7 @@ function LocalizedProviders({ initialSection }: { initialSection?: Section | und
   }, [zh, appName]);
   return (
     // csp: Ant Design's <style> elements carry the page's nonce (the server's CSP refuses inline styles without it).
-    <ConfigProvider locale={zh ? zhCN : enUS} theme={theme} csp={CSP}>
+    <ConfigProvider locale={zh ? zhCN : enUS} theme={theme} csp={CSP} button={BUTTON}>
       <AntApp>
         <SectionProvider initial={initialSection}>
           <SessionGate header={<SignInHeader />}>

@@ -11,6 +11,7 @@ import { App, Button, Card, Col, Empty, Row, Skeleton, Statistic, Tooltip, Typog
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../lib/auth';
+import { folderDescriptionText } from '../../lib/folder-description';
 import { useNavigateSection } from '../../lib/section-context';
 import { invalidateLibrary, useFolders } from '../../lib/folders-api';
 import { focusImagesOnFolder } from '../../lib/images-focus';
@@ -189,7 +190,7 @@ export default function FoldersPage() {
                 </div>
               </div>
               <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} className="folder-card-desc">
-                {f.description || t('no_description')}
+                {f.description ? folderDescriptionText(t, f.description) : t('no_description')}
               </Typography.Paragraph>
               <Typography.Text type="secondary" className="folder-card-date">
                 {t('created_on', { date: formatDate(f.createdDate) })}

@@ -7,7 +7,7 @@ import {
   type SpecimenKind,
 } from '@cassavascope/contract';
 import { App, Button, Form, Input, InputNumber, Modal, Select } from 'antd';
-import { useRef, useState, type PointerEvent } from 'react';
+import { useRef, useState, useSyncExternalStore, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResultView } from '../../../../lib/normalize-result';
 import { useReviewMutation } from '../../api/review-api';
@@ -20,6 +20,15 @@ interface Props {
   result: ResultView;
   onClose: () => void;
 }
+
+/** A touch screen's finger rather than a mouse (the hint says which to drag with). */
+const COARSE = '(pointer: coarse)';
+const subscribeCoarse = (onChange: () => void) => {
+  const query = window.matchMedia(COARSE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
+const isCoarse = () => window.matchMedia(COARSE).matches;
 
 /** A box in the photo's own pixels from two points on the displayed image (the browser shows it EXIF-oriented, as boxes are given). */
 function boxFrom(a: { x: number; y: number }, b: { x: number; y: number }, img: HTMLImageElement): Box {
@@ -48,6 +57,7 @@ export function AddSpecimenModal({ open, result, onClose }: Props) {
   const [box, setBox] = useState<Box | null>(null);
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
   const [form] = Form.useForm<{ kind?: SpecimenKind; ppd?: number | null; note?: string }>();
+  const touch = useSyncExternalStore(subscribeCoarse, isCoarse);
 
   const point = (e: PointerEvent) => {
     const r = (img.current as HTMLImageElement).getBoundingClientRect();
@@ -134,7 +144,9 @@ export function AddSpecimenModal({ open, result, onClose }: Props) {
         </Button>,
       ]}
     >
-      <p className="review-add-hint">{t('add.hint')}</p>
+      <p className="review-add-hint" data-testid="review-add-hint">
+        {t(touch ? 'add.hint_touch' : 'add.hint')}
+      </p>
       {result.originalImageUrl ? (
         <div
           className="review-draw"

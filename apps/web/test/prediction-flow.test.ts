@@ -72,7 +72,7 @@ describe('prediction -> tasks -> results', () => {
     await expect.poll(() => page.getByTestId('model-select').textContent(), POLL).toContain(engine);
     await expect
       .poll(() => page.locator('#prediction-task-name').inputValue(), POLL)
-      .toMatch(/^Task name \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      .toMatch(/^Prediction \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
     // Nothing selected: the spec's message, no dialog.
     await page.getByTestId('create-task').click();
@@ -80,7 +80,11 @@ describe('prediction -> tasks -> results', () => {
 
     // The whole folder, plus two uncategorised images picked one by one.
     await page.getByLabel('Select folder Field trial').check();
-    // Uncategorized has its count like every other entry.
+    // The default name says what the task scores (issue 25 item 9).
+    await expect
+      .poll(() => page.locator('#prediction-task-name').inputValue(), POLL)
+      .toMatch(/^Field trial \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    // Uncategorised has its count like every other entry.
     const uncategorised = (await e2e.server.api('/api/images/?folder=none')).body.count;
     await expect
       .poll(() => page.getByTestId('prediction-uncategorized-count').textContent(), POLL)
@@ -106,6 +110,9 @@ describe('prediction -> tasks -> results', () => {
     await page.getByLabel('Select grey.jpg').check();
     await page.getByLabel('Select loose_1.jpg').check();
     await expect.poll(() => page.getByTestId('estimated-images').textContent(), POLL).toBe('6');
+    await expect
+      .poll(() => page.locator('#prediction-task-name').inputValue(), POLL)
+      .toMatch(/^Field trial and 2 more \d{4}-/);
     // The seed's 0.3 s per image while this server has finished no task: 6 x 0.3 = 1.8, rounded up.
     await expect.poll(() => page.getByTestId('estimated-time').textContent(), POLL).toContain('2 seconds');
     await expect.poll(() => page.getByTestId('estimate-basis').textContent(), POLL).toContain('0.3 s per image');

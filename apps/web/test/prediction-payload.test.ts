@@ -3,7 +3,8 @@ import { PARAMETER_RANGES, TASK_NAME_MAX } from '@cassavascope/contract';
 import { buildPredictionPayload } from '../src/features/prediction/api/create-prediction-task';
 import { estimatedSeconds } from '../src/features/prediction/estimate';
 import { DEFAULT_PARAMETER_VALUES } from '../src/features/prediction/default-parameters';
-import { defaultTaskName } from '../src/features/prediction/default-task-name';
+import { defaultTaskName, taskSubject } from '../src/features/prediction/default-task-name';
+import i18n from '../src/lib/i18n';
 import { cleanValue, sliderReading, snapToStep } from '../src/features/prediction/slider-value';
 
 describe('prediction task payload (spec section 7)', () => {
@@ -77,10 +78,33 @@ describe('prediction summary and task name', () => {
     expect(estimatedSeconds(1000)).toBe(300);
   });
 
-  it('default name is the label plus the local date-time, within 50 characters', () => {
-    const name = defaultTaskName('Task name', new Date(2026, 10, 22, 9, 5, 7));
-    expect(name).toBe('Task name 2026-11-22 09:05:07');
-    expect(defaultTaskName('x'.repeat(60)).length).toBe(TASK_NAME_MAX);
+  it('default name is what it scores plus the local date-time, within 50 characters', () => {
+    const name = defaultTaskName('Trial A', new Date(2026, 10, 22, 9, 5, 7));
+    expect(name).toBe('Trial A 2026-11-22 09:05:07');
+    const long = defaultTaskName('x'.repeat(60), new Date(2026, 10, 22, 9, 5, 7));
+    expect(long.length).toBe(TASK_NAME_MAX);
+    expect(long.endsWith(' 2026-11-22 09:05:07')).toBe(true);
+  });
+
+  it('names what the task scores (issue 25 item 9), in English and in Chinese', () => {
+    const en = i18n.getFixedT('en', 'prediction');
+    const zh = i18n.getFixedT('zh', 'prediction');
+    const pick = (folderNames: string[], looseImages: number, specimenKind = 'auto') => ({
+      folderNames,
+      looseImages,
+      specimenKind,
+    });
+    expect(taskSubject(en, pick(['Trial A'], 0))).toBe('Trial A');
+    expect(taskSubject(zh, pick(['Trial A'], 0, 'leaf'))).toBe('Trial A');
+    expect(taskSubject(en, pick(['Trial A', 'Trial B'], 3))).toBe('Trial A and 4 more');
+    expect(taskSubject(zh, pick(['Trial A', 'Trial B'], 0))).toBe('Trial A 及另外 1 项');
+    expect(taskSubject(en, pick([], 5, 'root_slice'))).toBe('Root slices');
+    expect(taskSubject(zh, pick([], 5, 'root_slice'))).toBe('根切片');
+    expect(taskSubject(en, pick([], 1))).toBe('1 photo');
+    expect(taskSubject(en, pick([], 12))).toBe('12 photos');
+    expect(taskSubject(zh, pick([], 12))).toBe('12 张照片');
+    expect(taskSubject(en, pick([], 0))).toBe('Prediction');
+    expect(taskSubject(zh, pick([], 0))).toBe('预测任务');
   });
 });
 

@@ -20,7 +20,7 @@ import { ImageChecklist } from './components/image-checklist';
 import { PredictionStats } from './components/prediction-stats';
 import { SummaryPanel } from './components/summary-panel';
 import { DEFAULT_PARAMETER_VALUES } from './default-parameters';
-import { defaultTaskName } from './default-task-name';
+import { defaultTaskName, taskSubject } from './default-task-name';
 import { usePredictionSelection } from './hooks/use-prediction-selection';
 import './prediction.css';
 
@@ -55,8 +55,10 @@ export default function PredictionPage() {
   const [parameters, setParameters] = useState<PredictionParameterValues>(() =>
     rerun ? rerunValues(rerun) : DEFAULT_PARAMETER_VALUES,
   );
-  const [taskName, setTaskName] = useState(() => defaultTaskName(t('task_name.label')));
+  const [taskName, setTaskName] = useState(() => defaultTaskName(t('task_default.nothing')));
   const [nameEdited, setNameEdited] = useState(false);
+  // Bumped when a task is created: the next default name gets a new time.
+  const [created, setCreated] = useState(0);
   const measured = useMeasuredRate();
   const [confirming, setConfirming] = useState(false);
   const selection = usePredictionSelection(folders.data?.folders ?? []);
@@ -74,11 +76,16 @@ export default function PredictionPage() {
       );
   }, [rerun, setManyImages]);
 
-  // The default name follows the language until the user types one.
-  const label = t('task_name.label');
+  // The default name says what the task scores (the folder picked, the specimen kind, how many photos) and follows
+  // the picks and the language until the user types one.
+  const subject = taskSubject(t, {
+    folderNames: (folders.data?.folders ?? []).filter((f) => selection.isFolderSelected(f.id)).map((f) => f.name),
+    looseImages: selection.looseImageCount,
+    specimenKind,
+  });
   useEffect(() => {
-    if (!nameEdited) setTaskName(defaultTaskName(label));
-  }, [label, nameEdited]);
+    if (!nameEdited) setTaskName(defaultTaskName(subject));
+  }, [subject, nameEdited, created]);
 
   useEffect(() => {
     if (folders.isError) message.error(t('errors.load_folders'));
@@ -120,7 +127,7 @@ export default function PredictionPage() {
           });
           selection.clear();
           setNameEdited(false);
-          setTaskName(defaultTaskName(label));
+          setCreated((n) => n + 1);
         },
         onError: (err) => {
           // A refusal with a known reason (e.g. the chosen folders are empty) is shown with that reason, translated.

@@ -56,8 +56,15 @@ export function usePredictionSelection(folders: FolderItem[]) {
     return total;
   }, [folders, folderIds, images]);
 
+  /** images picked one by one outside the folders picked whole */
+  const looseImageCount = useMemo(
+    () => [...images.values()].filter((folderId) => folderId === null || !folderIds.has(folderId)).length,
+    [folderIds, images],
+  );
+
   return {
     imageIds: useMemo(() => [...images.keys()], [images]),
+    looseImageCount,
     folderIds: useMemo(() => [...folderIds], [folderIds]),
     isImageSelected: (id: number) => images.has(id),
     isFolderSelected: (id: number) => folderIds.has(id),

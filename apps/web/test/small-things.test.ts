@@ -298,6 +298,13 @@ describe('the small things of issue 25 item 8', () => {
       await page.locator('[data-testid="upload-item"][data-status="error"]').waitFor();
       await screenshot(page, `issue25c-upload-failed-first-${lang}-390`, false);
       await closeProgress();
+      // The duplicate dialog with Keep both, on a phone.
+      await uploadThroughUi(page, 'multiple', [{ name: 'plot.jpg', mimeType: 'image/png', buffer: await png(50) }]);
+      const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('duplicate-names') });
+      await dialog.getByTestId('duplicate-keep-both').click();
+      await screenshot(page, `issue25c-duplicate-keep-both-${lang}-390`, false);
+      await dialog.locator('.ant-modal-close').click();
+      await dialog.waitFor({ state: 'hidden' });
       await e2e.goto('results');
     }
   });

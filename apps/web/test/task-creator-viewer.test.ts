@@ -3,7 +3,7 @@ import enReview from '../src/locales/en/review.json';
 import enTasks from '../src/locales/en/tasks.json';
 import zhTasks from '../src/locales/zh/tasks.json';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { POLL, screenshot } from './helpers/browser';
+import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
 /**
@@ -122,7 +122,13 @@ describe('who started a task, and what a viewer sees (issue 25 item 8)', () => {
     await expect.poll(() => row.textContent(), POLL).toContain(zhTasks.row.created_by);
     expect(await row.getByTestId('task-row-created-by').textContent()).toBe(RESEARCHER.username);
     await screenshot(page, 'issue25c-task-row-creator-zh-1440', false);
+    await page.setViewportSize(PHONE);
+    await expect.poll(() => row.getByTestId('task-row-created-by').isVisible(), POLL).toBe(true);
+    await screenshot(page, 'issue25c-task-row-creator-zh-390', false);
     await e2e.setLanguage('en');
+    await expect.poll(() => row.textContent(), POLL).toContain(enTasks.row.created_by);
+    await screenshot(page, 'issue25c-task-row-creator-en-390', false);
+    await page.setViewportSize(DESKTOP);
   });
 
   it('a viewer sees no review key hints and no "next to review" marker; a researcher does', async () => {

@@ -34,14 +34,18 @@ export interface E2eBrowser {
   close(): Promise<void>;
 }
 
-/** A fresh persistent profile in a temp dir (Playwright refuses --user-data-dir in args). */
-export async function launchBrowser(viewport = DESKTOP): Promise<E2eBrowser> {
+/**
+ * A fresh persistent profile in a temp dir (Playwright refuses --user-data-dir in args). `touch`: a touch screen
+ * (the page's primary pointer is coarse, as on a phone).
+ */
+export async function launchBrowser(viewport = DESKTOP, options: { touch?: boolean } = {}): Promise<E2eBrowser> {
   const userDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cassava-chromium-'));
   const context = await chromium.launchPersistentContext(userDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: CHROMIUM_ARGS,
     viewport,
+    hasTouch: options.touch ?? false,
     locale: 'en-US',
     timezoneId: 'UTC',
   });

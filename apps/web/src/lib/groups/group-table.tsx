@@ -6,8 +6,8 @@ import { fieldLabel } from '../field-label';
 
 /**
  * The group table: each key field, n (images and specimens), mean PPD, SD, 95 % interval and band counts. A row
- * opens its group. On a phone the key, n and the mean with its interval (under it) come first and fit the screen;
- * specimens, SD and bands follow and scroll sideways.
+ * opens its group. On a phone the key, n and the mean fit the screen, with the interval, SD, specimens and bands
+ * stacked under the mean (issue 25 item 9: the columns that scrolled sideways read as a table cut off).
  */
 export function GroupTable({
   groups,
@@ -34,6 +34,15 @@ export function GroupTable({
   const keyCell = (g: ResultGroup, f: string) =>
     g.key[f] === null ? <Typography.Text type="secondary">{t('no_value')}</Typography.Text> : String(g.key[f]);
   const specimens = { title: t('col_specimens'), dataIndex: 'specimens', key: 'specimens', align: 'right' as const };
+  const sd = (g: ResultGroup) => (g.sd === null ? '–' : g.sd.toFixed(2));
+  const bands = (g: ResultGroup) => (
+    <span className="group-bands" data-testid="group-bands">
+      <span className="band-dot band-dot-healthy" />
+      {g.bands.healthy} <span className="band-dot band-dot-mild" />
+      {g.bands.mild} <span className="band-dot band-dot-severe" />
+      {g.bands.severe}
+    </span>
+  );
   return (
     <Table
       size="small"
@@ -63,16 +72,28 @@ export function GroupTable({
                   {interval(g)}
                 </Typography.Text>
               ) : null}
+              {phone ? (
+                <span className="group-mean-more">
+                  <span>
+                    {t('col_sd')} <span data-testid="group-sd">{sd(g)}</span> ·{' '}
+                    {t('specimen_count', { count: g.specimens })}
+                  </span>
+                  {bands(g)}
+                </span>
+              ) : null}
             </>
           ),
         },
-        ...(phone ? [specimens] : []),
-        {
-          title: t('col_sd'),
-          key: 'sd',
-          align: 'right' as const,
-          render: (_: unknown, g: ResultGroup) => (g.sd === null ? '–' : g.sd.toFixed(2)),
-        },
+        ...(phone
+          ? []
+          : [
+              {
+                title: t('col_sd'),
+                key: 'sd',
+                align: 'right' as const,
+                render: (_: unknown, g: ResultGroup) => <span data-testid="group-sd">{sd(g)}</span>,
+              },
+            ]),
         ...(phone
           ? []
           : [
@@ -82,18 +103,7 @@ export function GroupTable({
                 render: (_: unknown, g: ResultGroup) => <span data-testid="group-ci">{interval(g)}</span>,
               },
             ]),
-        {
-          title: t('col_bands'),
-          key: 'bands',
-          render: (_: unknown, g: ResultGroup) => (
-            <span className="group-bands">
-              <span className="band-dot band-dot-healthy" />
-              {g.bands.healthy} <span className="band-dot band-dot-mild" />
-              {g.bands.mild} <span className="band-dot band-dot-severe" />
-              {g.bands.severe}
-            </span>
-          ),
-        },
+        ...(phone ? [] : [{ title: t('col_bands'), key: 'bands', render: (_: unknown, g: ResultGroup) => bands(g) }]),
       ]}
     />
   );

@@ -179,6 +179,10 @@ describe('names that do not fit a pattern say why, and a pattern that fits is of
     await dialog.getByTestId('upload-input').setInputFiles([png('TME419_R6_7d_root6.png', 83)]);
     const preview = dialog.getByTestId('upload-name-preview');
     await preview.waitFor();
+    // The held names come into view on the phone's screen.
+    await expect
+      .poll(async () => (await preview.getByTestId('upload-names-fit').boundingBox())?.y ?? PHONE.height, POLL)
+      .toBeLessThan(PHONE.height);
     expect(await preview.getByTestId('upload-names-fit').textContent()).toBe(
       '1 个文件名中有 0 个符合模式。不符合的照片上传后没有样本字段，除非修改模式。',
     );

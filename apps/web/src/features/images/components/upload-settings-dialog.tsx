@@ -68,7 +68,17 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
   );
   const unfit = heldFits.flatMap((f, i) => (f.fit.ok ? [] : [{ key: i, name: f.name, mismatch: f.fit.mismatch }]));
   const input = useRef<HTMLInputElement>(null);
+  const preview = useRef<HTMLDivElement>(null);
   const [dragging, setDragging] = useState(false);
+  // Held photos: their names come into view (on a phone they are below the dialog's first screen). Only the
+  // dialog scrolls: scrollIntoView would scroll the page under it too.
+  useEffect(() => {
+    const el = preview.current;
+    const wrap = el?.closest('.ant-modal-wrap');
+    if (!held || !el || !wrap) return;
+    const top = el.getBoundingClientRect().top;
+    if (top > window.innerHeight * 0.6) wrap.scrollTop += top - window.innerHeight * 0.3;
+  }, [held]);
 
   const send = (files: File[]) => {
     if (mode && files.length > 0 && !patternBad)
@@ -151,7 +161,7 @@ export function UploadSettingsDialog({ mode, folders, defaultFolderId, onCancel,
             />
           </Form.Item>
           {held && compiled?.ok ? (
-            <div className="upload-name-preview" data-testid="upload-name-preview">
+            <div className="upload-name-preview" data-testid="upload-name-preview" ref={preview}>
               <Typography.Text strong data-testid="upload-names-fit">
                 {t('names_fit', { fits: heldNames.length - unfit.length, total: heldNames.length })}
               </Typography.Text>

@@ -1,7 +1,7 @@
 import { leafLesionProbability } from './leaf-lesions.js';
 import type { EngineInfo } from '@cassavascope/contract';
 import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
-import { boundaryDistance, countOnes, dilate, erode, labelRuns } from '../imaging/mask-ops.js';
+import { boundaryDistance, countOnes, dilate, erode, labelRuns, type Runs } from '../imaging/mask-ops.js';
 import { Histogram, otsu, quantile } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
 import { isFlesh } from '../imaging/tissue-colours.js';
@@ -858,6 +858,96 @@ function weakFlesh(dist: Float32Array, L: Float32Array, A: Float32Array, B: Floa
   return weak;
 }
 
+/*
+ * The per-pixel steps of specimenProbability, each a small function of its own, for the reason given above
+ * distanceMap: in the long method their loops ran in baseline code and were recompiled photo after photo.
+ */
+
+/** 0 in `values` wherever `where` is set. */
+function zeroWhere(values: Float32Array, where: Uint8Array): void {
+  for (let i = 0; i < values.length; i++) if (where[i]) values[i] = 0;
+}
+
+/** The blur's halo (specimen pixels the erosion took away) under one half. */
+function capHalo(p: Float32Array, specimen: Uint8Array, kept: Uint8Array): void {
+  for (let i = 0; i < p.length; i++) if (specimen[i] && !kept[i]) p[i] = Math.min(p[i]!, 0.49);
+}
+
+/** The weak regions (as runs) that hold a specimen pixel join the specimen, at P >= 0.5. */
+function growFromStrong(runs: Runs, width: number, specimen: Uint8Array, p: Float32Array): void {
+  const strong = new Uint8Array(runs.count);
+  for (let k = 0; k < runs.count; k++) {
+    const o = runs.row[k]! * width;
+    for (let i = o + runs.x0[k]!; i < o + runs.x1[k]!; i++) {
+      if (specimen[i]) {
+        strong[runs.rootOf(k)] = 1;
+        break;
+      }
+    }
+  }
+  for (let k = 0; k < runs.count; k++) {
+    if (!strong[runs.rootOf(k)]) continue;
+    const o = runs.row[k]! * width;
+    for (let i = o + runs.x0[k]!; i < o + runs.x1[k]!; i++) {
+      specimen[i] = 1;
+      p[i] = Math.max(p[i]!, 0.5);
+    }
+  }
+}
+
+/**
+ * The outline: pixels likely enough to be specimen; a shadow still outlines as before (it can close a thin
+ * peel's gaps), though it is not specimen itself.
+ */
+function outlineOf(
+  p: Float32Array,
+  shadow: Uint8Array | null,
+  plain: Float32Array,
+  cut: number,
+  slope: number,
+): Uint8Array {
+  const outline = new Uint8Array(p.length);
+  for (let i = 0; i < p.length; i++)
+    outline[i] =
+      p[i]! >= OUTLINE_PROBABILITY || (shadow?.[i] && sigmoid((plain[i]! - cut) / slope) >= OUTLINE_PROBABILITY)
+        ? 1
+        : 0;
+  return outline;
+}
+
+/** What an outline encloses is specimen, at least ENCLOSED_PROBABILITY likely. */
+function markEnclosed(enclosed: Uint8Array, p: Float32Array, specimen: Uint8Array): void {
+  for (let i = 0; i < p.length; i++) {
+    if (!enclosed[i]) continue;
+    p[i] = Math.max(p[i]!, ENCLOSED_PROBABILITY);
+    specimen[i] = 1;
+  }
+}
+
+/** 1 where the distance to the outline exceeds `ring`. */
+function deeperThan(edgeDist: Int32Array, ring: number): Uint8Array {
+  const inner = new Uint8Array(edgeDist.length);
+  for (let i = 0; i < inner.length; i++) inner[i] = edgeDist[i]! > ring ? 1 : 0;
+  return inner;
+}
+
+/** Each mask pixel's distance from the healthy reference: darkening, and hue shift weighted CHROMA_WEIGHT. */
+function discolourationDistance(lab: LabPlanes, mask: Uint8Array, ref: Reference): Float32Array {
+  const dist = new Float32Array(mask.length);
+  for (let i = 0; i < dist.length; i++) {
+    if (!mask[i]) continue;
+    const dL = Math.max(0, ref.L - lab.L[i]!);
+    const dC2 = (lab.a[i]! - ref.a) ** 2 + (lab.b[i]! - ref.b) ** 2;
+    dist[i] = Math.sqrt(dL * dL + CHROMA_WEIGHT * dC2);
+  }
+  return dist;
+}
+
+/** P(discoloured) of the mask pixels: a sigmoid of the distance round the cut. */
+function sigmoidOver(p: Float32Array, mask: Uint8Array, dist: Float32Array, cutAt: number, slope: number): void {
+  for (let i = 0; i < p.length; i++) if (mask[i]) p[i] = sigmoid((dist[i]! - cutAt) / slope);
+}
+
 /**
  * The colour engine: specimens are what differs from the background colours sampled along the frame;
  * discolouration is darkening and hue shift relative to the specimen's own healthy flesh.
@@ -880,7 +970,6 @@ class ColourModel implements SegmentationModel {
     const A = boxBlur(lab.a, width, height, r);
     const B = boxBlur(lab.b, width, height, r);
     const { background: clusters, specimen: frameSpecimen } = backgroundClusters(L, A, B, width, height);
-    const n = width * height;
     const bg = backgroundColours(clusters);
     const dist = distanceMap(L, A, B, bg);
     // Plain cards allow a closer cut (white flesh on white paper); textured ones (wood, cloth) need a margin.
@@ -898,7 +987,7 @@ class ColourModel implements SegmentationModel {
     const shade = shadowModel(clusters);
     const shadow = castShadow(dist, L, A, B, width, height, cut, bg, shade);
     const plain = shadow ? dist.slice() : dist;
-    if (shadow) for (let i = 0; i < n; i++) if (shadow[i]) dist[i] = 0;
+    if (shadow) zeroWhere(dist, shadow);
     const slope = 0.15 * cut + 1;
     const { p, specimen: past } = specimenOdds(dist, cut, slope);
     let specimen: Uint8Array = past;
@@ -907,52 +996,23 @@ class ColourModel implements SegmentationModel {
     const halo = Math.round(Math.max(0, 0.5 - cut / (2 * Math.max(cut, otsuCut))) * (2 * r + 1));
     if (halo >= 1) {
       const kept = erode(specimen, width, height, 2 * halo + 1);
-      for (let i = 0; i < n; i++) if (specimen[i] && !kept[i]) p[i] = Math.min(p[i]!, 0.49);
+      capHalo(p, specimen, kept);
       specimen = kept;
     }
     if (lowCut < cut) {
       const weak = weakFlesh(dist, L, A, B, lowCut);
       // off the blur's edge ramp: a weak pixel must lie a blur radius inside the weak region
       const inner = erode(weak, width, height, 2 * r + 1);
-      const runs = labelRuns(inner, width, height, 1, 8);
-      const strong = new Uint8Array(runs.count);
-      for (let k = 0; k < runs.count; k++) {
-        const o = runs.row[k]! * width;
-        for (let i = o + runs.x0[k]!; i < o + runs.x1[k]!; i++) {
-          if (specimen[i]) {
-            strong[runs.rootOf(k)] = 1;
-            break;
-          }
-        }
-      }
-      for (let k = 0; k < runs.count; k++) {
-        if (!strong[runs.rootOf(k)]) continue;
-        const o = runs.row[k]! * width;
-        for (let i = o + runs.x0[k]!; i < o + runs.x1[k]!; i++) {
-          specimen[i] = 1;
-          p[i] = Math.max(p[i]!, 0.5);
-        }
-      }
+      growFromStrong(labelRuns(inner, width, height, 1, 8), width, specimen, p);
     }
     // A faint outline closed all round still encloses a specimen: the thin peel around a slice whose rim is
     // as brown as the table, or as white as the paper, is plain at full resolution even where the blur
     // above washed it out.
-    const outline = new Uint8Array(n);
-    // a shadow still outlines as before (it can close a thin peel's gaps), though it is not specimen itself
-    for (let i = 0; i < n; i++)
-      outline[i] =
-        p[i]! >= OUTLINE_PROBABILITY || (shadow?.[i] && sigmoid((plain[i]! - cut) / slope) >= OUTLINE_PROBABILITY)
-          ? 1
-          : 0;
+    const outline = outlineOf(p, shadow, plain, cut, slope);
     // past the cut from every background colour (and from its shadow), unblurred: a shadow pixel outlines only
     // where it is not shadow-coloured (a thin peel the blur washed out)
     markPastBackground(outline, lab, bg, shade, shadow, cut);
-    const enclosed = enclosedByOutlines(outline, width, height, 2 * r + 1);
-    for (let i = 0; i < n; i++) {
-      if (!enclosed[i]) continue;
-      p[i] = Math.max(p[i]!, ENCLOSED_PROBABILITY);
-      specimen[i] = 1;
-    }
+    markEnclosed(enclosedByOutlines(outline, width, height, 2 * r + 1), p, specimen);
     this.photoReference = countOnes(specimen) > 0 ? healthyReference(lab, specimen) : null;
     return p;
   }
@@ -998,8 +1058,7 @@ class ColourModel implements SegmentationModel {
     const ring = Math.max(1, Math.round(PEEL_SHARE * Math.sqrt(area / Math.PI)));
     // distance to the specimen's outline, shared by the interior test and the peel bands
     const edgeDist = boundaryDistance(mask, width, lab.height);
-    let inner: Uint8Array = new Uint8Array(mask.length);
-    for (let i = 0; i < inner.length; i++) inner[i] = edgeDist[i]! > ring ? 1 : 0;
+    let inner = deeperThan(edgeDist, ring);
     if (countOnes(inner) < 0.3 * area) inner = mask;
 
     const own = healthyReference(lab, inner);
@@ -1008,17 +1067,11 @@ class ColourModel implements SegmentationModel {
     // No healthy flesh is this dark: the slice is discoloured through; compare with typical flesh instead.
     if (ref.L < HEALTHY_MIN_L) ref = TYPICAL_FLESH;
 
-    const dist = new Float32Array(mask.length);
-    for (let i = 0; i < dist.length; i++) {
-      if (!mask[i]) continue;
-      const dL = Math.max(0, ref.L - lab.L[i]!);
-      const dC2 = (lab.a[i]! - ref.a) ** 2 + (lab.b[i]! - ref.b) ** 2;
-      dist[i] = Math.sqrt(dL * dL + CHROMA_WEIGHT * dC2);
-    }
+    const dist = discolourationDistance(lab, mask, ref);
     const o = otsu(dist, 0, 90, inner);
     const cutAt = o.separation >= 0.6 ? Math.min(LESION_MAX_CUT, Math.max(LESION_MIN_CUT, o.cut)) : LESION_DEFAULT_CUT;
     const slope = 0.2 * cutAt;
-    for (let i = 0; i < p.length; i++) if (mask[i]) p[i] = sigmoid((dist[i]! - cutAt) / slope);
+    sigmoidOver(p, mask, dist, cutAt, slope);
 
     if (kind === 'root_slice') {
       const before = SLICE_LESION.learnedWeight > 0 ? p.slice() : null;

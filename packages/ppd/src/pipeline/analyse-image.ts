@@ -98,6 +98,16 @@ function toOriginal(r: Rect, sx: number, sy: number, ow: number, oh: number): Bo
 }
 
 /**
+ * P(specimen) 0 wherever the colour is cloth blue. Per-pixel loops live in small functions of their own
+ * throughout the engine: V8 optimises those whole, while a loop inside a long, once-a-photo function (as this
+ * one was in `findAndCheck`) runs in baseline code, and is recompiled photo after photo (issue 22, speed).
+ */
+function dropClothBlue(prob: Float32Array, lab: LabPlanes): void {
+  const { a, b } = lab;
+  for (let i = 0; i < prob.length; i++) if (isClothBlue(a[i]!, b[i]!)) prob[i] = 0;
+}
+
+/**
  * First segmentation and scene check: the specimens (in pixels of `small`), what each is, and why the photo is
  * refused, if it is. Detached leaves are looked for first (their own search: a leaf running past the frame is
  * no background); when the photo shows none, root slices are. `kind` other than `auto` is the user's word:
@@ -119,7 +129,7 @@ async function findAndCheck(
   const specimenProb = await model.specimenProbability(small, lab);
   // Blue and navy are no root tissue (cloth, boards, a glove): never part of a slice, so a cloth in a corner or
   // under the slice neither becomes a specimen nor joins one. PPD's blue-black streaks are far less saturated.
-  for (let i = 0; i < specimenProb.length; i++) if (isClothBlue(lab.a[i]!, lab.b[i]!)) specimenProb[i] = 0;
+  dropClothBlue(specimenProb, lab);
   const found = findSpecimens(specimenProb, small.width, small.height, minSpecimen, lab);
   if (found.length === 0) return { specimens: [], verdicts: [], refusal: null };
   const scene = checkScene(small, found, lab);

@@ -8,10 +8,10 @@ import { isForeignKeyViolation } from '../db/errors.js';
 import { ApiError, unknownIds } from '../http/errors.js';
 import { toImage } from '../images/image-view.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
+import { ImagesService } from '../images/images.service.js';
 import { MetadataRepository } from '../metadata/metadata.repository.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
-import { LabelsRepository } from '../labels/labels.repository.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import { guardOf } from '../storage/blob-guard.js';
 import { removeBlobs } from '../storage/blob-removal.js';
@@ -101,11 +101,10 @@ export class UploadService {
     return this.images.getBySha256(sha256);
   }
 
-  /** An existing image as the API shows it, with its sample fields (the answer of a skipped single upload). */
+  /** An existing image as GET /images/{id}/ shows it (the answer of a skipped single upload). */
   async imageView(row: ImageRow): Promise<Image> {
-    const fields = await new MetadataRepository(this.ctx.db.kysely).metadataOf([row.id]);
-    const labelled = await new LabelsRepository(this.ctx.db.kysely).labelledAmong([row.id]);
-    return toImage(row, this.ctx.storage, fields.get(row.id), labelled.has(row.id));
+    const [image] = await new ImagesService(this.ctx).withMetadata([row]);
+    return image!;
   }
 
   /** Summarises per-file results as the upload-files / upload-batch response. */
@@ -429,8 +428,8 @@ export class UploadService {
         return {
           kind: 'stored',
           name: p.name,
-          // New, or overwritten (which drops its labels): no labels either way.
-          image: toImage(row, storage, fields.get(row.id), false),
+          // New, or overwritten (which drops its labels and results): no labels and no reviewed result.
+          image: toImage(row, storage, fields.get(row.id), false, null),
           overwritten: p.overwrite !== undefined,
         };
       }

@@ -367,6 +367,10 @@ describe('the home page shows this library', () => {
     await expect
       .poll(() => page.locator('.home-stat-value').allTextContents(), POLL)
       .toEqual(['5', String(figures.specimens_scored), '3', '1']);
+    // a label agrees with its figure: one researcher, not "1 Researchers"
+    await expect
+      .poll(() => page.locator('.home-stat-label').allTextContents(), POLL)
+      .toEqual(['Photos in the library', 'Specimens scored', 'Photos reviewed', 'Researcher']);
     await statsShot('home-stats-en-1440');
     await e2e.setLanguage('zh');
     await page.getByTestId('stat-photos').scrollIntoViewIfNeeded();

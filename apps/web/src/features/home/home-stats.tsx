@@ -90,7 +90,10 @@ export function HomeStats() {
               <div className="home-stat-value">
                 {figures.data ? formatCount(counted(s.of(figures.data), library)) : figures.isError ? '–' : '\u00a0'}
               </div>
-              <div className="home-stat-label">{t(`stats.library.${s.key}`)}</div>
+              <div className="home-stat-label">
+                {/* singular under 1 ("1 Photo reviewed"), from the figure itself, not the count-up */}
+                {t(`stats.library.${s.key}`, { count: figures.data ? s.of(figures.data) : 2 })}
+              </div>
             </div>
           ))}
         </div>

@@ -42,7 +42,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe.skipIf(!present)('a lab model from real labelled slices', () => {
+// A training and a task are waited for as a researcher waits (waitForModel's own bound), not the default 60 s.
+describe.skipIf(!present)('a lab model from real labelled slices', { timeout: 300_000 }, () => {
   it('trains on 5 labelled slices and scores held-out slices with the model named on their results', async () => {
     const truth = new Map<string, number>(
       (

@@ -15,6 +15,9 @@ let labelled: number[];
 let healthyOnly: number[];
 let model: any;
 
+/** A training is waited for as a researcher waits (waitForModel's own bound), not the default 60 s. */
+const TRAINING_WAIT_MS = 300_000;
+
 const post = (path: string, body: unknown) => server.json(path, { method: 'POST', body });
 
 beforeAll(async () => {
@@ -29,7 +32,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('training a lab model', () => {
+describe('training a lab model', { timeout: TRAINING_WAIT_MS }, () => {
   it('refuses bad bodies and too few labels, naming the problem', async () => {
     for (const body of [
       {},
@@ -116,7 +119,7 @@ describe('training a lab model', () => {
   });
 });
 
-describe('scoring with a lab model', () => {
+describe('scoring with a lab model', { timeout: TRAINING_WAIT_MS }, () => {
   it('a task with model_id names the model on the task, its results and the export', async () => {
     const res = await post('/api/tasks/prediction/', {
       name: 'With the lab model',
@@ -193,7 +196,7 @@ describe('scoring with a lab model', () => {
   });
 });
 
-describe('the portable file', () => {
+describe('the portable file', { timeout: TRAINING_WAIT_MS }, () => {
   it('downloads as an attachment and imports back as a ready model that scores', async () => {
     const res = await server.request(`/api/models/${model.id}/file/`);
     expect(res.status).toBe(200);
@@ -250,7 +253,7 @@ describe('the portable file', () => {
   });
 });
 
-describe('cancel, restart and delete', () => {
+describe('cancel, restart and delete', { timeout: TRAINING_WAIT_MS }, () => {
   it('a training is cancelled at once and stays cancelled, without a file', async () => {
     const res = await post('/api/models/', { name: 'To cancel', image_ids: labelled });
     expect(res.status).toBe(202);

@@ -62,10 +62,14 @@ export function rgbToLab(rgb: Uint8Array, width: number, height: number): LabPla
   return { width, height, L, a: A, b: B };
 }
 
+/** The row pass's output, kept between calls (each worker thread has its own) rather than garbage a call. */
+let blurRows = new Float32Array(0);
+
 /** Separable box blur (radius r, windows clipped at the edges), both passes reading memory in order. */
 export function boxBlur(src: Float32Array, width: number, height: number, r: number): Float32Array {
   if (r <= 0) return src;
-  const tmp = new Float32Array(src.length);
+  if (blurRows.length < src.length) blurRows = new Float32Array(src.length);
+  const tmp = blurRows;
   // window width at each column (clipped at the edges), the same on every row
   const spans = new Float64Array(width);
   for (let x = 0; x < width; x++) spans[x] = Math.min(width, x + r + 1) - Math.max(0, x - r);

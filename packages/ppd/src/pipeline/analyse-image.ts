@@ -181,12 +181,13 @@ export async function analyseImage(
   lap('first');
   // a lab model was trained on the lab's own photos: what it finds is theirs to score, whatever the rules say
   if (found.refusal && !(options.labModel && specimens.length > 0)) {
-    // the overview still shows what was seen, so a person can tell why
+    // the overview still shows what was seen, so a person can tell why (drawn on the photo: its last use)
     const overview = await encodeWebp(
       drawOverview(
         image,
         specimens.map((s) => s.rect),
         specimens.map(() => null),
+        true,
       ),
     );
     lap('render');
@@ -239,10 +240,11 @@ export async function analyseImage(
   lap('second');
 
   const cut2 = await Promise.all(crops.map((c) => encodeWebp(c)));
+  // the crops and the photo are encoded or cut from by now: the overlays and the overview are drawn on them
   const pred =
     mode === 'full'
       ? await Promise.all(
-          crops.map((c, i) => encodeWebp(overlayLesions(c, surfaces[i]!, lesions[i]!, params.overlay_opacity))),
+          crops.map((c, i) => encodeWebp(overlayLesions(c, surfaces[i]!, lesions[i]!, params.overlay_opacity, true))),
         )
       : [];
   const overview = await encodeWebp(
@@ -250,6 +252,7 @@ export async function analyseImage(
       image,
       kept.map((s) => s.rect),
       mode === 'full' ? sub : kept.map(() => null),
+      true,
     ),
   );
   lap('render');

@@ -1,6 +1,6 @@
 import { REFUSAL_REASONS } from '@cassavascope/contract';
 import { boxBlur, type LabPlanes } from '../imaging/lab.js';
-import { close, components, dilate, fillHoles, open } from '../imaging/mask-ops.js';
+import { close, components, dilate, fillHoles, open, type Components } from '../imaging/mask-ops.js';
 import type { Rect } from '../imaging/raster.js';
 import { LEAF_SCENE as T } from '../models/tuning.js';
 import type { Specimen } from './first-segmentation.js';
@@ -135,6 +135,119 @@ function meanGradient(L: Float32Array, where: Uint8Array, width: number, height:
   return { texture: n ? g / n : 0, smooth: n ? smooth / n : 0 };
 }
 
+/*
+ * The per-pixel steps of findLeaves, each a small function of its own: V8 optimises those whole, while loops
+ * inside the long, once-a-photo findLeaves ran in baseline code (issue 22, speed).
+ */
+
+/** Marks leaf green and leaf yellow in `green`; the count. */
+function markGreen(lab: LabPlanes, green: Uint8Array): number {
+  const { L, a, b } = lab;
+  let greenCount = 0;
+  for (let i = 0; i < green.length; i++) {
+    if (isLeafGreen(L[i]!, a[i]!, b[i]!) || isLeafYellow(L[i]!, a[i]!, b[i]!)) {
+      green[i] = 1;
+      greenCount++;
+    }
+  }
+  return greenCount;
+}
+
+function inverted(mask: Uint8Array): Uint8Array {
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] ? 0 : 1;
+  return out;
+}
+
+/** Marks the pixels of the components on the frame of at least `minArea`; their count. */
+function markBackground(
+  labels: Int32Array,
+  areas: Int32Array,
+  onFrame: Uint8Array,
+  minArea: number,
+  background: Uint8Array,
+): number {
+  let bgCount = 0;
+  for (let i = 0; i < labels.length; i++) {
+    const id = labels[i]!;
+    if (id && onFrame[id] && areas[id]! >= minArea) {
+      background[i] = 1;
+      bgCount++;
+    }
+  }
+  return bgCount;
+}
+
+/** About T.backgroundSamples background colours (L* weighted), evenly through the background in scan order. */
+function backgroundSamples(lab: LabPlanes, background: Uint8Array, bgCount: number) {
+  const { L, a, b } = lab;
+  const step = Math.max(1, Math.floor(bgCount / T.backgroundSamples));
+  const samples = new Float32Array(3 * Math.ceil(bgCount / step) + 3);
+  let count = 0;
+  for (let i = 0, seen = 0; i < background.length; i++) {
+    if (!background[i]) continue;
+    if (seen++ % step) continue;
+    samples[3 * count] = T.lightnessWeight * L[i]!;
+    samples[3 * count + 1] = a[i]!;
+    samples[3 * count + 2] = b[i]!;
+    count++;
+  }
+  return { samples, count };
+}
+
+/** Pixels off the background that are green, or lie clear of every background colour. */
+function clearOfBackground(
+  lab: LabPlanes,
+  background: Uint8Array,
+  green: Uint8Array,
+  bg: ReturnType<typeof backgroundColours>,
+): Uint8Array {
+  const { L, a, b } = lab;
+  const k = bg.cL.length;
+  const clear = new Uint8Array(background.length);
+  for (let i = 0; i < clear.length; i++) {
+    if (background[i]) continue;
+    if (green[i]) {
+      clear[i] = 1;
+      continue;
+    }
+    const wl = T.lightnessWeight * L[i]!;
+    let d = Infinity;
+    for (let j = 0; j < k; j++) {
+      if (!bg.n[j]) continue;
+      const dj =
+        Math.sqrt((wl - bg.cL[j]!) ** 2 + (a[i]! - bg.cA[j]!) ** 2 + (b[i]! - bg.cB[j]!) ** 2) -
+        T.spreadFactor * bg.spread[j]!;
+      if (dj < d) d = dj;
+    }
+    if (d >= T.minBackgroundDistance) clear[i] = 1;
+  }
+  return clear;
+}
+
+/** The regions of `comp` that are at least T.minGreenInLeaf green. */
+function regionsWithGreen(comp: Components, green: Uint8Array): Uint8Array {
+  const withGreen = new Uint8Array(comp.count + 1);
+  const greenIn = new Float64Array(comp.count + 1);
+  for (let i = 0; i < green.length; i++) if (green[i] && comp.labels[i]) greenIn[comp.labels[i]!]!++;
+  for (let id = 1; id <= comp.count; id++) withGreen[id] = greenIn[id]! >= T.minGreenInLeaf * comp.areas[id]! ? 1 : 0;
+  const leaf = new Uint8Array(green.length);
+  for (let i = 0; i < leaf.length; i++) if (withGreen[comp.labels[i]!]) leaf[i] = 1;
+  return leaf;
+}
+
+/** What filling the holes added: `filled` and not `mask`. */
+function holesOf(filled: Uint8Array, mask: Uint8Array): Uint8Array {
+  const holes = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) holes[i] = filled[i]! & (mask[i]! ^ 1);
+  return holes;
+}
+
+/** Fills the holes (components of `holes`) of at most `speck` pixels into `leaf`. */
+function fillSpecks(leaf: Uint8Array, holes: Components, speck: number): void {
+  for (let i = 0; i < leaf.length; i++) if (holes.labels[i] && holes.areas[holes.labels[i]!]! <= speck) leaf[i] = 1;
+}
+
 const EMPTY: LeafSceneFeatures = {
   greenShare: 0,
   backgroundShare: 0,
@@ -149,16 +262,10 @@ const EMPTY: LeafSceneFeatures = {
  * `forced`: the caller says the photo shows leaves (no refusal for too little green).
  */
 export function findLeaves(lab: LabPlanes, minArea: number, forced = false): LeafScene {
-  const { width, height, L, a, b } = lab;
+  const { width, height, L } = lab;
   const n = width * height;
   const green = new Uint8Array(n);
-  let greenCount = 0;
-  for (let i = 0; i < n; i++) {
-    if (isLeafGreen(L[i]!, a[i]!, b[i]!) || isLeafYellow(L[i]!, a[i]!, b[i]!)) {
-      green[i] = 1;
-      greenCount++;
-    }
-  }
+  const greenCount = markGreen(lab, green);
   const greenShare = greenCount / n;
   const leafy = greenShare >= T.minGreenShare;
   if (!leafy && !forced) return { leaves: [], refusal: null, leafy, features: { ...EMPTY, greenShare } };
@@ -183,8 +290,7 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
   const r = Math.max(1, Math.round(Math.max(width, height) / 250));
   const leafish = close(green, width, height, 2 * r + 1);
   const grown = dilate(leafish, width, height, 2 * r + 1);
-  const notLeaf = new Uint8Array(n);
-  for (let i = 0; i < n; i++) notLeaf[i] = grown[i] ? 0 : 1;
+  const notLeaf = inverted(grown);
   const comp = components(notLeaf, width, height, 4);
   const onFrame = new Uint8Array(comp.count + 1);
   let perimeterBg = 0;
@@ -206,14 +312,7 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
     mark(y * width + width - 1);
   }
   const background = new Uint8Array(n);
-  let bgCount = 0;
-  for (let i = 0; i < n; i++) {
-    const id = comp.labels[i]!;
-    if (id && onFrame[id] && comp.areas[id]! >= T.minBackgroundPiece * n) {
-      background[i] = 1;
-      bgCount++;
-    }
-  }
+  const bgCount = markBackground(comp.labels, comp.areas, onFrame, T.minBackgroundPiece * n, background);
   const backgroundShare = bgCount / n;
   // texture at a scale above the sensor's grain: a noisy photo of paper is still plain, sand and soil are not
   const { texture, smooth } = meanGradient(boxBlur(L, width, height, T.textureBlur), background, width, height);
@@ -235,54 +334,16 @@ export function findLeaves(lab: LabPlanes, minArea: number, forced = false): Lea
   }
 
   // the background's colours: leaf is what hangs together with the green and lies clear of them all
-  const step = Math.max(1, Math.floor(bgCount / T.backgroundSamples));
-  const samples = new Float32Array(3 * Math.ceil(bgCount / step) + 3);
-  let count = 0;
-  for (let i = 0, seen = 0; i < n; i++) {
-    if (!background[i]) continue;
-    if (seen++ % step) continue;
-    samples[3 * count] = T.lightnessWeight * L[i]!;
-    samples[3 * count + 1] = a[i]!;
-    samples[3 * count + 2] = b[i]!;
-    count++;
-  }
+  const { samples, count } = backgroundSamples(lab, background, bgCount);
   const bg = backgroundColours(samples, count, T.backgroundClusters);
-  const k = bg.cL.length;
-  const clear = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    if (background[i]) continue;
-    if (green[i]) {
-      clear[i] = 1;
-      continue;
-    }
-    const wl = T.lightnessWeight * L[i]!;
-    let d = Infinity;
-    for (let j = 0; j < k; j++) {
-      if (!bg.n[j]) continue;
-      const dj =
-        Math.sqrt((wl - bg.cL[j]!) ** 2 + (a[i]! - bg.cA[j]!) ** 2 + (b[i]! - bg.cB[j]!) ** 2) -
-        T.spreadFactor * bg.spread[j]!;
-      if (dj < d) d = dj;
-    }
-    if (d >= T.minBackgroundDistance) clear[i] = 1;
-  }
+  const clear = clearOfBackground(lab, background, green, bg);
   // keep the clear regions that touch green; fill what the leaf encloses (a pale spot as light as the paper)
   const clearComp = components(clear, width, height, 8);
-  const withGreen = new Uint8Array(clearComp.count + 1);
-  const greenIn = new Float64Array(clearComp.count + 1);
-  for (let i = 0; i < n; i++) if (green[i] && clearComp.labels[i]) greenIn[clearComp.labels[i]!]!++;
-  for (let id = 1; id <= clearComp.count; id++)
-    withGreen[id] = greenIn[id]! >= T.minGreenInLeaf * clearComp.areas[id]! ? 1 : 0;
-  let leaf: Uint8Array = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (withGreen[clearComp.labels[i]!]) leaf[i] = 1;
+  let leaf = regionsWithGreen(clearComp, green);
   // holes are the background showing through (between leaflets, insect damage): only specks are filled
   leaf = open(leaf, width, height, 2 * r + 1);
   const filled = fillHoles(leaf, width, height);
-  const holes = new Uint8Array(n);
-  for (let i = 0; i < n; i++) holes[i] = filled[i]! & (leaf[i]! ^ 1);
-  const hc = components(holes, width, height, 8);
-  const speck = T.maxFilledHole * n;
-  for (let i = 0; i < n; i++) if (hc.labels[i] && hc.areas[hc.labels[i]!]! <= speck) leaf[i] = 1;
+  fillSpecks(leaf, components(holesOf(filled, leaf), width, height, 8), T.maxFilledHole * n);
 
   const lc = components(leaf, width, height, 8);
   let largest = 0;

@@ -45,6 +45,8 @@ describe('normalizeImage', () => {
       lastPrediction: 'mild',
       metadata: { genotype: 'TME419', rep: 2 },
       hasLabels: false,
+      // no reviewed_result from the server: none known
+      reviewed: null,
     });
   });
 

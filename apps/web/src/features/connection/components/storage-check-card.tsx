@@ -10,6 +10,9 @@ import type { StorageCheckState } from '../api/get-server-status';
 import { useStartStorageCheck, useStorageCheck } from '../api/storage-check';
 import './storage-check-card.css';
 
+/** The operator's command, the same in every language (so it is no text to translate). */
+const CHECK_COMMAND = 'npm run check-storage';
+
 const KIND_COLOUR = { missing: 'error', corrupt: 'error', untracked: 'warning' } as const;
 
 /**
@@ -126,7 +129,7 @@ export function StorageCheckCard({ summary }: { summary: StorageCheckState }) {
             />
             {wrong > problems.length && (
               <Typography.Text type="secondary" data-testid="storage-check-more">
-                {t('storage_check.more', { count: wrong - problems.length })}
+                {t('storage_check.more', { count: wrong - problems.length, command: CHECK_COMMAND })}
               </Typography.Text>
             )}
           </>

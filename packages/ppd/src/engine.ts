@@ -1,4 +1,5 @@
 import os from 'node:os';
+import v8 from 'node:v8';
 import type { AnalyseOptions } from './learned/lab-model-api.js';
 import { COLOUR_ENGINE_INFO } from './models/colour-model.js';
 import { loadOnnxModel } from './models/onnx-model.js';
@@ -9,6 +10,24 @@ import type { AnalysisMode, AnalysisParams, AnalysisResult, Engine, EngineOption
 
 /** A job slower than this is abandoned and its worker replaced (the real ONNX model needs seconds a cut). */
 const DEFAULT_JOB_TIMEOUT_MS = { colour: 60_000, onnx: 600_000 } as const;
+
+/**
+ * Initial old generation of the engine's worker threads, MB. Left to V8, a worker's heap (~12 MB live) got an
+ * old-generation limit so tight that every photo's typed arrays started a full incremental collection: about
+ * one mark-compact a photo and ~50 ms of marking steps on the worker's own thread (with --single-threaded-gc).
+ * Sized once at 64 MB it collects a few times in a hundred photos (issue 22, speed; docs/model.md, Speed).
+ */
+const WORKER_INITIAL_OLD_SPACE_MB = 64;
+
+/**
+ * Sets V8's initial old-space size for the isolates started from now on (the pool's workers; the running
+ * isolate keeps its own). V8 reads the flag only when it sets up a new isolate's heap. A size given on the
+ * command line is left as it is.
+ */
+function sizeWorkerHeaps(): void {
+  if (process.execArgv.some((a) => /^--initial[-_]old[-_]space[-_]size/.test(a))) return;
+  v8.setFlagsFromString(`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`);
+}
 
 /** The worker entry beside this module: .ts under tsx/Vitest (sources), .js from dist/. */
 function workerUrl(): URL {
@@ -29,6 +48,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     await probe.close();
   }
   const size = options.workers && options.workers > 0 ? Math.floor(options.workers) : os.availableParallelism();
+  sizeWorkerHeaps();
   const pool = new WorkerPool({
     size,
     workerUrl: workerUrl(),

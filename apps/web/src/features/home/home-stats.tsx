@@ -75,7 +75,8 @@ export function HomeStats() {
   const figures = useQuery({
     queryKey: ['home', 'figures'],
     queryFn: ({ signal }) => api.get<LibraryFigures>('/figures/', undefined, signal, libraryFiguresSchema),
-    staleTime: 30_000,
+    // Read again each time Home opens: a review or a task finished a moment ago must show in the figures.
+    staleTime: 0,
   });
   const library = useCountUp(seen && figures.data !== undefined);
   const academy = useCountUp(seen);

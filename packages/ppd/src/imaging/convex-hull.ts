@@ -33,33 +33,66 @@ function hullOf(points: Pt[]): Pt[] {
   return lower.concat(upper);
 }
 
-/** Hull spans of the pixels where `inRegion(i)` holds, within the bounding box [x0..x1] x [y0..y1]. */
-export function hullSpans(
+/**
+ * Hull spans of the pixels equal to `value` in a plane (a mask, or component labels), within the bounding box
+ * [x0..x1] x [y0..y1]. Callers with another test scan their own row extremes for `hullOfRows` (a predicate
+ * called a pixel, different from caller to caller, was a call V8 could not inline).
+ */
+export function planeHullSpans(
+  plane: Uint8Array | Int32Array,
+  value: number,
   width: number,
   x0: number,
   y0: number,
   x1: number,
   y1: number,
-  inRegion: (i: number) => boolean,
 ): RowSpans {
-  const points: Pt[] = [];
+  const rows = rowExtremes(y0, y1);
   for (let y = y0; y <= y1; y++) {
+    const o = y * width;
     let lo = -1;
     let hi = -1;
     for (let x = x0; x <= x1; x++) {
-      if (inRegion(y * width + x)) {
+      if (plane[o + x] === value) {
         if (lo < 0) lo = x;
         hi = x;
       }
     }
+    rows.lo[y - y0] = lo;
+    rows.hi[y - y0] = hi;
+  }
+  return hullOfRows(rows);
+}
+
+/** Each row's leftmost and rightmost pixel of a region (-1 for an empty row), rows y0..y1. */
+export interface RowExtremes {
+  y0: number;
+  lo: Int32Array;
+  hi: Int32Array;
+}
+
+/** Row extremes for rows y0..y1, every row empty so far. */
+export function rowExtremes(y0: number, y1: number): RowExtremes {
+  const lo = new Int32Array(y1 - y0 + 1).fill(-1);
+  const hi = new Int32Array(y1 - y0 + 1).fill(-1);
+  return { y0, lo, hi };
+}
+
+/** The hull spans of a region given by its row extremes. */
+export function hullOfRows(rows: RowExtremes): RowSpans {
+  const { y0, lo: los, hi: his } = rows;
+  const points: Pt[] = [];
+  for (let r = 0; r < los.length; r++) {
+    const lo = los[r]!;
     if (lo >= 0) {
-      points.push([lo + 0.5, y + 0.5], [hi + 0.5, y + 0.5]);
+      const y = y0 + r;
+      points.push([lo + 0.5, y + 0.5], [his[r]! + 0.5, y + 0.5]);
     }
   }
   const hull = hullOf(points);
-  const rows = y1 - y0 + 1;
-  const xmin = new Int32Array(rows).fill(1 << 30);
-  const xmax = new Int32Array(rows).fill(-(1 << 30));
+  const rowCount = los.length;
+  const xmin = new Int32Array(rowCount).fill(1 << 30);
+  const xmax = new Int32Array(rowCount).fill(-(1 << 30));
   // Rasterise: each hull edge sets the span ends of the rows it crosses (pixel centres).
   const n = hull.length;
   if (n === 0) return { y0, xmin, xmax };
@@ -70,7 +103,7 @@ export function hullSpans(
     const yb = Math.max(a[1], b[1]);
     for (let y = Math.ceil(ya - 0.5); y <= Math.floor(yb - 0.5); y++) {
       const r = y - y0;
-      if (r < 0 || r >= rows) continue;
+      if (r < 0 || r >= rowCount) continue;
       const cy = y + 0.5;
       const x = a[1] === b[1] ? Math.min(a[0], b[0]) : a[0] + ((cy - a[1]) * (b[0] - a[0])) / (b[1] - a[1]);
       const xEnd = a[1] === b[1] ? Math.max(a[0], b[0]) : x;

@@ -73,11 +73,24 @@ export function boxBlur(src: Float32Array, width: number, height: number, r: num
   // window width at each column (clipped at the edges), the same on every row
   const spans = new Float64Array(width);
   for (let x = 0; x < width; x++) spans[x] = Math.min(width, x + r + 1) - Math.max(0, x - r);
+  // [lo, hi): the columns whose window lies whole inside the row, run without the edge tests
+  const lo = Math.min(width, r + 1);
+  const hi = Math.max(lo, width - r);
   for (let y = 0; y < height; y++) {
     const o = y * width;
     let sum = 0;
     for (let x = 0; x < Math.min(r, width); x++) sum += src[o + x]!;
-    for (let x = 0; x < width; x++) {
+    for (let x = 0; x < lo; x++) {
+      if (x + r < width) sum += src[o + x + r]!;
+      if (x - r - 1 >= 0) sum -= src[o + x - r - 1]!;
+      tmp[o + x] = sum / spans[x]!;
+    }
+    for (let x = lo; x < hi; x++) {
+      sum += src[o + x + r]!;
+      sum -= src[o + x - r - 1]!;
+      tmp[o + x] = sum / spans[x]!;
+    }
+    for (let x = hi; x < width; x++) {
       if (x + r < width) sum += src[o + x + r]!;
       if (x - r - 1 >= 0) sum -= src[o + x - r - 1]!;
       tmp[o + x] = sum / spans[x]!;

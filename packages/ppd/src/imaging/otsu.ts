@@ -47,13 +47,31 @@ export function otsu(
   return { cut: lo + (bestK + 0.5) / scale, separation: variance > 0 ? Math.max(0, best) / variance : 0 };
 }
 
+const BINS = 2048;
+
+/** The bin of `v` among BINS bins of [lo, hi] (`scale` = BINS / (hi - lo)); out-of-range values go to the end bins. */
+function binOf(v: number, lo: number, hi: number, scale: number): number {
+  return v <= lo ? 0 : v >= hi ? BINS - 1 : ((v - lo) * scale) | 0;
+}
+
+/** The q-quantile of `count` values binned in `bins` (see Histogram); NaN when empty. */
+function binnedQuantile(bins: Int32Array, count: number, q: number, lo: number, hi: number, scale: number): number {
+  if (count === 0) return NaN;
+  const target = q * (count - 1);
+  let seen = 0;
+  for (let k = 0; k < BINS; k++) {
+    seen += bins[k]!;
+    if (seen > target) return lo + (k + 0.5) / scale;
+  }
+  return hi;
+}
+
 /**
  * A 2048-bin histogram of [lo, hi], filled value by value: quantiles in O(n), exact to (hi - lo) / 2048, which is
  * far finer than any decision made with them.
  */
 export class Histogram {
-  private static readonly BINS = 2048;
-  private readonly bins = new Int32Array(Histogram.BINS);
+  private readonly bins = new Int32Array(BINS);
   private readonly scale: number;
   count = 0;
 
@@ -61,31 +79,45 @@ export class Histogram {
     private readonly lo = 0,
     private readonly hi = 100,
   ) {
-    this.scale = Histogram.BINS / Math.max(1e-9, hi - lo);
+    this.scale = BINS / Math.max(1e-9, hi - lo);
   }
 
   add(v: number): void {
-    const k = v <= this.lo ? 0 : v >= this.hi ? Histogram.BINS - 1 : ((v - this.lo) * this.scale) | 0;
-    this.bins[k]!++;
+    this.bins[binOf(v, this.lo, this.hi, this.scale)]!++;
     this.count++;
   }
 
   /** The q-quantile (0-1); NaN when empty. */
   quantile(q: number): number {
-    if (this.count === 0) return NaN;
-    const target = q * (this.count - 1);
-    let seen = 0;
-    for (let k = 0; k < Histogram.BINS; k++) {
-      seen += this.bins[k]!;
-      if (seen > target) return this.lo + (k + 0.5) / this.scale;
-    }
-    return this.hi;
+    return binnedQuantile(this.bins, this.count, q, this.lo, this.hi, this.scale);
   }
 }
 
-/** The q-quantile (0-1) of the selected values (see Histogram). */
+/**
+ * The q-quantile (0-1) of the selected values (see Histogram). The bins are filled here, one loop with a mask and
+ * one without, rather than through a Histogram: this runs over whole planes several times a photo.
+ */
 export function quantile(values: Float32Array, q: number, mask?: Uint8Array, lo = 0, hi = 100): number {
-  const h = new Histogram(lo, hi);
-  for (let i = 0; i < values.length; i++) if (!mask || mask[i] !== 0) h.add(values[i]!);
-  return h.quantile(q);
+  const bins = new Int32Array(BINS);
+  const scale = BINS / Math.max(1e-9, hi - lo);
+  let count = 0;
+  if (mask) {
+    for (let i = 0; i < values.length; i++) {
+      if (mask[i] === 0) continue;
+      bins[binOf(values[i]!, lo, hi, scale)]!++;
+      count++;
+    }
+  } else {
+    for (let i = 0; i < values.length; i++) bins[binOf(values[i]!, lo, hi, scale)]!++;
+    count = values.length;
+  }
+  return binnedQuantile(bins, count, q, lo, hi, scale);
+}
+
+/** The q-quantile of `values` at the first `count` indices of `at` (see Histogram). */
+export function quantileAt(values: Float32Array, at: Int32Array, count: number, q: number, lo = 0, hi = 100): number {
+  const bins = new Int32Array(BINS);
+  const scale = BINS / Math.max(1e-9, hi - lo);
+  for (let j = 0; j < count; j++) bins[binOf(values[at[j]!]!, lo, hi, scale)]!++;
+  return binnedQuantile(bins, count, q, lo, hi, scale);
 }

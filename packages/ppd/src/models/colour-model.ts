@@ -2,11 +2,11 @@ import { leafLesionProbability } from './leaf-lesions.js';
 import type { EngineInfo } from '@cassavascope/contract';
 import { boxBlur, rgbToLab, type LabPlanes } from '../imaging/lab.js';
 import { boundaryDistance, countOnes, dilate, erode, labelRuns, type Runs } from '../imaging/mask-ops.js';
-import { Histogram, otsu, quantile } from '../imaging/otsu.js';
+import { Histogram, otsu, quantile, quantileAt } from '../imaging/otsu.js';
 import type { RgbImage } from '../imaging/raster.js';
 import { isFlesh } from '../imaging/tissue-colours.js';
 import type { SpecimenKind } from '../types.js';
-import { hullSpans } from '../imaging/convex-hull.js';
+import { hullOfRows, rowExtremes, type RowSpans } from '../imaging/convex-hull.js';
 import { NOT_SPECIMEN, type SegmentationModel } from './segmentation-model.js';
 import { defaultSliceModel, learnedLesionShare } from '../learned/default-slice-model.js';
 import { photoReference, type PhotoReference } from '../learned/pixel-features.js';
@@ -153,31 +153,33 @@ function barkCrescent(
   let cx = 0;
   let cy = 0;
   let healthy = 0;
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || p[i]! >= 0.5) continue;
-    healthy++;
-    cx += i % width;
-    cy += Math.floor(i / width);
+  // row by row: no division a pixel
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      if (!mask[i] || p[i]! >= 0.5) continue;
+      healthy++;
+      cx += x;
+      cy += y;
+    }
   }
   if (healthy < 0.3 * area) return null;
   cx /= healthy;
   cy /= healthy;
-  const face = hullSpans(width, 0, 0, width - 1, height - 1, (i) => mask[i] === 1 && p[i]! < 0.5);
-  const outside = (i: number) => {
-    const r = Math.floor(i / width) - face.y0;
-    const x = i % width;
-    return r < 0 || r >= face.xmin.length || x < face.xmin[r]! || x > face.xmax[r]!;
-  };
+  const face = healthyHull(p, mask, width, height);
   let crescent = 0;
   let bark = 0;
   const SECTORS = 36;
   const sectors = new Float64Array(SECTORS);
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || !outside(i)) continue;
-    crescent++;
-    if (barkColoured(lab.L[i]!, lab.a[i]!, lab.b[i]!)) bark++;
-    const angle = Math.atan2(Math.floor(i / width) - cy, (i % width) - cx);
-    sectors[Math.min(SECTORS - 1, Math.floor(((angle + Math.PI) / (2 * Math.PI)) * SECTORS))]!++;
+  for (let y = 0, i = 0; y < height; y++) {
+    const { lo, hi } = faceRow(face, y);
+    for (let x = 0; x < width; x++, i++) {
+      // the specimen's pixels outside the face's hull
+      if (!mask[i] || (x >= lo && x <= hi)) continue;
+      crescent++;
+      if (barkColoured(lab.L[i]!, lab.a[i]!, lab.b[i]!)) bark++;
+      const angle = Math.atan2(y - cy, x - cx);
+      sectors[Math.min(SECTORS - 1, Math.floor(((angle + Math.PI) / (2 * Math.PI)) * SECTORS))]!++;
+    }
   }
   // the sectors where the crescent is thick (at least half its mean per sector): a one-sided crescent fills
   // about half of them, a band all round fills all
@@ -191,8 +193,31 @@ function barkCrescent(
   )
     return null;
   const out = new Uint8Array(mask.length);
-  for (let i = 0; i < mask.length; i++) if (mask[i] && outside(i)) out[i] = 1;
+  for (let y = 0, i = 0; y < height; y++) {
+    const { lo, hi } = faceRow(face, y);
+    for (let x = 0; x < width; x++, i++) if (mask[i] && (x < lo || x > hi)) out[i] = 1;
+  }
   return out;
+}
+
+/** The convex hull of the specimen's pixels that read healthy (P < 0.5). */
+function healthyHull(p: Float32Array, mask: Uint8Array, width: number, height: number): RowSpans {
+  const rows = rowExtremes(0, height - 1);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      if (mask[i] === 1 && p[i]! < 0.5) {
+        if (rows.lo[y]! < 0) rows.lo[y] = x;
+        rows.hi[y] = x;
+      }
+    }
+  }
+  return hullOfRows(rows);
+}
+
+/** The hull's span on row y (lo > hi when the row is outside it or empty). */
+function faceRow(face: RowSpans, y: number): { lo: number; hi: number } {
+  const r = y - face.y0;
+  return r < 0 || r >= face.xmin.length ? { lo: 1, hi: 0 } : { lo: face.xmin[r]!, hi: face.xmax[r]! };
 }
 
 /**
@@ -359,6 +384,7 @@ function kMeans(
     tL.fill(0);
     ta.fill(0);
     tb.fill(0);
+    let changed = false;
     for (let i = 0; i < n; i++) {
       const l = sL[i]!;
       const a = sa[i]!;
@@ -375,12 +401,15 @@ function kMeans(
           best = j;
         }
       }
+      if (assign[i] !== best) changed = true;
       assign[i] = best;
       m[best]!++;
       tL[best]! += l;
       ta[best]! += a;
       tb[best]! += b;
     }
+    // the same assignment as the last round gives the same centres again, and so on: converged
+    if (iter > 0 && !changed) break;
     for (let j = 0; j < k; j++) {
       if (m[j]! > 0) {
         cL[j] = tL[j]! / m[j]!;
@@ -413,15 +442,8 @@ export function backgroundClusters(
   const all: Cluster[] = [];
   const perBin: Float64Array[] = [];
   for (let j = 0; j < k; j++) {
-    let m = 0;
-    let sq = 0;
     const inBin = new Float64Array(PERIMETER_BINS);
-    for (let i = 0; i < n; i++) {
-      if (assign[i] !== j) continue;
-      m++;
-      sq += (sL[i]! - cL[j]!) ** 2 + (sa[i]! - ca[j]!) ** 2 + (sb[i]! - cb[j]!) ** 2;
-      inBin[sBin[i]!]!++;
-    }
+    const { m, sq } = clusterSpread(sL, sa, sb, sBin, assign, j, cL[j]!, ca[j]!, cb[j]!, inBin);
     if (m === 0) continue;
     all.push({ L: cL[j]!, a: ca[j]!, b: cb[j]!, spread: Math.sqrt(sq / m), share: m / n });
     perBin.push(inBin);
@@ -459,7 +481,7 @@ export function backgroundClusters(
     }
     reachOf.set(g, bins ? held / bins : 0);
   }
-  const clusters = all.map((c, j) => ({ ...c, reach: reachOf.get(root(j))! }));
+  const clusters = all.map((c, j) => ({ cluster: c, spread: c.spread, reach: reachOf.get(root(j))! }));
   const widest = Math.max(...clusters.map((c) => c.reach));
   // A flat digital fill (a cut-out's painted surround: no sensor noise at all) is the background whenever the
   // frame shows it, and then nothing else is: the specimen it surrounds touches the frame on long stretches.
@@ -472,10 +494,37 @@ export function backgroundClusters(
     // commonest first: the per-pixel distance stops at the first colour close enough, mostly this one
     background: clusters
       .filter(isBackground)
-      .sort((p, q) => q.share - p.share)
-      .map(({ reach: _r, ...c }) => c),
-    specimen: clusters.filter((c) => !isBackground(c)).map(({ reach: _r, ...c }) => c),
+      .map((c) => c.cluster)
+      .sort((p, q) => q.share - p.share),
+    specimen: clusters.filter((c) => !isBackground(c)).map((c) => c.cluster),
   };
+}
+
+/**
+ * Colour j's sample count and summed squared distance from its centre; its samples per perimeter bin into
+ * `inBin`. A small function of its own (its loop in backgroundClusters was recompiled with the long function).
+ */
+function clusterSpread(
+  sL: Float64Array,
+  sa: Float64Array,
+  sb: Float64Array,
+  sBin: Int32Array,
+  assign: Int32Array,
+  j: number,
+  cL: number,
+  ca: number,
+  cb: number,
+  inBin: Float64Array,
+): { m: number; sq: number } {
+  let m = 0;
+  let sq = 0;
+  for (let i = 0; i < sL.length; i++) {
+    if (assign[i] !== j) continue;
+    m++;
+    sq += (sL[i]! - cL) ** 2 + (sa[i]! - ca) ** 2 + (sb[i]! - cb) ** 2;
+    inBin[sBin[i]!]!++;
+  }
+  return { m, sq };
 }
 
 /** Which background colours may cast a shadow, as flat arrays for the per-pixel loops. */
@@ -703,31 +752,25 @@ function stripPeel(
   const maxBands = Math.max(4, Math.round(PEEL_MAX_SHARE * Math.sqrt(area / Math.PI)));
   const S = PEEL_SECTORS;
   const B = maxBands + 1;
-  const band = new Int16Array(mask.length).fill(-1);
-  const sector = new Int16Array(mask.length);
-  let cx = 0;
-  let cy = 0;
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i]) continue;
-    cx += i % width;
-    cy += Math.floor(i / width);
-  }
-  cx /= area;
-  cy /= area;
+  const { x: cx, y: cy } = centroid(mask, width, area);
+  // the boundary bands' pixels, listed once: every later step visits only them, not the whole crop
+  const rim = rimPixels(dist, B);
+  const band = new Int16Array(rim.count);
+  const sector = new Int16Array(rim.count);
   const n = new Float64Array(S * B);
   const sumL = new Float64Array(S * B);
   const sumA = new Float64Array(S * B);
   const sumB = new Float64Array(S * B);
   const dark = new Float64Array(S * B);
   const coloured = new Float64Array(S * B);
-  for (let i = 0; i < mask.length; i++) {
+  for (let j = 0; j < rim.count; j++) {
+    const i = rim.at[j]!;
     const b = dist[i]! - 1;
-    if (b < 0 || b >= B) continue;
     const x = i % width;
     const y = (i - x) / width;
     const s = Math.min(S - 1, Math.floor(((Math.atan2(y - cy, x - cx) + Math.PI) / (2 * Math.PI)) * S));
-    band[i] = b;
-    sector[i] = s;
+    band[j] = b;
+    sector[j] = s;
     const k = s * B + b;
     n[k]!++;
     sumL[k]! += lab.L[i]!;
@@ -779,23 +822,51 @@ function stripPeel(
   // peel colour and spread, from the sectors that agree on the width
   const agree = new Uint8Array(S);
   for (let s = 0; s < S; s++) agree[s] = widths[s]! > 0 && Math.abs(widths[s]! - peelWidth) <= 1 ? 1 : 0;
-  const sel = new Uint8Array(mask.length);
-  for (let i = 0; i < mask.length; i++) sel[i] = band[i]! >= 1 && band[i]! < peelWidth && agree[sector[i]!] ? 1 : 0;
+  const sel = new Int32Array(rim.count);
+  let selCount = 0;
+  for (let j = 0; j < rim.count; j++) {
+    if (band[j]! >= 1 && band[j]! < peelWidth && agree[sector[j]!]) sel[selCount++] = rim.at[j]!;
+  }
   const peel = {
-    L: quantile(lab.L, 0.5, sel),
-    a: quantile(lab.a, 0.5, sel, -128, 128),
-    b: quantile(lab.b, 0.5, sel, -128, 128),
+    L: quantileAt(lab.L, sel, selCount, 0.5),
+    a: quantileAt(lab.a, sel, selCount, 0.5, -128, 128),
+    b: quantileAt(lab.b, sel, selCount, 0.5, -128, 128),
   };
   const peelDist = new Float32Array(mask.length);
-  for (let i = 0; i < mask.length; i++) {
-    if (band[i]! < 0 || band[i]! >= peelWidth) continue;
+  for (let j = 0; j < rim.count; j++) {
+    if (band[j]! >= peelWidth) continue;
+    const i = rim.at[j]!;
     peelDist[i] = Math.sqrt((lab.L[i]! - peel.L) ** 2 + (lab.a[i]! - peel.a) ** 2 + (lab.b[i]! - peel.b) ** 2);
   }
-  const tolerance = Math.max(PEEL_MIN_TOLERANCE, quantile(peelDist, 0.9, sel, 0, 200));
-  for (let i = 0; i < p.length; i++) {
-    if (band[i]! < 0 || band[i]! >= peelWidth) continue;
-    if (band[i] === 0 || (peelDist[i]! <= tolerance && peelColoured(lab.a[i]!, lab.b[i]!))) p[i] = 0;
+  const tolerance = Math.max(PEEL_MIN_TOLERANCE, quantileAt(peelDist, sel, selCount, 0.9, 0, 200));
+  for (let j = 0; j < rim.count; j++) {
+    if (band[j]! >= peelWidth) continue;
+    const i = rim.at[j]!;
+    if (band[j] === 0 || (peelDist[i]! <= tolerance && peelColoured(lab.a[i]!, lab.b[i]!))) p[i] = 0;
   }
+}
+
+/** The mean position of the mask's `area` pixels, summed row by row (no division a pixel). */
+function centroid(mask: Uint8Array, width: number, area: number): { x: number; y: number } {
+  let cx = 0;
+  let cy = 0;
+  for (let y = 0, i = 0; i < mask.length; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      if (!mask[i]) continue;
+      cx += x;
+      cy += y;
+    }
+  }
+  return { x: cx / area, y: cy / area };
+}
+
+/** The pixels of the outline's first `bands` bands (distance 1 to `bands`), in scan order. */
+function rimPixels(dist: Int32Array, bands: number): { at: Int32Array; count: number } {
+  let count = 0;
+  for (let i = 0; i < dist.length; i++) if (dist[i]! >= 1 && dist[i]! <= bands) count++;
+  const at = new Int32Array(count);
+  for (let i = 0, j = 0; i < dist.length; i++) if (dist[i]! >= 1 && dist[i]! <= bands) at[j++] = i;
+  return { at, count };
 }
 
 /**

@@ -78,6 +78,7 @@ function backgroundColours(samples: Float32Array, count: number, k: number) {
     const sA = new Float64Array(k);
     const sB = new Float64Array(k);
     const n = new Float64Array(k);
+    let changed = false;
     for (let s = 0; s < count; s++) {
       let best = 0;
       let bd = Infinity;
@@ -89,12 +90,15 @@ function backgroundColours(samples: Float32Array, count: number, k: number) {
           best = j;
         }
       }
+      if (of[s] !== best) changed = true;
       of[s] = best;
       sL[best] = sL[best]! + samples[3 * s]!;
       sA[best] = sA[best]! + samples[3 * s + 1]!;
       sB[best] = sB[best]! + samples[3 * s + 2]!;
       n[best] = n[best]! + 1;
     }
+    // the same assignment as the last round gives the same centres again, and so on: converged
+    if (iter > 0 && !changed) break;
     for (let j = 0; j < k; j++) {
       if (!n[j]) continue;
       cL[j] = sL[j]! / n[j]!;

@@ -115,9 +115,27 @@ function specimenColours(
   };
 }
 
+/**
+ * The verdict with its kind: a new object of the one shape every verdict has (setting `kind` on a measured
+ * verdict changed its hidden class photo after photo, and V8 threw the scene check's optimised code away).
+ */
+function named(v: SpecimenVerdict, kind: SpecimenKind | null, kindCertainty: number): SpecimenVerdict {
+  return {
+    kind,
+    kindCertainty,
+    fleshShare: v.fleshShare,
+    foliageShare: v.foliageShare,
+    frameShare: v.frameShare,
+    texture: v.texture,
+    fleshCohesion: v.fleshCohesion,
+    meanL: v.meanL,
+    meanChroma: v.meanChroma,
+  };
+}
+
 /** Background texture, foliage and lightness: over pixels that are not specimen, away from specimens' edges. */
 function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
-  const { width, height } = lab;
+  const { width, height, L, a, b } = lab;
   let bg = 0;
   let bgFoliage = 0;
   let grad = 0;
@@ -133,13 +151,13 @@ function backgroundStatistics(lab: LabPlanes, inSpecimen: Uint8Array) {
       if (inSpecimen[i] || inSpecimen[i + 1] || inSpecimen[i - 1] || inSpecimen[i + width] || inSpecimen[i - width])
         continue;
       bg++;
-      sumL += lab.L[i]!;
-      sumL2 += lab.L[i]! ** 2;
-      hL.add(lab.L[i]!);
-      hA.add(lab.a[i]!);
-      hB.add(lab.b[i]!);
-      if (isFoliage(lab.L[i]!, lab.a[i]!, lab.b[i]!)) bgFoliage++;
-      grad += Math.abs(lab.L[i + 1]! - lab.L[i - 1]!) / 2 + Math.abs(lab.L[i + width]! - lab.L[i - width]!) / 2;
+      sumL += L[i]!;
+      sumL2 += L[i]! ** 2;
+      hL.add(L[i]!);
+      hA.add(a[i]!);
+      hB.add(b[i]!);
+      if (isFoliage(L[i]!, a[i]!, b[i]!)) bgFoliage++;
+      grad += Math.abs(L[i + 1]! - L[i - 1]!) / 2 + Math.abs(L[i + width]! - L[i - width]!) / 2;
       gradN++;
     }
   }
@@ -161,7 +179,7 @@ export function leafVerdicts(lab: LabPlanes, leaves: Specimen[]): SpecimenVerdic
       }
     }
     // a leaf yellowed all over is still a leaf (the search found it through its green), only less plainly one
-    return { ...v, kind: 'leaf' as const, kindCertainty: Math.min(1, 0.5 + green / s.area) };
+    return named(v, 'leaf', Math.min(1, 0.5 + green / s.area));
   });
 }
 
@@ -184,11 +202,9 @@ export function checkScene(image: RgbImage, specimens: Specimen[], labPlanes?: L
   const verdicts = specimens.map((s) => {
     const v = specimenColours(lab, s, width, height, bgMean);
     if (v.foliageShare >= T.leafMinFoliage && v.foliageShare > v.fleshShare) {
-      v.kind = 'leaf';
-      v.kindCertainty = Math.min(1, v.foliageShare / 0.7);
+      return named(v, 'leaf', Math.min(1, v.foliageShare / 0.7));
     } else if (v.fleshShare >= T.sliceMinFlesh && v.fleshCohesion >= T.sliceMinCohesion) {
-      v.kind = 'root_slice';
-      v.kindCertainty = Math.min(1, v.fleshShare / 0.4) * Math.min(1, v.fleshCohesion / 0.8);
+      return named(v, 'root_slice', Math.min(1, v.fleshShare / 0.4) * Math.min(1, v.fleshCohesion / 0.8));
     }
     return v;
   });

@@ -76,6 +76,8 @@ export function boxBlur(src: Float32Array, width: number, height: number, r: num
   // [lo, hi): the columns whose window lies whole inside the row, run without the edge tests
   const lo = Math.min(width, r + 1);
   const hi = Math.max(lo, width - r);
+  // the window's width there (spans[x] for those x)
+  const full = 2 * r + 1;
   for (let y = 0; y < height; y++) {
     const o = y * width;
     let sum = 0;
@@ -88,7 +90,7 @@ export function boxBlur(src: Float32Array, width: number, height: number, r: num
     for (let x = lo; x < hi; x++) {
       sum += src[o + x + r]!;
       sum -= src[o + x - r - 1]!;
-      tmp[o + x] = sum / spans[x]!;
+      tmp[o + x] = sum / full;
     }
     for (let x = hi; x < width; x++) {
       if (x + r < width) sum += src[o + x + r]!;
@@ -100,10 +102,23 @@ export function boxBlur(src: Float32Array, width: number, height: number, r: num
   const sums = new Float64Array(width);
   for (let y = 0; y < Math.min(r, height); y++) for (let x = 0; x < width; x++) sums[x]! += tmp[y * width + x]!;
   for (let y = 0; y < height; y++) {
-    if (y + r < height) for (let x = 0, o = (y + r) * width; x < width; x++) sums[x]! += tmp[o + x]!;
-    if (y - r - 1 >= 0) for (let x = 0, o = (y - r - 1) * width; x < width; x++) sums[x]! -= tmp[o + x]!;
     const span = Math.min(height, y + r + 1) - Math.max(0, y - r);
-    for (let x = 0, o = y * width; x < width; x++) out[o + x] = sums[x]! / span;
+    const o = y * width;
+    if (y + r < height && y - r - 1 >= 0) {
+      // rows whose window lies whole inside the image: add the row entering, take the one leaving, in one sweep
+      const enter = (y + r) * width;
+      const leave = (y - r - 1) * width;
+      for (let x = 0; x < width; x++) {
+        let v = sums[x]! + tmp[enter + x]!;
+        v -= tmp[leave + x]!;
+        sums[x] = v;
+        out[o + x] = v / span;
+      }
+      continue;
+    }
+    if (y + r < height) for (let x = 0, e = (y + r) * width; x < width; x++) sums[x]! += tmp[e + x]!;
+    if (y - r - 1 >= 0) for (let x = 0, l = (y - r - 1) * width; x < width; x++) sums[x]! -= tmp[l + x]!;
+    for (let x = 0; x < width; x++) out[o + x] = sums[x]! / span;
   }
   return out;
 }

@@ -697,7 +697,8 @@ function castShadow(
  * count), and the median colour of the pixels around that mode.
  */
 function healthyReference(lab: LabPlanes, where: Uint8Array): Reference {
-  const hist = new Float64Array(101);
+  // counts (integers: an Int32Array increments faster than a Float64Array, with the same sums)
+  const hist = new Int32Array(101);
   let total = 0;
   for (let i = 0; i < where.length; i++) {
     if (!where[i]) continue;

@@ -73,20 +73,6 @@ function runVitest(ws, label, env = process.env, extraArgs = []) {
   }
 }
 
-for (const ws of workspaces) {
-  if (only.length && !only.some((o) => ws.includes(o))) continue;
-  runVitest(ws, ws);
-}
-
-const serverSelected =
-  workspaces.includes('apps/server') &&
-  (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
-if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
-
-if (failures.length) console.log(`\nWhat failed:\n${failures.map((f) => `- ${f.slice(0, 400)}`).join('\n')}`);
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 || broken ? 1 : 0);
-
 /**
  * Server test files the scale-out pass leaves out: they exercise HTTP parsing, headers, origins, shutdown or the
  * embedded default only, never the database, storage or queue, so a second run on PostgreSQL + S3 adds minutes
@@ -104,6 +90,20 @@ const BACKEND_INDEPENDENT = [
   'test/web-files.test.ts',
   'test/tasks-limiter.test.ts',
 ];
+
+for (const ws of workspaces) {
+  if (only.length && !only.some((o) => ws.includes(o))) continue;
+  runVitest(ws, ws);
+}
+
+const serverSelected =
+  workspaces.includes('apps/server') &&
+  (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
+if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
+
+if (failures.length) console.log(`\nWhat failed:\n${failures.map((f) => `- ${f.slice(0, 400)}`).join('\n')}`);
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || broken ? 1 : 0);
 
 async function runScaleOutPass() {
   const label = 'apps/server on PostgreSQL + S3 + 2 pg-boss workers';

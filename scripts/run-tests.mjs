@@ -7,6 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+// The browser tests' pictures are for people to look at (`npm run screenshots`), not checks: a run of every test
+// leaves them out, which saves the settling before each of ~200 pictures.
+process.env.E2E_SCREENSHOTS ??= '0';
+
 const workspaces = ['packages/contract', 'packages/ppd', 'apps/server', 'apps/web'].filter((w) =>
   fs.existsSync(path.join(w, 'vitest.config.ts')),
 );

@@ -44,6 +44,7 @@ async function makeFieldJpeg(): Promise<Buffer> {
 
 async function shot(name: string): Promise<void> {
   const file = await screenshot(page, name, false);
+  if (!file) return;
   await fs.mkdir(SCREENS, { recursive: true });
   await fs.copyFile(file, path.join(SCREENS, `${name}.png`));
 }

@@ -61,8 +61,18 @@ export async function launchBrowser(viewport = DESKTOP, options: { touch?: boole
   };
 }
 
-/** Saves a full-page PNG under apps/web/test/screenshots/ (git-ignored) and returns its path. */
-export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
+/**
+ * Pictures are for people to look at; `E2E_SCREENSHOTS=0` (what `npm test` sets unless told otherwise) skips them,
+ * settling included, and the tests' checks stay the same. `npm run screenshots` takes them.
+ */
+export const SCREENSHOTS_ON = process.env.E2E_SCREENSHOTS !== '0';
+
+/**
+ * Saves a full-page PNG under apps/web/test/screenshots/ (git-ignored) and returns its path, or null when
+ * pictures are off (SCREENSHOTS_ON).
+ */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string | null> {
+  if (!SCREENSHOTS_ON) return null;
   await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   // Let fonts, lazy chunks and images settle before the picture.

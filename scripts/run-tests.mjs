@@ -1,8 +1,8 @@
-// Runs every workspace's Vitest suite in turn and ends with one line "N passed, N failed".
-// The server suite then runs a second time against the scale-out parts: a throwaway PostgreSQL cluster,
+// Runs every workspace's Vitest suite and ends with one line "N passed, N failed" (the browser tests beside the
+// others: see the lanes below). The server suite runs a second time against the scale-out parts: a throwaway PostgreSQL cluster,
 // s3rver and two pg-boss worker processes per test server (scripts/scale-out/services.mjs).
 // SCALE_OUT_TESTS=0 skips that second run.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,27 +20,44 @@ let failed = 0;
 let skipped = 0;
 let broken = false;
 const failures = [];
+/** Output of passes run beside others, printed at the end. */
+const deferred = [];
 const firstLine = (text) => (text ?? '').split('\n').find((l) => l.trim()) ?? '(no message)';
 
-function runVitest(ws, label, env = process.env, extraArgs = []) {
-  const out = path.join(os.tmpdir(), `vitest-${path.basename(ws)}-${process.pid}.json`);
-  console.log(`\n=== ${label} ===`);
-  const run = spawnSync(
-    process.execPath,
-    [
-      'node_modules/vitest/vitest.mjs',
-      'run',
-      '--root',
-      ws,
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${out}`,
-      ...extraArgs,
-    ],
-    { stdio: 'inherit', env },
-  );
+/**
+ * Runs one Vitest pass. With `log`, its output goes to that file and is printed in one block once every pass ends
+ * (a pass that runs beside another would otherwise interleave its lines with the other's).
+ */
+async function runVitest(ws, label, { env = process.env, extraArgs = [], log } = {}) {
+  const slug = label.replace(/[^a-z0-9]+/gi, '-');
+  const out = path.join(os.tmpdir(), `vitest-${slug}-${process.pid}.json`);
+  if (!log) console.log(`\n=== ${label} ===`);
+  const args = [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--root',
+    ws,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...extraArgs,
+  ];
+  const logFd = log ? fs.openSync(log, 'w') : undefined;
+  const child = spawn(process.execPath, args, {
+    stdio: log ? ['ignore', logFd, logFd] : 'inherit',
+    env,
+  });
+  const status = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  // A pass that ran beside another prints its output once every pass has ended (at the end of this script).
+  const say = log ? (line) => deferred.push(line) : (line) => console.log(line);
+  if (log) {
+    fs.closeSync(logFd);
+    deferred.push(`\n=== ${label} (ran beside the other passes) ===\n${fs.readFileSync(log, 'utf8')}`);
+    fs.rmSync(log, { force: true });
+  }
+  const run = { status };
   if (!fs.existsSync(out)) {
-    console.log(`${label}: vitest produced no report (exit ${run.status})`);
+    say(`${label}: vitest produced no report (exit ${run.status})`);
     broken = true;
     return;
   }
@@ -59,7 +76,7 @@ function runVitest(ws, label, env = process.env, extraArgs = []) {
     }))
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 8);
-  console.log(`${label}: slowest files: ${slowest.map((f) => `${f.name} ${Math.round(f.ms / 1000)} s`).join(', ')}`);
+  say(`${label}: slowest files: ${slowest.map((f) => `${f.name} ${Math.round(f.ms / 1000)} s`).join(', ')}`);
   for (const file of report.testResults ?? []) {
     const where = path.relative(process.cwd(), file.name);
     for (const t of file.assertionResults ?? []) {
@@ -95,15 +112,33 @@ const BACKEND_INDEPENDENT = [
   'test/tasks-limiter.test.ts',
 ];
 
-for (const ws of workspaces) {
-  if (only.length && !only.some((o) => ws.includes(o))) continue;
-  runVitest(ws, ws);
-}
-
+// Two lanes: the engine and server passes one after another, and beside them the browser tests, which spend most
+// of their time waiting on a page (one browser at a time) and so fill the cores the server passes leave idle.
+// TESTS_SERIAL=1 runs every pass one after another.
+const selected = (ws) => workspaces.includes(ws) && (!only.length || only.some((o) => ws.includes(o)));
 const serverSelected =
   workspaces.includes('apps/server') &&
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
-if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
+const serial = process.env.TESTS_SERIAL === '1';
+
+async function engineAndServerLane() {
+  for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);
+  if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
+}
+
+async function browserLane() {
+  if (!selected('apps/web')) return;
+  const log = serial ? undefined : path.join(os.tmpdir(), `vitest-web-log-${process.pid}.txt`);
+  await runVitest('apps/web', 'apps/web', { log });
+}
+
+if (serial) {
+  await engineAndServerLane();
+  await browserLane();
+} else {
+  await Promise.all([engineAndServerLane(), browserLane()]);
+}
+for (const block of deferred) console.log(block);
 
 if (failures.length) console.log(`\nWhat failed:\n${failures.map((f) => `- ${f.slice(0, 400)}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
@@ -137,11 +172,14 @@ async function runScaleOutPass() {
     // The AWS SDK's notice that its 2027 releases need Node 22 is printed by every process otherwise
     // (Node 20 is this project's pinned runtime, docs/architecture.md).
     const env = { ...process.env, ...services.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-    runVitest('apps/server', label, env, [
-      ...BACKEND_INDEPENDENT.flatMap((f) => ['--exclude', f]),
-      '--testTimeout=180000',
-      '--hookTimeout=180000',
-    ]);
+    await runVitest('apps/server', label, {
+      env,
+      extraArgs: [
+        ...BACKEND_INDEPENDENT.flatMap((f) => ['--exclude', f]),
+        '--testTimeout=180000',
+        '--hookTimeout=180000',
+      ],
+    });
   } finally {
     stop();
   }

@@ -2,12 +2,14 @@ import { imageListSchema, PAGE_SIZE_MAX } from '@cassavascope/contract';
 import { api, listCount, listResults } from './api-client';
 import { normalizeImage } from './normalize-image';
 
-/** Which images: a folder (id, 'none' for uncategorised, absent for all) and a name search. */
+/** Which images: a folder (id, 'none' for uncategorised, absent for all), a name search, fields and labels. */
 export interface ImageRefFilter {
   folder?: number | 'none' | undefined;
   search?: string | undefined;
   /** `meta.FIELD=VALUE` parameters (lib/metadata-filter.ts `metaParams`) */
   meta?: Record<string, string> | undefined;
+  /** only images with painted labels (true) or without (false) */
+  hasLabels?: boolean | undefined;
 }
 
 export interface ImageRef {
@@ -28,6 +30,7 @@ export async function fetchImageRefs(filter: ImageRefFilter, signal?: AbortSigna
         folder: filter.folder,
         search: filter.search?.trim() || undefined,
         ...filter.meta,
+        has_labels: filter.hasLabels,
         ordering: '-created_time',
         page,
         page_size: PAGE_SIZE_MAX,

@@ -9,6 +9,7 @@ import {
   useImageGroups,
   useImageList,
   type FolderFilter,
+  hasLabelsParam,
   type SortDirection,
   type SortField,
 } from './api/list-images';
@@ -28,6 +29,7 @@ import { UploadSettingsDialog, type UploadMode } from './components/upload-setti
 import { useImagesByPosition } from './hooks/use-images-by-position';
 import { useUpload } from './hooks/use-upload';
 import { loadGrouping, useImagesGrouping } from './hooks/use-images-grouping';
+import { loadLabelled, useImagesLabelled } from './hooks/use-images-labelled';
 import './images.css';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/use-live-search';
 import { MetadataFilter } from '../../lib/metadata-filter';
@@ -36,7 +38,7 @@ import { EditFieldsDialog } from './components/edit-fields-dialog';
 
 /** Called by the shell when idle: the folders and the first page of images are ready before the first visit. */
 export function prefetch(queryClient: QueryClient): void {
-  prefetchImageList(queryClient, loadGrouping().groupBy);
+  prefetchImageList(queryClient, { groupBy: loadGrouping().groupBy, labelled: loadLabelled() });
   void queryClient.prefetchQuery({ queryKey: FOLDERS_KEY, queryFn: ({ signal }) => fetchAllFolders(signal) });
 }
 
@@ -56,6 +58,8 @@ export default function ImagesPage() {
   const [sort, setSort] = useState<SortField>(DEFAULT_LIST_PARAMS.sort);
   const [direction, setDirection] = useState<SortDirection>(DEFAULT_LIST_PARAMS.direction);
   const [{ groupBy, dateGrouping }, setGrouping] = useImagesGrouping();
+  // Kept across a reload like the grouping: a lab goes back to the photos it is painting.
+  const [labelled, setLabelled] = useImagesLabelled();
   const [view, setView] = useState<ViewMode>('grid');
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [previewIndex, setPreviewIndex] = useState<number | null>(null);
@@ -80,8 +84,8 @@ export default function ImagesPage() {
     [metaField, metaValue],
   );
   const listParams = useMemo(
-    () => ({ folder, search, sort, direction, meta: metaFilter, groupBy }),
-    [folder, search, sort, direction, metaFilter, groupBy],
+    () => ({ folder, search, sort, direction, meta: metaFilter, groupBy, labelled }),
+    [folder, search, sort, direction, metaFilter, groupBy, labelled],
   );
   const list = useImageList(listParams);
   const groups = useImageGroups(listParams, dateGrouping);
@@ -97,9 +101,11 @@ export default function ImagesPage() {
   const folderList = folders.data ?? [];
   // The first load failed and there is no earlier list to keep: an error state, not "no images".
   const loadError = list.isError && !list.data ? list.error : null;
-  // An empty list under a search or a folder filter is "no match", not "upload photos to get started".
-  const emptyKind: EmptyKind =
-    search.trim() || metaFilter
+  // An empty list under a search or a filter is "no match", not "upload photos to get started".
+  const filtering = metaFilter !== null || labelled !== 'all';
+  const emptyKind: EmptyKind = filtering
+    ? 'filter'
+    : search.trim()
       ? 'search'
       : folder === 'none'
         ? 'uncategorized'
@@ -116,7 +122,7 @@ export default function ImagesPage() {
   }, [folders.isError, folders.errorUpdatedAt, message, t]);
 
   // A changed filter starts a new selection: hidden images must not be moved or deleted by accident.
-  const filterKey = `${folder}|${search}|${metaFilter?.field ?? ''}=${metaFilter?.value ?? ''}`;
+  const filterKey = `${folder}|${search}|${metaFilter?.field ?? ''}=${metaFilter?.value ?? ''}|${labelled}`;
   const currentFilter = useRef(filterKey);
   useEffect(() => {
     currentFilter.current = filterKey;
@@ -161,6 +167,7 @@ export default function ImagesPage() {
         folder: folder === 'all' ? undefined : folder,
         search,
         meta: metaParams(metaFilter),
+        hasLabels: hasLabelsParam(labelled),
       });
       // The filter changed meanwhile: that selection belongs to images no longer shown.
       if (currentFilter.current === startedFor) setSelected(new Set(refs.map((r) => r.id)));
@@ -238,6 +245,8 @@ export default function ImagesPage() {
           onDateGrouping={(g) => setGrouping({ dateGrouping: g })}
           groupBy={groupBy}
           onGroupBy={(f) => setGrouping({ groupBy: f })}
+          labelled={labelled}
+          onLabelled={setLabelled}
           selectedCount={selected.size}
           allSelected={allSelected}
           selectingAll={selectingAll}
@@ -247,7 +256,7 @@ export default function ImagesPage() {
           onDelete={confirmDelete}
           onUpload={setUploadMode}
           filter={narrow ? <MetadataFilter value={meta} onChange={setMeta} /> : null}
-          filtered={metaFilter !== null || groupBy !== null}
+          filtered={filtering || groupBy !== null}
         />
         {narrow ? null : <MetadataFilter value={meta} onChange={setMeta} />}
         <EditFieldsDialog
@@ -283,6 +292,12 @@ export default function ImagesPage() {
           onClearSearch={() => {
             setSearchInput('');
             setSearch('');
+          }}
+          onClearFilters={() => {
+            setSearchInput('');
+            setSearch('');
+            setMeta(null);
+            setLabelled('all');
           }}
           hasMore={list.hasNextPage}
           loadingMore={list.isFetchingNextPage}

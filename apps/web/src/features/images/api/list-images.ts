@@ -9,6 +9,9 @@ export type SortField = 'date' | 'name' | 'folder' | 'size';
 export type SortDirection = 'asc' | 'desc';
 /** `all`, `none` (uncategorised) or a folder id. */
 export type FolderFilter = 'all' | 'none' | number;
+/** Every photo, only those with painted labels, or only those without (`has_labels`, issue 23). */
+export type LabelledFilter = 'all' | 'labelled' | 'unlabelled';
+export const LABELLED_FILTERS: readonly LabelledFilter[] = ['all', 'labelled', 'unlabelled'];
 
 export interface ImageListParams {
   folder: FolderFilter;
@@ -19,6 +22,13 @@ export interface ImageListParams {
   meta?: MetadataFilterValue;
   /** a sample field to group by (`group_by=FIELD`: the list goes value by value, `sort` inside each), or none */
   groupBy?: string | null;
+  /** photos with painted labels, without, or all (`has_labels`) */
+  labelled?: LabelledFilter;
+}
+
+/** The `has_labels` query parameter of a labelled filter (absent for all photos). */
+export function hasLabelsParam(labelled: LabelledFilter | undefined): boolean | undefined {
+  return labelled === 'labelled' ? true : labelled === 'unlabelled' ? false : undefined;
 }
 
 /** One page of the server's list; small enough to answer fast at 100 000 images, large enough to scroll far. */
@@ -50,6 +60,7 @@ export async function fetchImagePage(params: ImageListParams, page: number, sign
       search: params.search.trim() || undefined,
       ordering: orderingOf(params.sort, params.direction),
       ...metaParams(params.meta ?? null),
+      has_labels: hasLabelsParam(params.labelled),
       group_by: params.groupBy || undefined,
       page,
       page_size: IMAGE_PAGE_SIZE,
@@ -87,6 +98,7 @@ export const DEFAULT_LIST_PARAMS: ImageListParams = {
   direction: 'desc',
   meta: null,
   groupBy: null,
+  labelled: 'all',
 };
 
 const listOptions = (params: ImageListParams) => ({
@@ -128,9 +140,15 @@ export function useImageAt(params: ImageListParams, index: number | null, loaded
   };
 }
 
-/** Warms the first page of the default view, grouped as last time (called by the shell when the browser is idle). */
-export function prefetchImageList(queryClient: QueryClient, groupBy: string | null): void {
-  void queryClient.prefetchInfiniteQuery(listOptions({ ...DEFAULT_LIST_PARAMS, groupBy }));
+/**
+ * Warms the first page of the default view, grouped and filtered by labels as last time (called by the shell
+ * when the browser is idle).
+ */
+export function prefetchImageList(
+  queryClient: QueryClient,
+  saved: Pick<ImageListParams, 'groupBy' | 'labelled'>,
+): void {
+  void queryClient.prefetchInfiniteQuery(listOptions({ ...DEFAULT_LIST_PARAMS, ...saved }));
 }
 
 /**
@@ -161,6 +179,7 @@ export async function fetchImageGroups(
         search: params.search.trim() || undefined,
         ordering: orderingOf(params.sort, params.direction),
         ...metaParams(params.meta ?? null),
+        has_labels: hasLabelsParam(params.labelled),
         group_by: params.groupBy || undefined,
         grouping,
       },

@@ -19,7 +19,7 @@ import { ImageListRow, ImageListRowPlaceholder } from './image-list-row';
 import { QuickJumpIndex } from './quick-jump-index';
 
 export type ViewMode = 'grid' | 'list';
-export type EmptyKind = 'library' | 'search' | 'folder' | 'uncategorized';
+export type EmptyKind = 'library' | 'search' | 'filter' | 'folder' | 'uncategorized';
 
 interface Props {
   /** Changes with the filter and sort: the list starts again from the top. */
@@ -39,10 +39,15 @@ interface Props {
   loadError: unknown;
   onRetry: () => void;
   retrying: boolean;
-  /** What an empty list means: nothing uploaded yet, no match for the search, or an empty folder filter. */
+  /**
+   * What an empty list means: nothing uploaded yet, no match for the search, no match for the filters (labels,
+   * a sample field; with or without a search), or an empty folder filter.
+   */
   emptyKind: EmptyKind;
   search: string;
   onClearSearch: () => void;
+  /** clears the search and every filter but the folder */
+  onClearFilters: () => void;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -327,6 +332,22 @@ export function ImageBrowser(props: Props) {
                 }
               >
                 <Button onClick={props.onClearSearch}>{t('clear_search')}</Button>
+              </Empty>
+            ) : props.emptyKind === 'filter' ? (
+              <Empty
+                data-testid="images-empty"
+                data-empty={props.emptyKind}
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
+                description={
+                  <>
+                    <strong>{t('empty_filter')}</strong>
+                    <div>{t('empty_filter_hint')}</div>
+                  </>
+                }
+              >
+                <Button onClick={props.onClearFilters} data-testid="clear-filters">
+                  {t('clear_filters')}
+                </Button>
               </Empty>
             ) : (
               <Empty

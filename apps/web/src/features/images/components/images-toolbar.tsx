@@ -7,6 +7,7 @@ import {
   FileImageOutlined,
   FileZipOutlined,
   FolderOpenOutlined,
+  HighlightOutlined,
   SlidersOutlined,
   SortAscendingOutlined,
   SortDescendingOutlined,
@@ -20,7 +21,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/auth';
 import { sampleFieldsQuery } from '../../../lib/metadata-filter';
-import type { SortDirection, SortField } from '../api/list-images';
+import type { LabelledFilter, SortDirection, SortField } from '../api/list-images';
 import type { DateGrouping } from '../image-groups';
 import type { ViewMode } from './image-browser';
 import type { UploadMode } from './upload-settings-dialog';
@@ -40,6 +41,9 @@ interface Props {
   /** a sample field to group by, or null: the sort's own groups */
   groupBy: string | null;
   onGroupBy: (v: string | null) => void;
+  /** all photos, only those with painted labels, or only those without */
+  labelled: LabelledFilter;
+  onLabelled: (v: LabelledFilter) => void;
   selectedCount: number;
   allSelected: boolean;
   /** fetching every id of the filter for "select all" */
@@ -50,16 +54,16 @@ interface Props {
   onEditFields: () => void;
   onDelete: () => void;
   onUpload: (mode: UploadMode) => void;
-  /** the sample-field filter: on a phone it goes into the options drawer with the view and sort */
+  /** the sample-field filter: on a phone it goes into the options drawer with the view, sort and labels */
   filter?: ReactNode;
   /** a filter or grouping is set (the phone's options button shows a dot) */
   filtered?: boolean;
 }
 
 /**
- * Header of the images screen: view, search, sort, direction, grouping; then the actions row. On a phone
- * (issue 25 item 6) it is one row, search, options and upload, so the first photo shows high on the screen: the
- * view, sort, grouping, field filter and select-all open in a drawer; Upload takes many photos at once (a
+ * Header of the images screen: view, search, sort, direction, grouping, the labelled filter; then the actions row.
+ * On a phone (issue 25 item 6) it is one row, search, options and upload, so the first photo shows high on the
+ * screen: the view, sort, grouping, labelled and field filters and select-all open in a drawer; Upload takes many photos at once (a
  * phone's picker does) and its menu offers one photo or a ZIP; the selection's actions show once something is
  * selected.
  */
@@ -140,6 +144,23 @@ export function ImagesToolbar(p: Props) {
         />
       ) : null}
     </>
+  );
+  // Issue 23: the photos a lab has painted (to check or train on), or those still to paint.
+  const labelledFilter = (
+    <Select<LabelledFilter>
+      value={p.labelled}
+      onChange={p.onLabelled}
+      className={`images-labelled${p.labelled === 'all' ? '' : ' is-on'}`}
+      prefix={<HighlightOutlined aria-hidden="true" />}
+      aria-label={t('labelled_filter.label')}
+      title={t('labelled_filter.label')}
+      popupMatchSelectWidth={false}
+      options={(['all', 'labelled', 'unlabelled'] as const).map((v) => ({
+        value: v,
+        label: <span data-testid={`labelled-filter-${v}`}>{t(`labelled_filter.${v}`)}</span>,
+      }))}
+      data-testid="labelled-filter"
+    />
   );
   const selectAll = (
     <Button icon={<CheckSquareOutlined />} onClick={p.onSelectAll} loading={p.selectingAll} data-testid="select-all">
@@ -268,6 +289,7 @@ export function ImagesToolbar(p: Props) {
           <div className="images-options">
             {viewToggle}
             {sortControls}
+            {labelledFilter}
             {p.filter}
             {selectAll}
           </div>
@@ -282,6 +304,7 @@ export function ImagesToolbar(p: Props) {
         {viewToggle}
         {search}
         {sortControls}
+        {labelledFilter}
       </div>
       <div className="images-toolbar-row">
         <Tooltip title={reason('change')}>

@@ -92,11 +92,11 @@ describe.skipIf(!enabled)('a PostgreSQL restart under a running installation', (
       const report = () =>
         processes
           .map((p, n) => {
-            const errors = p
-              .output()
-              .split('\n')
-              .filter((l) => /error|57P01/i.test(l));
-            return `--- process ${n} (exit ${p.child.exitCode ?? p.child.signalCode}):\n${errors.slice(0, 6).join('\n')}`;
+            const lines = p.output().split('\n');
+            const exited = p.child.exitCode !== null || p.child.signalCode !== null;
+            // a process that exited: its last words say why; one still running: its first errors
+            const shown = exited ? lines.slice(-40) : lines.filter((l) => /error|57P01/i.test(l)).slice(0, 3);
+            return `--- process ${n} (exit ${p.child.exitCode ?? p.child.signalCode}):\n${shown.join('\n')}`;
           })
           .join('\n');
       stopIfDead = () => {

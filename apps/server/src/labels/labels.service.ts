@@ -9,6 +9,7 @@ import { EngineUnavailableError } from '../engine/app-engine.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
 import { guardOf } from '../storage/blob-guard.js';
+import { removeBlobs } from '../storage/blob-removal.js';
 import { LabelsRepository, type LabelRow } from './labels.repository.js';
 
 /** Who stores labels: the signed-in user, or null while sign-in is off. */
@@ -140,11 +141,15 @@ export class LabelsService {
     return encodeLabelImage(decoded.labels);
   }
 
-  /** Blobs go after commit, through the guard the orphan sweep honours; a failure leaves an orphan, logged. */
+  /**
+   * Blobs go after commit; a failure leaves an orphan, logged. A label key is new for every write and belongs to
+   * one row, so it goes at once (storage/blob-removal.ts), not through the guard's `deleteUnclaimed`: with
+   * PostgreSQL the write's own claim, just released, is still held until its unlock reaches the database, and
+   * the guard skipped the key as held (issue 26: label files left behind when writes raced a delete).
+   */
   private async deleteBlobs(keys: string[]): Promise<void> {
-    const { storage } = this.ctx;
     try {
-      await guardOf(storage).deleteUnclaimed(keys, (held) => storage.delete(held));
+      await removeBlobs(this.ctx, keys);
     } catch (err) {
       this.ctx.log.warn({ err, keys: keys.length }, 'could not delete stored label files');
     }

@@ -4,6 +4,7 @@ import { ModelsRepository } from '../models/models.repository.js';
 import { errorText } from './embedded-queue.js';
 import { JobsRepository } from './jobs.repository.js';
 import { createLimit, type Limit } from '../util/limiter.js';
+import { surviveOutageRejections } from './pg-boss-outage.js';
 import { LocalWorkerProcesses } from './pg-boss-worker-processes.js';
 import type { QueueDeps } from './embedded-queue.js';
 import type { TaskQueue } from './task-queue.js';
@@ -106,6 +107,7 @@ export class PgBossQueue implements TaskQueue {
       maintenanceIntervalSeconds: Math.max(1, Math.floor(expire / 3)),
     });
     boss.on('error', (err) => this.deps.log.error({ err }, 'pg-boss error'));
+    surviveOutageRejections(this.deps.log);
     await boss.start();
     await boss.createQueue(QUEUE, {
       name: QUEUE,

@@ -38,6 +38,8 @@ export class PgBlobLocks implements SharedBlobLocks {
   private lane: Promise<unknown> = Promise.resolve();
   private opening: Promise<pg.Client> | null = null;
   private readonly held = new Map<string, Held>();
+  /** unlocks queued by `drop` and not yet done: a delete of those keys waits for them (see tryDelete) */
+  private readonly unlocking = new Map<string, Promise<unknown>>();
   private readonly deleters: pg.Pool;
   private closed = false;
 
@@ -73,15 +75,22 @@ export class PgBlobLocks implements SharedBlobLocks {
       if (--entry.count > 0) continue;
       this.held.delete(key);
       // Synchronous: queued on the session before any later take of the same key.
-      if (entry.session && entry.session === this.session)
-        this.inLane(entry.session, 'SELECT pg_advisory_unlock_shared($1::bigint) AS ok', lockId(key)).catch(
-          (err: unknown) => this.log.warn({ err }, 'could not release a blob lock'),
-        );
+      if (entry.session && entry.session === this.session) {
+        const unlock = this.inLane(entry.session, 'SELECT pg_advisory_unlock_shared($1::bigint) AS ok', lockId(key))
+          .catch((err: unknown) => this.log.warn({ err }, 'could not release a blob lock'))
+          .finally(() => {
+            if (this.unlocking.get(key) === unlock) this.unlocking.delete(key);
+          });
+        this.unlocking.set(key, unlock);
+      }
     }
   }
 
   async tryDelete<T>(keys: string[], remove: (keys: string[]) => Promise<T>): Promise<T> {
     const unique = [...new Set(keys)];
+    // A key this process just released is still locked until its unlock reaches the database: without waiting,
+    // a writer's own cleanup of a failed write would find its key held and leave the file behind.
+    await Promise.all(unique.map((k) => this.unlocking.get(k)).filter((p) => p !== undefined));
     const client = await this.deleters.connect();
     let got: string[] = [];
     let broken: Error | undefined;

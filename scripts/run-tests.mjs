@@ -110,33 +110,40 @@ const BACKEND_INDEPENDENT = [
   'test/shutdown-keep-alive.test.ts',
   'test/web-files.test.ts',
   'test/tasks-limiter.test.ts',
+  // The engine's accuracy with a lab model trained on real photos, through the API: the same figures on any
+  // backend; training and scoring with a lab model on PostgreSQL + S3 + workers is models.test.ts's work.
+  'test/models-real-photos.test.ts',
 ];
 
-// Two lanes: the engine and server passes one after another, and beside them the browser tests, which spend most
-// of their time waiting on a page (one browser at a time) and so fill the cores the server passes leave idle.
+// Two lanes, each one pass after another: the server suite then its scale-out run; beside them the engine's
+// suite then the browser tests. The browser tests spend most of their time waiting on a page (one browser at a
+// time) and so fill the cores the server passes leave idle; the engine's suite balances the lanes' lengths.
 // TESTS_SERIAL=1 runs every pass one after another.
 const selected = (ws) => workspaces.includes(ws) && (!only.length || only.some((o) => ws.includes(o)));
 const serverSelected =
   workspaces.includes('apps/server') &&
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
 const serial = process.env.TESTS_SERIAL === '1';
+const besideServer = ['packages/ppd', 'apps/web'];
 
-async function engineAndServerLane() {
-  for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);
+async function serverLane() {
+  for (const ws of workspaces.filter((w) => !besideServer.includes(w))) if (selected(ws)) await runVitest(ws, ws);
   if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
 }
 
-async function browserLane() {
-  if (!selected('apps/web')) return;
-  const log = serial ? undefined : path.join(os.tmpdir(), `vitest-web-log-${process.pid}.txt`);
-  await runVitest('apps/web', 'apps/web', { log });
+async function engineAndBrowserLane() {
+  for (const ws of besideServer) {
+    if (!selected(ws)) continue;
+    const log = serial ? undefined : path.join(os.tmpdir(), `vitest-${path.basename(ws)}-log-${process.pid}.txt`);
+    await runVitest(ws, ws, { log });
+  }
 }
 
 if (serial) {
-  await engineAndServerLane();
-  await browserLane();
+  await engineAndBrowserLane();
+  await serverLane();
 } else {
-  await Promise.all([engineAndServerLane(), browserLane()]);
+  await Promise.all([serverLane(), engineAndBrowserLane()]);
 }
 for (const block of deferred) console.log(block);
 

@@ -10,6 +10,7 @@ import { ApiError, notFound } from '../http/errors.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
 import { guardOf } from '../storage/blob-guard.js';
 import { removeBlobs } from '../storage/blob-removal.js';
+import { analysisParameters } from '../tasks/task-parameters.js';
 import { LabelsRepository, type LabelRow } from './labels.repository.js';
 
 /** Who stores labels: the signed-in user, or null while sign-in is off. */
@@ -119,10 +120,9 @@ export class LabelsService {
     const image = await this.imageOrNotFound(imageId);
     const original = await this.ctx.storage.getBuffer(image.blob_key);
     if (!original) throw new ApiError(409, 'image_unreadable', `The stored file of image ${imageId} is missing`);
-    const { split_count: _split, ...params } = DEFAULT_PARAMETERS;
     let result;
     try {
-      result = await this.ctx.engine.analyse(original, params, 'proposal');
+      result = await this.ctx.engine.analyse(original, analysisParameters(DEFAULT_PARAMETERS), 'proposal');
     } catch (err) {
       if (err instanceof EngineUnavailableError) throw new ApiError(503, 'engine_unavailable', err.message);
       throw err;

@@ -3,6 +3,7 @@ import type { AnalyseOptions, Engine } from '@cassavascope/ppd';
 import sharp from 'sharp';
 import { EngineUnavailableError } from '../engine/app-engine.js';
 import { ApiError } from '../http/errors.js';
+import { analysisParameters } from '../tasks/task-parameters.js';
 
 /** What the engine found inside a box a reviewer drew. */
 export interface BoxScore {
@@ -38,10 +39,9 @@ export async function scoreBox(
   params: PredictionParameters,
   options: AnalyseOptions = {},
 ): Promise<BoxScore> {
-  const { split_count: _split, ...analysisParams } = params;
   let a;
   try {
-    a = await engine.analyse(crop, analysisParams, 'full', options);
+    a = await engine.analyse(crop, analysisParameters(params), 'full', options);
   } catch (err) {
     if (err instanceof EngineUnavailableError) throw new ApiError(503, 'engine_unavailable', err.message);
     throw err;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  PredictionParameters,
   PredictionResult,
   ReviewHistoryEntry,
   ReviewChange,
@@ -20,6 +19,7 @@ import { toResult } from './result.mapper.js';
 import { assertScored, patchSpecimen, reviewedValues, type ChangeMade, type SpecimenPatch } from './review-rules.js';
 import { ResultsRepository, type NewReviewRow, type ResultRow } from './results.repository.js';
 import { parseStoredSpecimens, type StoredSpecimen } from './stored-specimens.js';
+import { storedTaskParameters } from '../tasks/task-parameters.js';
 
 /** Who makes a review change: the signed-in user's id, null while sign-in is off (api.md: `user` is null). */
 export interface Reviewer {
@@ -122,7 +122,7 @@ export class ReviewService {
         ? await scoreBox(
             this.ctx.engine,
             crop,
-            JSON.parse(task?.parameters ?? '{}') as PredictionParameters,
+            storedTaskParameters(task?.parameters),
             await this.boxOptions(input, task),
           )
         : null;

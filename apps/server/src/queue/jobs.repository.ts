@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TaskJobsTable } from '../db/schema.js';
 import { ResultsRepository } from '../predictions/results.repository.js';
+import { storedTaskParameters } from '../tasks/task-parameters.js';
 
 export type JobRow = Selectable<TaskJobsTable>;
 type Db = Kysely<Database>;
@@ -169,7 +170,7 @@ export class JobsRepository {
         complete.push(t.id);
         continue;
       }
-      const size = (JSON.parse(t.parameters) as { split_count: number }).split_count;
+      const size = storedTaskParameters(t.parameters).split_count;
       await this.insertJobs(t.id, missing, size, new Date().toISOString());
       reopened.push(t.id);
     }

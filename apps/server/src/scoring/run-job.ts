@@ -17,6 +17,7 @@ import { TasksRepository } from '../tasks/tasks.repository.js';
 import { forEachLimit, type Limit } from '../util/limiter.js';
 import type { JobRunner } from './job-runner.js';
 import { recordOutcome, type RecordOutcome } from './record-outcome.js';
+import { analysisParameters, storedTaskParameters } from '../tasks/task-parameters.js';
 
 /** What a job needs; the same in the API process, the embedded queue and a separate worker process. */
 export interface JobDeps {
@@ -60,7 +61,7 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
     if (task) await jobs.setJobStatus(jobId, 'done');
     return 'done';
   }
-  const params = JSON.parse(task.parameters) as PredictionParameters;
+  const params = storedTaskParameters(task.parameters);
   const mode: AnalysisMode = task.type === 'first_segmentation' ? 'cuts' : 'full';
   const analyseOptions: AnalyseOptions = { specimenKind: task.specimen_kind as TaskSpecimenKind };
   const imageIds = JSON.parse(job.image_ids) as number[];
@@ -210,10 +211,9 @@ async function scoreImage(
     );
     return;
   }
-  const { split_count: _split, ...analysisParams } = params;
   let analysis: AnalysisResult;
   try {
-    analysis = await deps.engine.analyse(bytes, analysisParams, mode, analyseOptions);
+    analysis = await deps.engine.analyse(bytes, analysisParameters(params), mode, analyseOptions);
   } catch (err) {
     if (err instanceof EngineUnavailableError) throw err;
     deps.log.error({ err, taskId, imageId }, 'the engine failed on an image');

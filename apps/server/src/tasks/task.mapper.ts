@@ -1,5 +1,6 @@
-import type { PredictionParameters, Task, TaskSpecimenKind, TaskStatus, TaskType } from '@cassavascope/contract';
+import type { Task, TaskSpecimenKind, TaskStatus, TaskType } from '@cassavascope/contract';
 import type { TaskRow } from './tasks.repository.js';
+import { storedTaskParameters } from './task-parameters.js';
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -8,7 +9,7 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
  * names the users who started tasks (a deleted account keeps only its id).
  */
 export function toTask(row: TaskRow, creators: ReadonlyMap<number, string> = new Map()): Task {
-  const p = JSON.parse(row.parameters) as PredictionParameters;
+  const p = storedTaskParameters(row.parameters);
   const processed = row.processed_count;
   return {
     id: row.id,

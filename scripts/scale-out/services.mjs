@@ -1,6 +1,6 @@
 // Throwaway PostgreSQL cluster + s3rver on free 127.0.0.1 ports, for tests and benchmarks.
 // Used by scripts/run-tests.mjs (second server run), scripts/bench/scale.mjs and the start/stop CLIs.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -51,6 +51,20 @@ function runPg(bin, args, opts = {}) {
   }
 }
 
+/** runPg without blocking: resolves with its output, rejects with it. */
+function runPgInBackground(bin, args) {
+  const [cmd, cmdArgs] = isRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  return new Promise((resolve, reject) => {
+    execFile(cmd, cmdArgs, { cwd: os.tmpdir() }, (err, stdout, stderr) => {
+      if (err)
+        reject(
+          new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${`${stdout}${stderr}`.trim() || err.message}`),
+        );
+      else resolve(stdout);
+    });
+  });
+}
+
 export async function startPostgres() {
   const bin = findPgBin();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cassava-pg-'));
@@ -82,23 +96,17 @@ export async function startPostgres() {
     '60',
     'start',
   ]);
+  const restartArgs = ['-D', dataDir, '-l', path.join(dir, 'postgres.log'), '-m', 'fast', '-w', '-t', '60', 'restart'];
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dir,
     /** `pg_ctl -m fast restart`: every session is ended (57P01), the server is back on the same port. */
     restart() {
-      runPg(path.join(bin, 'pg_ctl'), [
-        '-D',
-        dataDir,
-        '-l',
-        path.join(dir, 'postgres.log'),
-        '-m',
-        'fast',
-        '-w',
-        '-t',
-        '60',
-        'restart',
-      ]);
+      runPg(path.join(bin, 'pg_ctl'), restartArgs);
+    },
+    /** The same restart without blocking this process's event loop (the chaos check polls the API meanwhile). */
+    restartInBackground() {
+      return runPgInBackground(path.join(bin, 'pg_ctl'), restartArgs);
     },
     stop() {
       try {

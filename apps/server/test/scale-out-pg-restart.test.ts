@@ -19,7 +19,7 @@ const serverDir = path.resolve(import.meta.dirname, '..');
 const IMAGES = 16;
 
 const children: ChildProcess[] = [];
-let cluster: { url: string; restart(): void; stop(): void } | undefined;
+let cluster: { url: string; restartInBackground(): Promise<unknown>; stop(): void } | undefined;
 let dataDir: string | undefined;
 
 afterAll(async () => {
@@ -67,7 +67,7 @@ describe.skipIf(!enabled)('a PostgreSQL restart under a running installation', (
     async () => {
       // @ts-expect-error: a plain .mjs script without type declarations
       const { startPostgres } = (await import('../../../scripts/scale-out/services.mjs')) as {
-        startPostgres(): Promise<{ url: string; restart(): void; stop(): void }>;
+        startPostgres(): Promise<{ url: string; restartInBackground(): Promise<unknown>; stop(): void }>;
       };
       cluster = await startPostgres();
       dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cassava-pg-restart-'));
@@ -114,7 +114,19 @@ describe.skipIf(!enabled)('a PostgreSQL restart under a running installation', (
       const task = async () => (await (await fetch(`${url}/api/tasks/${taskId}/`)).json()) as any;
       await until('the task to be under way', async () => ((await task()).processed_count >= 2 ? true : undefined));
 
-      cluster.restart();
+      // /status/ asked all along, as monitoring does (it runs list queries of its own): a session ended while a
+      // request's query was failing killed the API (a checked-out client's 'error' with no listener) in 6 of 7
+      // runs of the chaos check. The restart does not block this process meanwhile.
+      let polling = true;
+      const monitor = (async () => {
+        while (polling && alive()) {
+          await fetch(`${url}/api/status/`)
+            .then((r) => r.arrayBuffer())
+            .catch(() => undefined);
+          await sleep(50);
+        }
+      })();
+      await cluster.restartInBackground();
 
       // The processes meet the ended sessions at their next use of the pools: give every one a reason to.
       const status = await until('/status/ to answer 200 again', async () => {
@@ -130,6 +142,8 @@ describe.skipIf(!enabled)('a PostgreSQL restart under a running installation', (
         },
         240_000,
       );
+      polling = false;
+      await monitor;
       expect(alive(), report()).toBe(true);
       expect(done.status).toBe('completed');
       expect(done.processed_count).toBe(IMAGES);

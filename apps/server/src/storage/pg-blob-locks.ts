@@ -50,6 +50,10 @@ export class PgBlobLocks implements SharedBlobLocks {
     this.deleters = new pg.Pool({ connectionString: url, max: 2 });
     // An idle pooled session ended by the server (a restart): the pool drops it; without a listener Node exits.
     this.deleters.on('error', (err) => log.warn({ err }, 'a blob lock session was closed by the database'));
+    // ... and while checked out (see db/postgres.ts): the session is dropped at its release.
+    this.deleters.on('connect', (client) =>
+      client.on('error', (err) => log.warn({ err }, 'a blob lock session was closed by the database')),
+    );
   }
 
   async hold(keys: string[]): Promise<void> {

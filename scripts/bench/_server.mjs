@@ -1,6 +1,6 @@
 // Shared by the benchmarks: start the real server (node apps/server/dist/main.js) as a child
 // process on a free port, wait until it answers, sample its RSS from /proc, stop it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -75,12 +75,58 @@ export async function startServer(dataDir, { env = {}, probePath = '/api/folders
     peakRss: () => peakRss,
     resetPeak: () => (peakRss = rssBytes(child.pid)),
     cpuSeconds: () => cpuSeconds(child.pid),
-    async stop() {
+    alive: () => !exited,
+    /** Sends `signal` (e.g. SIGKILL for the chaos check); resolves once the process has exited. */
+    async kill(signal) {
       clearInterval(sampler);
       if (exited) return;
       const done = new Promise((r) => child.on('exit', r));
-      child.kill('SIGTERM');
+      child.kill(signal);
       await done;
+    },
+    stop() {
+      return this.kill('SIGTERM');
+    },
+  };
+}
+
+/**
+ * `node apps/server/dist/worker-main.js` (a pg-boss worker process, no HTTP) with `env`; resolves once it logs
+ * `worker ready`. `core`: pinned to that core with taskset when available.
+ */
+export async function startWorker(env, { core } = {}) {
+  const entry = [process.execPath, '--single-threaded-gc', path.join(root, 'apps/server/dist/worker-main.js')];
+  const pin = core !== undefined && spawnSync('taskset', ['--version']).status === 0;
+  const [cmd, ...args] = pin ? ['taskset', '-c', String(core), ...entry] : entry;
+  const child = spawn(cmd, args, {
+    // info whatever `env` says: readiness is the `worker ready` line
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      if (buffered.includes('worker ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
+  });
+  child.stdout.resume();
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  return {
+    pid: child.pid,
+    pinned: pin,
+    cpu: () => cpuSeconds(child.pid),
+    alive: () => !exited,
+    async kill(signal) {
+      if (exited) return;
+      const done = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await done;
+    },
+    stop() {
+      return this.kill('SIGTERM');
     },
   };
 }

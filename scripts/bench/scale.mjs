@@ -5,13 +5,13 @@
 // 2. image listing latency (p50/p95 per query) with 100 000 images in PostgreSQL.
 // Blobs live in a shared local DATA_DIR here (all processes on one machine), so the figures measure the
 // queue and the database, not an S3 emulator competing for the same two cores. Everything is removed at the end.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres } from '../scale-out/services.mjs';
-import { figure, LISTING_QUERIES, measureQueries, startServer, uploadBenchImages } from './_server.mjs';
+import { figure, LISTING_QUERIES, measureQueries, startServer, startWorker, uploadBenchImages } from './_server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const require = createRequire(path.join(root, 'apps/server/package.json'));
@@ -36,44 +36,6 @@ async function createDatabase(serverUrl, name) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (0 where /proc is missing). */
-function cpuSeconds(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
-  } catch {
-    return 0;
-  }
-}
-
-/** `node apps/server/dist/worker-main.js` with one engine thread, pinned to `core`; resolves when ready. */
-async function startWorker(env, core) {
-  const entry = [process.execPath, '--single-threaded-gc', path.join(root, 'apps/server/dist/worker-main.js')];
-  const [cmd, ...args] = canPin ? ['taskset', '-c', String(core), ...entry] : entry;
-  const child = spawn(cmd, args, {
-    env: { ...process.env, ...env, WORKERS: '1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk;
-      if (buffered.includes('worker ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
-  });
-  child.stdout.resume();
-  return {
-    cpu: () => cpuSeconds(child.pid),
-    async stop() {
-      if (child.exitCode !== null) return;
-      const done = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await done;
-    },
-  };
 }
 
 async function api(server, method, url, body) {
@@ -111,7 +73,7 @@ async function workerThroughput(pgServer) {
     const cpuPerImage = {};
     for (const count of [1, 2]) {
       const workers = [];
-      for (let i = 0; i < count; i++) workers.push(await startWorker(env, i % cores));
+      for (let i = 0; i < count; i++) workers.push(await startWorker({ ...env, WORKERS: '1' }, { core: i % cores }));
       try {
         await runTask(server, ids.slice(0, 4 * count), `warm-up ${count}`); // engine threads warm
         const cpuBefore = workers.reduce((sum, w) => sum + w.cpu(), 0);

@@ -237,6 +237,17 @@ export class ModelsRepository {
     return Number(res.numUpdatedRows);
   }
 
+  /** Whether a training is queued or under way (someone must be there to run it). */
+  async anyTraining(): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('models')
+      .select('id')
+      .where('status', '=', 'training')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Ids of the trainings waiting for delivery (what the pg-boss transport sends at start). */
   async queuedTrainings(id?: number): Promise<{ id: number; attempts: number }[]> {
     let q = this.db

@@ -92,6 +92,19 @@ export class JobsRepository {
     return q.execute();
   }
 
+  /** Whether a running task still has a job not done (queued, or taken by a process that may have died). */
+  async anyUnfinishedJob(): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('task_jobs')
+      .innerJoin('tasks', 'tasks.id', 'task_jobs.task_id')
+      .select('task_jobs.id')
+      .where('task_jobs.status', '!=', 'done')
+      .where('tasks.status', '=', 'running')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** A task that stopped (cancelled, failed): its queued jobs (or all of them) are closed. */
   async closeJobsOf(taskId: number, onlyQueued: boolean, now = new Date().toISOString()): Promise<void> {
     let q = this.db.updateTable('task_jobs').set({ status: 'done', updated_at: now }).where('task_id', '=', taskId);

@@ -149,7 +149,13 @@ export class PgBossQueue implements TaskQueue {
         },
       );
     }
-    if (this.localWorkers && sent > 0) await this.localWorkers.ensureStarted();
+    // The local workers also start for work already under way: a job of a worker killed by the last stop
+    // (SIGKILL after its grace period, mid-training) is expired and retried, and needs a worker to take it.
+    if (this.localWorkers && (sent > 0 || (await this.workUnderWay()))) await this.localWorkers.ensureStarted();
+  }
+
+  private async workUnderWay(): Promise<boolean> {
+    return (await this.repo.anyUnfinishedJob()) || (await this.models.anyTraining());
   }
 
   async stop(): Promise<void> {

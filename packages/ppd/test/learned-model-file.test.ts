@@ -2,29 +2,29 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitForest } from '../src/learned/flat-forest.js';
 import { writeLabModelFile } from '../src/learned/lab-model-file.js';
-import { FEATURE_COUNT } from '../src/learned/pixel-features.js';
+import { FEATURE_COUNT, FEATURE_SETS, PHOTO_FEATURE_COUNT } from '../src/learned/pixel-features.js';
 import { createEngine, InvalidLabModelError, readLabModelFile, type Engine } from '../src/index.js';
 import { renderSceneJpeg } from '../src/synthetic/slice-scene.js';
 
-/** A small real forest: 4 classes told apart by the first features (what a trained model file holds). */
-function smallModelFile(): Buffer {
+/** A small real forest on `width` features: 4 classes told apart by the first features. */
+function smallForest(width: number) {
   const rows = 400;
-  const samples = new Float32Array(rows * FEATURE_COUNT);
+  const samples = new Float32Array(rows * width);
   const labels = new Uint8Array(rows);
   for (let r = 0; r < rows; r++) {
     labels[r] = r % 4;
-    for (let f = 0; f < FEATURE_COUNT; f++) samples[r * FEATURE_COUNT + f] = (r % 4) * 20 + ((r * 31 + f * 7) % 13);
+    for (let f = 0; f < width; f++) samples[r * width + f] = (r % 4) * 20 + ((r * 31 + f * 7) % 13);
   }
-  const forest = fitForest(samples, labels, FEATURE_COUNT, 4, {
-    trees: 3,
-    perTree: 120,
-    maxDepth: 6,
-    maxFeatures: 0.6,
-    seed: 2,
-  });
+  return fitForest(samples, labels, width, 4, { trees: 3, perTree: 120, maxDepth: 6, maxFeatures: 0.6, seed: 2 });
+}
+
+/** What a trained model file holds: the first segmentation's forest and the lesion forest. */
+function smallModelFile(): Buffer {
+  const rows = 400;
   return writeLabModelFile({
     name: 'Lab A',
-    forest,
+    forest: smallForest(PHOTO_FEATURE_COUNT),
+    lesionForest: smallForest(FEATURE_COUNT),
     created: new Date('2026-11-27T00:00:00Z'),
     training: {
       image_count: 2,
@@ -58,6 +58,8 @@ describe('the portable lab-model file', () => {
       expect(model.name).toBe('Lab A');
       expect(model.created).toBe('2026-11-27T00:00:00.000Z');
       expect(model.forest.roots.length).toBe(3);
+      expect(model.forest.featureCount).toBe(PHOTO_FEATURE_COUNT);
+      expect(model.lesionForest?.featureCount).toBe(FEATURE_COUNT);
       expect(model.training.metrics).toEqual({
         pixel_accuracy: 0.9,
         lesion_iou: 0.7,
@@ -65,6 +67,15 @@ describe('the portable lab-model file', () => {
         baseline_ppd_mae: 0.6,
       });
     }
+  });
+
+  it('still reads a file of feature version 1: one forest on the photo features for both stages', () => {
+    const json = JSON.parse(file.toString('utf8'));
+    json.features = { version: 1, names: FEATURE_SETS[1] };
+    delete json.lesion_forest;
+    const model = readLabModelFile(Buffer.from(JSON.stringify(json)));
+    expect(model.forest.featureCount).toBe(PHOTO_FEATURE_COUNT);
+    expect(model.lesionForest).toBeNull();
   });
 
   it('refuses anything else with InvalidLabModelError saying what is wrong', () => {
@@ -85,6 +96,8 @@ describe('the portable lab-model file', () => {
       // a child pointing back at its parent would walk for ever
       [variant((j) => (j.forest.left[j.forest.roots[0]] = j.forest.roots[0])), /out of order|leaf/],
       [variant((j) => (j.features.names = ['L'])), /feature/],
+      [variant((j) => (j.features.version = 9)), /not known/],
+      [variant((j) => (j.lesion_forest.feature_count = PHOTO_FEATURE_COUNT)), /lesion_forest/],
       [new Uint8Array(5 * 1024 * 1024 + 1), /5 MB/],
     ];
     for (const [bytes, message] of cases) {

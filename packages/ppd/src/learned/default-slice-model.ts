@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { LabPlanes } from '../imaging/lab.js';
 import { predictBlocks } from './flat-forest.js';
 import { readLabModelFile, type LabModel } from './lab-model-file.js';
-import { pixelFeatures, type PhotoReference } from './pixel-features.js';
+import { PHOTO_FEATURE_COUNT, pixelFeatures, type PhotoReference } from './pixel-features.js';
 
 /**
  * Issue 22 point 5's hook: the slice lesion classifier trained with the lab-model code on the committed training
@@ -46,7 +46,14 @@ export function learnedLesionShare(
   const { width, height } = lab;
   const n = width * height;
   const stride = n > BLOCKS_ABOVE ? 2 : 1;
-  const probs = predictBlocks(model.forest, pixelFeatures(lab, ref, 1), width, height, stride, mask);
+  const probs = predictBlocks(
+    model.forest,
+    pixelFeatures(lab, ref, 1, PHOTO_FEATURE_COUNT),
+    width,
+    height,
+    stride,
+    mask,
+  );
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (!mask[i]) continue;

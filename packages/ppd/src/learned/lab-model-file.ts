@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { FlatForest } from './flat-forest.js';
 import type { LabModelMetrics, LabelledPixelCounts } from './lab-model-api.js';
-import { FEATURE_NAMES, FEATURE_VERSION } from './pixel-features.js';
+import { FEATURE_NAMES, FEATURE_SETS, FEATURE_VERSION, PHOTO_FEATURE_COUNT } from './pixel-features.js';
 
 /** The portable lab-model file (docs/model.md, "Lab models and the learned classifier"). */
 export const LAB_MODEL_FORMAT = 'cassavascope-lab-model';
@@ -28,23 +28,26 @@ const metricsSchema = z.object({
   baseline_ppd_mae: z.number().min(0),
 });
 
+const forestSchema = z.object({
+  class_count: z.literal(LAB_MODEL_CLASSES.length),
+  feature_count: z.number().int().positive(),
+  roots: z.array(count).min(1).max(500),
+  feature: z.array(z.number().int().min(-1)),
+  threshold: z.array(z.number()),
+  left: z.array(count),
+  right: z.array(count),
+  leaf: z.array(z.number().min(0).max(1)),
+});
+
 const fileSchema = z.object({
   format: z.literal(LAB_MODEL_FORMAT),
   version: z.literal(LAB_MODEL_VERSION),
   name: z.string().min(1).max(200),
   created: z.string().min(1),
-  features: z.object({ version: z.literal(FEATURE_VERSION), names: z.array(z.string()) }),
+  features: z.object({ version: z.number().int(), names: z.array(z.string()) }),
   classes: z.array(z.string()),
-  forest: z.object({
-    class_count: z.literal(LAB_MODEL_CLASSES.length),
-    feature_count: z.literal(FEATURE_NAMES.length),
-    roots: z.array(count).min(1).max(500),
-    feature: z.array(z.number().int().min(-1)),
-    threshold: z.array(z.number()),
-    left: z.array(count),
-    right: z.array(count),
-    leaf: z.array(z.number().min(0).max(1)),
-  }),
+  forest: forestSchema,
+  lesion_forest: forestSchema.optional(),
   training: z.object({
     image_count: count,
     labelled_pixels: z.object({ background: count, healthy: count, lesion: count, excluded: count }),
@@ -62,13 +65,17 @@ export type LabModelFile = z.infer<typeof fileSchema>;
 export interface LabModel {
   name: string;
   created: string;
+  /** the first segmentation's forest (photo features) */
   forest: FlatForest;
+  /** the second segmentation's forest (all features; feature version 2); null: `forest` reads both */
+  lesionForest: FlatForest | null;
   training: LabModelFile['training'];
 }
 
 export interface LabModelFileInput {
   name: string;
   forest: FlatForest;
+  lesionForest: FlatForest;
   created?: Date;
   training: {
     image_count: number;
@@ -84,6 +91,30 @@ export interface LabModelFileInput {
 const f32 = (v: number) => Number(Math.fround(v).toPrecision(7));
 const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
 
+type ForestJson = LabModelFile['forest'];
+
+const forestJson = (forest: FlatForest): ForestJson => ({
+  class_count: forest.classCount as 4,
+  feature_count: forest.featureCount,
+  roots: Array.from(forest.roots),
+  feature: Array.from(forest.feature),
+  threshold: Array.from(forest.threshold, f32),
+  left: Array.from(forest.left),
+  right: Array.from(forest.right),
+  leaf: Array.from(forest.leaf, r4),
+});
+
+const flatForest = (f: ForestJson): FlatForest => ({
+  classCount: f.class_count,
+  featureCount: f.feature_count,
+  roots: Int32Array.from(f.roots),
+  feature: Int16Array.from(f.feature),
+  threshold: Float32Array.from(f.threshold),
+  left: Int32Array.from(f.left),
+  right: Int32Array.from(f.right),
+  leaf: Float32Array.from(f.leaf),
+});
+
 export function writeLabModelFile(input: LabModelFileInput): Buffer {
   const { forest } = input;
   const m = input.training.metrics;
@@ -94,16 +125,8 @@ export function writeLabModelFile(input: LabModelFileInput): Buffer {
     created: (input.created ?? new Date()).toISOString(),
     features: { version: FEATURE_VERSION, names: [...FEATURE_NAMES] },
     classes: [...LAB_MODEL_CLASSES],
-    forest: {
-      class_count: forest.classCount as 4,
-      feature_count: forest.featureCount as 18,
-      roots: Array.from(forest.roots),
-      feature: Array.from(forest.feature),
-      threshold: Array.from(forest.threshold, f32),
-      left: Array.from(forest.left),
-      right: Array.from(forest.right),
-      leaf: Array.from(forest.leaf, r4),
-    },
+    forest: forestJson(forest),
+    lesion_forest: forestJson(input.lesionForest),
     training: {
       ...input.training,
       metrics: m && {
@@ -119,7 +142,7 @@ export function writeLabModelFile(input: LabModelFileInput): Buffer {
 }
 
 /** The forest's arrays agree with each other, and every walk ends at a leaf (children come after parents). */
-function checkForest(f: LabModelFile['forest']): string | null {
+function checkForest(f: ForestJson): string | null {
   const n = f.feature.length;
   if (n === 0) return 'the forest has no nodes';
   if (f.threshold.length !== n || f.left.length !== n || f.right.length !== n)
@@ -163,26 +186,26 @@ export function readLabModelFile(bytes: Uint8Array): LabModel {
     throw new InvalidLabModelError(`${issue.path.join('.') || 'file'}: ${issue.message}`);
   }
   const file = parsed.data;
-  if (file.features.names.join() !== FEATURE_NAMES.join())
+  // a file of an older feature version is read as long as its features are still computed alike
+  const names = FEATURE_SETS[file.features.version];
+  if (!names) throw new InvalidLabModelError(`features.version: ${file.features.version} is not known to this engine`);
+  if (file.features.names.join() !== names.join())
     throw new InvalidLabModelError('the feature list differs from this engine version');
+  // the first segmentation's forest reads the photo features; the lesion forest (version 2 on) all of them
+  const lesion = file.lesion_forest;
+  if (file.forest.feature_count !== Math.min(names.length, PHOTO_FEATURE_COUNT))
+    throw new InvalidLabModelError('forest.feature_count differs from the feature list');
+  if (lesion && lesion.feature_count !== names.length)
+    throw new InvalidLabModelError('lesion_forest.feature_count differs from the feature list');
   if (file.classes.join() !== LAB_MODEL_CLASSES.join())
     throw new InvalidLabModelError('the class list differs from this engine version');
-  const problem = checkForest(file.forest);
+  const problem = checkForest(file.forest) ?? (lesion ? checkForest(lesion) : null);
   if (problem) throw new InvalidLabModelError(problem);
-  const f = file.forest;
   return {
     name: file.name,
     created: file.created,
     training: file.training,
-    forest: {
-      classCount: f.class_count,
-      featureCount: f.feature_count,
-      roots: Int32Array.from(f.roots),
-      feature: Int16Array.from(f.feature),
-      threshold: Float32Array.from(f.threshold),
-      left: Int32Array.from(f.left),
-      right: Int32Array.from(f.right),
-      leaf: Float32Array.from(f.leaf),
-    },
+    forest: flatForest(file.forest),
+    lesionForest: lesion ? flatForest(lesion) : null,
   };
 }

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { rgbToLab } from '../imaging/lab.js';
-import { halve, type RgbImage } from '../imaging/raster.js';
+import { cropRgb, halve, type RgbImage } from '../imaging/raster.js';
 import { createColourModel } from '../models/colour-model.js';
 import type { SegmentationModel } from '../models/segmentation-model.js';
 import { parseAnalysisParams } from '../params.js';
-import { analyseImage } from '../pipeline/analyse-image.js';
+import { analyseImage, findWorkingSpecimens } from '../pipeline/analyse-image.js';
 import { decodeImage } from '../pipeline/decode-image.js';
 import { encodeWebp } from '../render/visualise.js';
 import type { AnalysisParams } from '../types.js';
@@ -18,9 +18,9 @@ import {
   type TrainedLabModel,
 } from './lab-model-api.js';
 import { writeLabModelFile, type LabModel } from './lab-model-file.js';
-import { labSegmentation } from './lab-segmentation.js';
+import { cutFeatures, labSegmentation } from './lab-segmentation.js';
 import { countLabels, labelsPpd, scaleLabels } from './label-image.js';
-import { FEATURE_COUNT, photoReference, pixelFeatures } from './pixel-features.js';
+import { FEATURE_COUNT, PHOTO_FEATURE_COUNT, photoReference, pixelFeatures } from './pixel-features.js';
 
 /** Training refuses what it cannot learn from; `code` is what the server reports. */
 export class TrainingError extends Error {
@@ -53,15 +53,61 @@ export const TRAINING = {
 const HALVE_ABOVE = 600;
 const CLASS_COUNT = 4;
 
+/** A uniform draw of at most `cap` rows per class from a stream of labelled pixels (reservoir sampling). */
+class Sample {
+  readonly rows: Float32Array[];
+  readonly seen = new Int32Array(CLASS_COUNT);
+  constructor(
+    readonly width: number,
+    readonly cap: number,
+    private readonly random: () => number,
+  ) {
+    this.rows = Array.from({ length: CLASS_COUNT }, () => new Float32Array(cap * width));
+  }
+
+  /** Offers pixel `i` (of feature-major `features` over `n` pixels) labelled class `c`. */
+  offer(c: number, features: Float32Array, n: number, i: number): void {
+    const k = this.seen[c]!++;
+    const slot = k < this.cap ? k : Math.floor(this.random() * (k + 1));
+    if (slot >= this.cap) return;
+    const row = this.rows[c]!;
+    for (let f = 0; f < this.width; f++) row[slot * this.width + f] = features[f * n + i]!;
+  }
+
+  /** The rows kept, class by class, and their classes; `counts`: labelled pixels offered per class. */
+  done(): Rows {
+    const kept = Array.from(this.seen, (k) => Math.min(k, this.cap));
+    const total = kept.reduce((a, b) => a + b, 0);
+    const rows = new Float32Array(total * this.width);
+    const classes = new Uint8Array(total);
+    let r = 0;
+    for (let c = 0; c < CLASS_COUNT; c++) {
+      rows.set(this.rows[c]!.subarray(0, kept[c]! * this.width), r * this.width);
+      classes.fill(c, r, r + kept[c]!);
+      r += kept[c]!;
+    }
+    return { rows, classes, counts: Array.from(this.seen) };
+  }
+}
+
+interface Rows {
+  /** features (row-major) and forest class (label value - 1) of the sampled pixels */
+  rows: Float32Array;
+  classes: Uint8Array;
+  /** labelled pixels per class the sample was drawn from */
+  counts: number[];
+}
+
 interface Prepared {
   photo: LabelledPhoto;
   image: RgbImage;
   /** label values at the working size */
   labels: Uint8Array;
   counts: LabelledPixelCounts;
-  /** the photo's sampled pixels: features (row-major) and forest class (label value - 1) */
-  rows: Float32Array;
-  classes: Uint8Array;
+  /** the photo's sampled pixels: all labelled ones with their photo features (the first segmentation's forest) */
+  photoRows: Rows;
+  /** and those inside the specimens the default engine finds, with all features (the lesion forest) */
+  specimenRows: Rows;
 }
 
 export interface TrainCoreOptions {
@@ -71,7 +117,12 @@ export interface TrainCoreOptions {
   onProgress?: (percent: number) => void;
 }
 
-async function prepare(photo: LabelledPhoto, random: () => number): Promise<Prepared> {
+async function prepare(
+  photo: LabelledPhoto,
+  random: () => number,
+  colour: SegmentationModel,
+  params: AnalysisParams,
+): Promise<Prepared> {
   const decoded = await decodeImage(photo.image);
   if (!decoded.ok) throw new TrainingError('unreadable_photo', `photo ${photo.id}: ${decoded.message}`);
   const { image } = decoded.decoded;
@@ -79,51 +130,66 @@ async function prepare(photo: LabelledPhoto, random: () => number): Promise<Prep
   const small = Math.max(image.width, image.height) > HALVE_ABOVE ? halve(image) : image;
   const reference = photoReference(rgbToLab(small.data, small.width, small.height));
   const n = image.width * image.height;
-  const features = pixelFeatures(rgbToLab(image.data, image.width, image.height), reference, 1);
   const labels = scaleLabels(photo.labels, image.width, image.height).values;
-  const byClass: number[][] = [[], [], [], []];
-  for (let i = 0; i < n; i++) if (labels[i]! > 0) byClass[labels[i]! - 1]!.push(i);
-  const chosen: number[] = [];
-  const classOf: number[] = [];
-  byClass.forEach((ix, c) => {
-    // a partial Fisher-Yates shuffle: the first `take` are a uniform draw without repeats
-    const take = Math.min(ix.length, TRAINING.perClassPerPhoto);
-    for (let k = 0; k < take; k++) {
-      const j = k + Math.floor(random() * (ix.length - k));
-      [ix[k], ix[j]] = [ix[j]!, ix[k]!];
-      chosen.push(ix[k]!);
-      classOf.push(c);
-    }
-  });
-  const rows = new Float32Array(chosen.length * FEATURE_COUNT);
-  chosen.forEach((i, r) => {
-    for (let f = 0; f < FEATURE_COUNT; f++) rows[r * FEATURE_COUNT + f] = features[f * n + i]!;
-  });
-  return { photo, image, labels, counts: countLabels(photo.labels.values), rows, classes: Uint8Array.from(classOf) };
+  // per class, a uniform draw of at most `perClassPerPhoto` labelled pixels (a painted 12 MP photo costs no
+  // more memory than a stroke)
+  const cap = TRAINING.perClassPerPhoto;
+  const features = pixelFeatures(rgbToLab(image.data, image.width, image.height), reference, 1, PHOTO_FEATURE_COUNT);
+  const whole = new Sample(PHOTO_FEATURE_COUNT, cap, random);
+  for (let i = 0; i < n; i++) if (labels[i]! !== LABEL.unlabelled) whole.offer(labels[i]! - 1, features, n, i);
+  // the lesion forest learns from each specimen's cut as scoring reads it (the specimens found here by the
+  // default engine's first segmentation: the model being trained cannot find them yet)
+  const inside = new Sample(FEATURE_COUNT, cap, random);
+  for (const { specimen, kind } of await findWorkingSpecimens(colour, image, params)) {
+    const { rect, mask } = specimen;
+    const cut = cropRgb(image, rect);
+    const all = await cutFeatures(cut, mask, kind, reference);
+    const m = cut.width * cut.height;
+    for (let y = 0; y < cut.height; y++)
+      for (let x = 0; x < cut.width; x++) {
+        const k = y * cut.width + x;
+        const l = labels[(rect.y0 + y) * image.width + rect.x0 + x]!;
+        if (mask[k] && l !== LABEL.unlabelled) inside.offer(l - 1, all, m, k);
+      }
+  }
+  return {
+    photo,
+    image,
+    labels,
+    counts: countLabels(photo.labels.values),
+    photoRows: whole.done(),
+    specimenRows: inside.done(),
+  };
 }
 
-function fit(prepared: Prepared[], trees: number, seed: number): FlatForest {
-  const total = prepared.reduce((s, p) => s + p.classes.length, 0);
-  const rows = new Float32Array(total * FEATURE_COUNT);
+/**
+ * One forest on the rows of `parts` (`width` features a row), testing only the features listed in `use` (all
+ * when absent); its nodes name features by their place in the full row.
+ */
+function fitRows(parts: Rows[], width: number, trees: number, seed: number, use?: readonly number[]): FlatForest {
+  const cols = use ?? Array.from({ length: width }, (_, f) => f);
+  const total = parts.reduce((s, p) => s + p.classes.length, 0);
+  const rows = new Float32Array(total * cols.length);
   const classes = new Uint8Array(total);
   let o = 0;
-  for (const p of prepared) {
-    rows.set(p.rows, o * FEATURE_COUNT);
+  for (const p of parts) {
+    for (let r = 0; r < p.classes.length; r++)
+      for (let k = 0; k < cols.length; k++) rows[(o + r) * cols.length + k] = p.rows[r * width + cols[k]!]!;
     classes.set(p.classes, o);
     o += p.classes.length;
   }
-  const forest = fitForest(rows, classes, FEATURE_COUNT, CLASS_COUNT, {
+  const fitted = fitForest(rows, classes, cols.length, CLASS_COUNT, {
     trees,
     perTree: TRAINING.perTree,
     maxDepth: TRAINING.maxDepth,
     maxFeatures: TRAINING.maxFeatures,
     seed,
   });
+  const forest = { ...fitted, featureCount: width, feature: fitted.feature.map((f) => (f < 0 ? f : cols[f]!)) };
   // Trees grow on class-balanced draws, which would read every pixel as rare lesion too often (PPD biased up):
   // each leaf's class shares are reweighted from the drawn to the labelled class frequencies.
-  const sum = (k: keyof LabelledPixelCounts) => prepared.reduce((s, p) => s + p.counts[k], 0);
-  const labelled = [sum('background'), sum('healthy'), sum('lesion'), sum('excluded')];
-  const present = labelled.filter((c) => c > 0).length;
+  const labelled = Array.from({ length: CLASS_COUNT }, (_, c) => parts.reduce((s, p) => s + p.counts[c]!, 0));
+  const present = labelled.filter((c, k) => c > 0 && classes.includes(k)).length;
   const all = labelled.reduce((a, b) => a + b, 0);
   // the draws are balanced over the classes present, so each class's drawn share is 1 / present
   const weight = labelled.map((c) => (c > 0 ? (c / all) * present : 0));
@@ -134,6 +200,47 @@ function fit(prepared: Prepared[], trees: number, seed: number): FlatForest {
     if (shares > 0) for (let c = 0; c < CLASS_COUNT; c++) leaf[o + c] = leaf[o + c]! / shares;
   }
   return forest;
+}
+
+/** The two forests of a model: the first segmentation's on all labelled pixels, the lesion forest's inside specimens. */
+function fit(prepared: Prepared[], trees: number, seed: number): { forest: FlatForest; lesionForest: FlatForest } {
+  const forest = fitRows(
+    prepared.map((p) => p.photoRows),
+    PHOTO_FEATURE_COUNT,
+    trees,
+    seed,
+  );
+  const inside = prepared.map((p) => p.specimenRows);
+  // no specimen found in any labelled photo: the lesion forest learns from what there is (it then reads as
+  // little as the photo forest would)
+  const has = (c: number) => inside.some((r) => r.counts[c]! > 0);
+  const lesionForest =
+    has(1) || has(2)
+      ? fitRows(inside, FEATURE_COUNT, trees, seed + 7919, LESION_FEATURES)
+      : fitRows(
+          prepared.map((p) => ({ ...p.photoRows, rows: widen(p.photoRows.rows) })),
+          FEATURE_COUNT,
+          trees,
+          seed + 7919,
+        );
+  return { forest, lesionForest };
+}
+
+/**
+ * What the lesion forest may test: colour relative to the tissue (photo's and specimen's own) at three scales,
+ * edges, texture and the default engine's reading; not absolute colour (L*, a*, b*,
+ * chroma, hue, distance to the background), which tells one lab's photos of a few painted crops apart rather
+ * than lesion from healthy tissue.
+ */
+const LESION_FEATURES = [3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20];
+
+/** Photo-feature rows padded with zero specimen features. */
+function widen(rows: Float32Array): Float32Array {
+  const count = rows.length / PHOTO_FEATURE_COUNT;
+  const out = new Float32Array(count * FEATURE_COUNT);
+  for (let r = 0; r < count; r++)
+    out.set(rows.subarray(r * PHOTO_FEATURE_COUNT, (r + 1) * PHOTO_FEATURE_COUNT), r * FEATURE_COUNT);
+  return out;
 }
 
 interface Reading {
@@ -233,14 +340,14 @@ export async function trainInProcess(input: LabelledPhoto[], options: TrainCoreO
   const seed = options.seed ?? 1;
   const trees = Math.max(1, Math.min(200, Math.round(options.trees ?? TRAINING.trees)));
   const random = rng(seed);
-  const prepared: Prepared[] = [];
-  for (const photo of photos) {
-    prepared.push(await prepare(photo, random));
-    progress((30 * prepared.length) / photos.length);
-  }
   const params = parseAnalysisParams({});
   if (!params.ok) throw new Error(params.message);
   const colour = createColourModel();
+  const prepared: Prepared[] = [];
+  for (const photo of photos) {
+    prepared.push(await prepare(photo, random, colour, params.params));
+    progress((30 * prepared.length) / photos.length);
+  }
 
   const folds = foldsOf(prepared.length, seed);
   const heldout: HeldOutPhoto[] = [];
@@ -251,11 +358,11 @@ export async function trainInProcess(input: LabelledPhoto[], options: TrainCoreO
   for (let f = 0; f < folds.length; f++) {
     const out = new Set(folds[f]);
     const trainOn = prepared.filter((_, i) => !out.has(i));
-    const forest = fit(trainOn, Math.min(trees, TRAINING.foldTrees), seed + f + 1);
+    const forests = fit(trainOn, Math.min(trees, TRAINING.foldTrees), seed + f + 1);
     const foldModel: LabModel = {
       name: options.name,
       created: '',
-      forest,
+      ...forests,
       training: {} as LabModel['training'],
     };
     for (const i of folds[f]!) {
@@ -284,11 +391,11 @@ export async function trainInProcess(input: LabelledPhoto[], options: TrainCoreO
     ppd_mae: modelErr / prepared.length,
     baseline_ppd_mae: baseErr / prepared.length,
   };
-  const forest = fit(prepared, trees, seed);
-  const samples = prepared.reduce((s, p) => s + p.classes.length, 0);
+  const forests = fit(prepared, trees, seed);
+  const samples = prepared.reduce((s, p) => s + p.photoRows.classes.length + p.specimenRows.classes.length, 0);
   const file = writeLabModelFile({
     name: options.name,
-    forest,
+    ...forests,
     training: {
       image_count: prepared.length,
       labelled_pixels: labelledPixels,

@@ -139,6 +139,28 @@ async function findAndCheck(
 }
 
 /**
+ * The specimens of a decoded working image as the first segmentation finds them with `model` (leaves first,
+ * then slices), at working size, refusals aside, each with the kind the scene check gives it: lab-model
+ * training reads each labelled specimen as scoring reads the specimens it finds.
+ */
+export async function findWorkingSpecimens(
+  model: SegmentationModel,
+  image: RgbImage,
+  params: AnalysisParams,
+): Promise<{ specimen: Specimen; kind: SpecimenKind }[]> {
+  model.prepare?.(image);
+  const halved = Math.max(image.width, image.height) > HALVE_ABOVE;
+  const small = halved ? halve(image) : image;
+  const specimenParams = scaledParams(params, image.width, image.height, image.width, image.height);
+  const minSpecimen = halved ? specimenParams.min_size / 4 : specimenParams.min_size;
+  const found = await findAndCheck(model, small, rgbToLab(small.data, small.width, small.height), minSpecimen, 'auto');
+  return found.specimens.map((s, i) => ({
+    specimen: halved ? upscaleSpecimen(s, image.width, image.height) : s,
+    kind: found.verdicts[i]?.kind ?? 'root_slice',
+  }));
+}
+
+/**
  * The whole engine for one image: decode -> first segmentation -> second segmentation -> PPD -> visualisations.
  * Runs inside a worker; parameters are already validated. Bad images come back as error results.
  */

@@ -4,3 +4,4 @@ export * from './evaluate.js';
 export * from './tiny-onnx-model.js';
 export * from './leaf-scene.js';
 export { seededRandom } from './random.js';
+export { strokeLabels } from './stroke-labels.js';

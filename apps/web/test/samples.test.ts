@@ -39,6 +39,15 @@ afterAll(async () => {
   await e2e?.close();
 });
 
+/**
+ * Closes the group's photos with the drawer's close button and waits until it is gone: Escape reaches the drawer
+ * only once it has focus, which a drawer still sliding in may not have yet.
+ */
+async function closeGroupPhotos(): Promise<void> {
+  await page.locator('.ant-drawer-open .ant-drawer-close').click();
+  await page.getByTestId('group-photos').waitFor({ state: 'hidden' });
+}
+
 describe('samples: pattern from names, a task, the mean per genotype', () => {
   it('uploads a ZIP of patterned names and previews what the pattern reads', async () => {
     const entries = await Promise.all(
@@ -121,13 +130,13 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await expect.poll(() => page.getByTestId('group-photos').locator('figure').count(), POLL).toBe(3);
     await expect.poll(() => page.getByTestId('group-photos-title').textContent(), POLL).toBe('TME419');
     await screenshot(page, 'samples-group-photos-en');
-    await page.keyboard.press('Escape');
+    await closeGroupPhotos();
     // The group without a genotype shows the one photo whose name did not match.
     await page.getByTestId('groups-table').locator('tr').filter({ hasText: '(none)' }).click();
     await expect
       .poll(() => page.getByTestId('group-photos').locator('figcaption').allTextContents(), POLL)
       .toEqual([expect.stringContaining('notes_field.jpg')]);
-    await page.keyboard.press('Escape');
+    await closeGroupPhotos();
 
     await e2e.setLanguage('zh');
     await expect.poll(() => page.getByTestId('tab-groups').textContent(), POLL).toBe('按组统计');

@@ -62,8 +62,9 @@ export async function launchBrowser(viewport = DESKTOP, options: { touch?: boole
 }
 
 /**
- * Pictures are for people to look at; `E2E_SCREENSHOTS=0` (what `npm test` sets unless told otherwise) skips them,
- * settling included, and the tests' checks stay the same. `npm run screenshots` takes them.
+ * Pictures are for people to look at; `E2E_SCREENSHOTS=0` (what `npm test` sets unless told otherwise) skips
+ * taking them, and `npm run screenshots` takes them. The page still settles as it would for a picture: tests go on
+ * from a settled page (a drawer opened, its animation over), and the steps after a picture were written so.
  */
 export const SCREENSHOTS_ON = process.env.E2E_SCREENSHOTS !== '0';
 
@@ -72,9 +73,6 @@ export const SCREENSHOTS_ON = process.env.E2E_SCREENSHOTS !== '0';
  * pictures are off (SCREENSHOTS_ON).
  */
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<string | null> {
-  if (!SCREENSHOTS_ON) return null;
-  await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   // Let fonts, lazy chunks and images settle before the picture.
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // Dialogs fade in: wait until CSS animations and transitions have finished. Endless ones (spinners, the
@@ -91,6 +89,9 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
     .catch(() => undefined);
   // A sticky header would otherwise be drawn where the page was scrolled to.
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  if (!SCREENSHOTS_ON) return null;
+  await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage, animations: 'disabled' });
   return file;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { DESKTOP, PHONE, POLL, chooseSelectOption, screenshot } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { openUploadSettings as openUpload, type PickedFile } from './helpers/images-ui';
@@ -20,10 +20,7 @@ const DEFAULT = '{genotype}_{rep}_{dah}d_{root}';
 const FITTING = '{genotype}_R{rep}_{dah}d_{root}';
 const png = (name: string, seed: number): PickedFile => ({ name, mimeType: 'image/png', buffer: pngBytes(seed) });
 
-async function chooseOption(testId: string, label: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
-}
+const chooseOption = (testId: string, label: string) => chooseSelectOption(page, testId, label);
 
 /** The reason shown beside a name (a row of the matched table, or an item of the list of names that do not fit). */
 const reasonOf = (name: string) =>

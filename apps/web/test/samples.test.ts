@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { PHONE, POLL, screenshot } from './helpers/browser';
+import { PHONE, POLL, chooseSelectOption, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast, uploadThroughUi } from './helpers/images-ui';
 import { zipBytes } from './helpers/test-files';
@@ -24,10 +24,7 @@ const NAMES = [
   'notes_field.jpg',
 ];
 
-async function chooseOption(p: Page, testId: string, label: string): Promise<void> {
-  await p.getByTestId(testId).click();
-  await p.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
-}
+const chooseOption = chooseSelectOption;
 
 beforeAll(async () => {
   e2e = await startE2e();

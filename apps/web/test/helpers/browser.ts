@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { SCREENSHOT_DIR } from './paths';
 
 /**
@@ -94,4 +95,27 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage, animations: 'disabled' });
   return file;
+}
+
+/**
+ * Picks `label` in the Ant Design Select whose trigger has `data-testid={testId}`, as a person does: opens the
+ * menu and clicks the option, and opens it again if it closed meanwhile (a screen that finishes loading re-renders
+ * the Select, and an open menu can close under the click; seen on a phone after a dialog closed).
+ */
+export async function chooseSelectOption(page: Page, testId: string, label: string): Promise<void> {
+  const option = page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: label })
+    .first();
+  await expect
+    .poll(async () => {
+      if (!(await option.isVisible())) await page.getByTestId(testId).click();
+      try {
+        await option.click({ timeout: 2000 });
+        return true;
+      } catch {
+        return false;
+      }
+    }, POLL)
+    .toBe(true);
 }

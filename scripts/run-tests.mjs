@@ -7,10 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-// The browser tests' pictures are for people to look at (`npm run screenshots`), not checks: a run of every test
-// leaves them out, which saves the settling before each of ~200 pictures.
-process.env.E2E_SCREENSHOTS ??= '0';
-
+// The browser tests take their pictures in every run (E2E_SCREENSHOTS=0 skips only the capture): the steps after
+// a picture were written, and proven, with the time the capture takes.
 const workspaces = ['packages/contract', 'packages/ppd', 'apps/server', 'apps/web'].filter((w) =>
   fs.existsSync(path.join(w, 'vitest.config.ts')),
 );
@@ -115,33 +113,32 @@ const BACKEND_INDEPENDENT = [
   'test/models-real-photos.test.ts',
 ];
 
-// Three lanes side by side: the server suite then its scale-out run; the engine's suite; the browser tests. The
-// browser tests spend most of their time waiting on a page (one browser at a time) and the server passes on their
-// servers and workers, so the cores are kept busy (a clean clone with the engine and browser passes in one lane:
-// 16 min for the server lane, over 25 for the other). TESTS_SERIAL=1 runs every pass one after another.
+// Two lanes side by side: the engine's suite, the server suite and its scale-out run one after another; beside
+// them the browser tests, which spend most of their time waiting on a page (one browser at a time). In a clean
+// clone, three lanes (the engine's suite on its own) slowed every pass on two cores (the server suite 294 -> 502 s)
+// and won nothing. TESTS_SERIAL=1 runs every pass one after another.
 const selected = (ws) => workspaces.includes(ws) && (!only.length || only.some((o) => ws.includes(o)));
 const serverSelected =
   workspaces.includes('apps/server') &&
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
 const serial = process.env.TESTS_SERIAL === '1';
-const besideServer = ['packages/ppd', 'apps/web'];
 
-async function serverLane() {
-  for (const ws of workspaces.filter((w) => !besideServer.includes(w))) if (selected(ws)) await runVitest(ws, ws);
+async function engineAndServerLane() {
+  for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);
   if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
 }
 
-async function besideServerLane(ws) {
-  if (!selected(ws)) return;
-  const log = serial ? undefined : path.join(os.tmpdir(), `vitest-${path.basename(ws)}-log-${process.pid}.txt`);
-  await runVitest(ws, ws, { log });
+async function browserLane() {
+  if (!selected('apps/web')) return;
+  const log = serial ? undefined : path.join(os.tmpdir(), `vitest-web-log-${process.pid}.txt`);
+  await runVitest('apps/web', 'apps/web', { log });
 }
 
 if (serial) {
-  for (const ws of besideServer) await besideServerLane(ws);
-  await serverLane();
+  await engineAndServerLane();
+  await browserLane();
 } else {
-  await Promise.all([serverLane(), ...besideServer.map(besideServerLane)]);
+  await Promise.all([engineAndServerLane(), browserLane()]);
 }
 for (const block of deferred) console.log(block);
 

@@ -63,9 +63,9 @@ export async function launchBrowser(viewport = DESKTOP, options: { touch?: boole
 }
 
 /**
- * Pictures are for people to look at; `E2E_SCREENSHOTS=0` (what `npm test` sets unless told otherwise) skips
- * taking them, and `npm run screenshots` takes them. The page still settles as it would for a picture: tests go on
- * from a settled page (a drawer opened, its animation over), and the steps after a picture were written so.
+ * Pictures are for people to look at. `E2E_SCREENSHOTS=0` skips taking them; the page still settles as it would for
+ * a picture. `npm test` takes them: the steps after a picture were written, and proven, with the time the capture
+ * takes (without it a Select opened right after a dialog closed, and a step of prediction-flow, failed now and then).
  */
 export const SCREENSHOTS_ON = process.env.E2E_SCREENSHOTS !== '0';
 

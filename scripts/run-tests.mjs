@@ -113,14 +113,15 @@ const BACKEND_INDEPENDENT = [
   'test/models-real-photos.test.ts',
 ];
 
-// One pass after another by default. TESTS_LANES=1 runs the browser tests beside the engine, server and scale-out
-// passes (two lanes): on two cores it won no time in a clean clone (the passes are CPU-bound: the browser files ran
-// 2.5x slower beside the server passes) and gave timing-sensitive steps less room, so it is not the default.
+// Two lanes side by side: the engine's suite, the server suite and its scale-out run one after another; beside
+// them the browser tests, which spend most of their time waiting on a page (one browser at a time). In a clean
+// clone, three lanes (the engine's suite on its own) slowed every pass on two cores (the server suite 294 -> 502 s)
+// and won nothing. TESTS_SERIAL=1 runs every pass one after another.
 const selected = (ws) => workspaces.includes(ws) && (!only.length || only.some((o) => ws.includes(o)));
 const serverSelected =
   workspaces.includes('apps/server') &&
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
-const serial = process.env.TESTS_LANES !== '1';
+const serial = process.env.TESTS_SERIAL === '1';
 
 async function engineAndServerLane() {
   for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);

@@ -99,23 +99,23 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
 
 /**
  * Picks `label` in the Ant Design Select whose trigger has `data-testid={testId}`, as a person does: opens the
- * menu and clicks the option, and opens it again if it closed meanwhile (a screen that finishes loading re-renders
- * the Select, and an open menu can close under the click; seen on a phone after a dialog closed).
+ * menu, clicks the option, and looks that the Select now shows it; if not, opens it again and picks again. An open
+ * menu can close under the click: a screen that finishes loading re-renders the Select (seen on a phone after a
+ * dialog closed), and a Select opened while its dialog still zooms in loses the focus when the dialog takes it at
+ * the animation's end (seen under load: the click landed on the closing menu and the upload went to no folder).
  */
 export async function chooseSelectOption(page: Page, testId: string, label: string): Promise<void> {
+  const select = page.getByTestId(testId);
   const option = page
     .locator('.ant-select-dropdown:visible .ant-select-item-option')
     .filter({ hasText: label })
     .first();
   await expect
     .poll(async () => {
-      if (!(await option.isVisible())) await page.getByTestId(testId).click();
-      try {
-        await option.click({ timeout: 2000 });
-        return true;
-      } catch {
-        return false;
-      }
+      if (((await select.textContent()) ?? '').includes(label)) return true;
+      if (!(await option.isVisible())) await select.click();
+      await option.click({ timeout: 2000 }).catch(() => undefined);
+      return false;
     }, POLL)
     .toBe(true);
 }

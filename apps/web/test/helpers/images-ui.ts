@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { chooseSelectOption } from './browser';
 
 /** Small page actions shared by the images e2e tests. */
 export interface PickedFile {
@@ -32,10 +33,7 @@ export async function uploadThroughUi(
   options: { folder?: string; checkDuplicate?: boolean } = {},
 ): Promise<void> {
   const dialog = await openUploadSettings(page, mode);
-  if (options.folder) {
-    await dialog.getByTestId('upload-folder-select').click();
-    await page.locator(`.ant-select-item-option[title="${options.folder}"]`).click();
-  }
+  if (options.folder) await chooseSelectOption(page, 'upload-folder-select', options.folder);
   if (options.checkDuplicate === false) await dialog.getByTestId('duplicate-switch').click();
   await dialog.getByTestId('upload-input').setInputFiles(files);
 }

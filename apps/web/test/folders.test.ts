@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { POLL, PHONE, DESKTOP, escapeDialog, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast } from './helpers/images-ui';
 import { pngBytes } from './helpers/test-files';
@@ -133,8 +133,7 @@ describe('folders screen (e2e)', () => {
     await folderCard('Field trial 2026').getByTestId('folder-edit').click();
     await page.getByTestId('folder-name-input').waitFor();
     expect(await page.locator('[data-section="folders"]').count()).toBe(1);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('folder-name-input').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('folder-name-input'));
   });
 
   it('delete wizard, move: the images go to the chosen folder, then the folder is deleted', async () => {

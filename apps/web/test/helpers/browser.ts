@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { SCREENSHOT_DIR } from './paths';
 
@@ -118,4 +118,18 @@ export async function chooseSelectOption(page: Page, testId: string, label: stri
       return false;
     }, POLL)
     .toBe(true);
+}
+
+/**
+ * Closes the dialog that holds `inside` with the Escape key, as a person does: presses Escape, and again if the
+ * dialog is still open. A dialog hears the key only once it has taken the focus, at the end of its opening
+ * animation; under load a key pressed as soon as its contents show went to the page (seen in a clean clone).
+ */
+export async function escapeDialog(page: Page, inside: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      if (await inside.isVisible()) await page.keyboard.press('Escape');
+      return inside.isVisible();
+    }, POLL)
+    .toBe(false);
 }

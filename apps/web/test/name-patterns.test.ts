@@ -20,8 +20,6 @@ const DEFAULT = '{genotype}_{rep}_{dah}d_{root}';
 const FITTING = '{genotype}_R{rep}_{dah}d_{root}';
 const png = (name: string, seed: number): PickedFile => ({ name, mimeType: 'image/png', buffer: pngBytes(seed) });
 
-const chooseOption = (testId: string, label: string) => chooseSelectOption(page, testId, label);
-
 /** The reason shown beside a name (a row of the matched table, or an item of the list of names that do not fit). */
 const reasonOf = (name: string) =>
   page
@@ -54,7 +52,7 @@ afterAll(async () => {
 describe('names that do not fit a pattern say why, and a pattern that fits is offered', () => {
   it('Samples: each name says which field, what it expects and what it has; the suggested pattern fits', async () => {
     await e2e.goto('samples');
-    await chooseOption('pattern-folder', 'Trial R');
+    await chooseSelectOption(page, 'pattern-folder', 'Trial R');
     await expect.poll(() => page.getByTestId('pattern-input').inputValue(), POLL).toBe(DEFAULT);
     await expect
       .poll(() => reasonOf('TME419_R1_7d_root1.jpg').textContent(), POLL)
@@ -198,7 +196,7 @@ describe('names that do not fit a pattern say why, and a pattern that fits is of
     await dialog.waitFor({ state: 'hidden' });
 
     await e2e.goto('samples');
-    await chooseOption('pattern-folder', 'Trial R');
+    await chooseSelectOption(page, 'pattern-folder', 'Trial R');
     await page.getByTestId('pattern-input').fill(DEFAULT);
     await expect
       .poll(() => reasonOf('TME419_R1_7d_root1.jpg').textContent(), POLL)

@@ -24,8 +24,6 @@ const NAMES = [
   'notes_field.jpg',
 ];
 
-const chooseOption = chooseSelectOption;
-
 beforeAll(async () => {
   e2e = await startE2e();
   page = e2e.page;
@@ -114,7 +112,7 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     expect(tme419.images).toBe(3);
 
     await page.getByTestId('tab-groups').click();
-    await chooseOption(page, 'groups-task', 'Genotype trial');
+    await chooseSelectOption(page, 'groups-task', 'Genotype trial');
     const meanOf = (genotype: string) =>
       page.getByTestId('groups-table').locator('tr').filter({ hasText: genotype }).getByTestId('group-mean');
     await expect.poll(() => meanOf('TME419').textContent(), POLL).toBe(tme419.mean.toFixed(2));
@@ -150,8 +148,8 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
 
   it('filters Images and Results by a field value', async () => {
     await e2e.goto('images');
-    await chooseOption(page, 'metadata-filter-field', 'Genotype');
-    await chooseOption(page, 'metadata-filter-value', 'TME693');
+    await chooseSelectOption(page, 'metadata-filter-field', 'Genotype');
+    await chooseSelectOption(page, 'metadata-filter-value', 'TME693');
     await expect.poll(() => page.locator('[data-testid="image-card"]').count(), POLL).toBe(2);
     await expect.poll(() => page.getByTestId('images-total').textContent(), POLL).toContain('2');
     await screenshot(page, 'samples-images-filter-en');
@@ -174,8 +172,8 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     expect(edited.results[0].metadata.genotype).toBe('TME693');
 
     await e2e.goto('results');
-    await chooseOption(page, 'metadata-filter-field', 'Genotype');
-    await chooseOption(page, 'metadata-filter-value', 'TME419');
+    await chooseSelectOption(page, 'metadata-filter-field', 'Genotype');
+    await chooseSelectOption(page, 'metadata-filter-value', 'TME419');
     await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toContain('3');
     await screenshot(page, 'samples-results-filter-en');
   });

@@ -1,7 +1,8 @@
-// Runs every workspace's Vitest suite and ends with one line "N passed, N failed" (the browser tests beside the
-// others: see the lanes below). The server suite runs a second time against the scale-out parts: a throwaway PostgreSQL cluster,
-// s3rver and two pg-boss worker processes per test server (scripts/scale-out/services.mjs).
-// SCALE_OUT_TESTS=0 skips that second run.
+// Runs every workspace's Vitest suite and ends with one line "N passed, N failed". The server suite runs a second
+// time against the scale-out parts: a throwaway PostgreSQL cluster, s3rver and two pg-boss worker processes per test
+// server (scripts/scale-out/services.mjs). SCALE_OUT_TESTS=0 skips that second run.
+//
+// Two lanes side by side, and one queue of web test files between them (see the lanes below).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,23 +14,26 @@ const workspaces = ['packages/contract', 'packages/ppd', 'apps/server', 'apps/we
   fs.existsSync(path.join(w, 'vitest.config.ts')),
 );
 const only = process.argv.slice(2);
+const serial = process.env.TESTS_SERIAL === '1';
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
 const failures = [];
-/** Output of passes run beside others, printed at the end. */
-const deferred = [];
+/** Every test file's time, by pass, for the "slowest files" lines at the end. */
+const fileTimes = new Map();
 const firstLine = (text) => (text ?? '').split('\n').find((l) => l.trim()) ?? '(no message)';
 
 /**
- * Runs one Vitest pass. With `log`, its output goes to that file and is printed in one block once every pass ends
- * (a pass that runs beside another would otherwise interleave its lines with the other's).
+ * Runs one Vitest pass and counts its report. In a serial run its output streams to the terminal; otherwise it
+ * goes to a file and is printed in one block as the pass ends, so two lanes never interleave their lines.
  */
-async function runVitest(ws, label, { env = process.env, extraArgs = [], log } = {}) {
-  const slug = label.replace(/[^a-z0-9]+/gi, '-');
+async function runVitest(ws, label, { env = process.env, extraArgs = [], files = [], timesAs = label } = {}) {
+  const slug = `${label}-${files.join('-')}`.replace(/[^a-z0-9]+/gi, '-').slice(0, 120);
   const out = path.join(os.tmpdir(), `vitest-${slug}-${process.pid}.json`);
-  if (!log) console.log(`\n=== ${label} ===`);
+  const log = serial ? undefined : path.join(os.tmpdir(), `vitest-log-${slug}-${process.pid}.txt`);
+  const title = files.length ? `${label}: ${files.join(', ')}` : label;
+  if (!log) console.log(`\n=== ${title} ===`);
   const args = [
     'node_modules/vitest/vitest.mjs',
     'run',
@@ -39,23 +43,19 @@ async function runVitest(ws, label, { env = process.env, extraArgs = [], log } =
     '--reporter=json',
     `--outputFile.json=${out}`,
     ...extraArgs,
+    ...files,
   ];
   const logFd = log ? fs.openSync(log, 'w') : undefined;
-  const child = spawn(process.execPath, args, {
-    stdio: log ? ['ignore', logFd, logFd] : 'inherit',
-    env,
-  });
+  const child = spawn(process.execPath, args, { stdio: log ? ['ignore', logFd, logFd] : 'inherit', env });
   const status = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
-  // A pass that ran beside another prints its output once every pass has ended (at the end of this script).
-  const say = log ? (line) => deferred.push(line) : (line) => console.log(line);
   if (log) {
     fs.closeSync(logFd);
-    deferred.push(`\n=== ${label} (ran beside the other passes) ===\n${fs.readFileSync(log, 'utf8')}`);
+    console.log(`\n=== ${title} ===\n${fs.readFileSync(log, 'utf8')}`);
     fs.rmSync(log, { force: true });
   }
-  const run = { status };
   if (!fs.existsSync(out)) {
-    say(`${label}: vitest produced no report (exit ${run.status})`);
+    console.log(`${title}: vitest produced no report (exit ${status})`);
+    failures.push(`${title}: vitest produced no report (exit ${status})`);
     broken = true;
     return;
   }
@@ -64,19 +64,13 @@ async function runVitest(ws, label, { env = process.env, extraArgs = [], log } =
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  const times = fileTimes.get(timesAs) ?? [];
+  fileTimes.set(timesAs, times);
   // Name what failed at the end, where CI's tail shows it: failed tests, and suites that failed without a failed
   // test (an import error, a failing beforeAll, an unhandled error).
-  // The slowest files of the pass, so CI's log says where its minutes go.
-  const slowest = (report.testResults ?? [])
-    .map((f) => ({
-      name: path.relative(path.join(process.cwd(), ws), f.name),
-      ms: (f.endTime ?? 0) - (f.startTime ?? 0),
-    }))
-    .sort((a, b) => b.ms - a.ms)
-    .slice(0, 8);
-  say(`${label}: slowest files: ${slowest.map((f) => `${f.name} ${Math.round(f.ms / 1000)} s`).join(', ')}`);
   for (const file of report.testResults ?? []) {
     const where = path.relative(process.cwd(), file.name);
+    times.push({ name: path.relative(path.join(process.cwd(), ws), file.name), ms: file.endTime - file.startTime });
     for (const t of file.assertionResults ?? []) {
       if (t.status === 'failed') failures.push(`${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     }
@@ -84,9 +78,9 @@ async function runVitest(ws, label, { env = process.env, extraArgs = [], log } =
       failures.push(`${where} (suite): ${firstLine(file.message)}`);
     }
   }
-  if (run.status !== 0 && report.numFailedTests === 0) {
+  if (status !== 0 && report.numFailedTests === 0) {
     failures.push(
-      `${label}: vitest exited ${run.status} with no failed test (a suite failed to load, or an unhandled error: see above)`,
+      `${title}: vitest exited ${status} with no failed test (a suite failed to load, or an unhandled error: see above)`,
     );
     broken = true;
   }
@@ -113,39 +107,64 @@ const BACKEND_INDEPENDENT = [
   'test/models-real-photos.test.ts',
 ];
 
-// Two lanes side by side: the engine's suite, the server suite and its scale-out run one after another; beside
-// them the browser tests, which spend most of their time waiting on a page (one browser at a time). In a clean
-// clone, three lanes (the engine's suite on its own) slowed every pass on two cores (the server suite 294 -> 502 s)
-// and won nothing. TESTS_SERIAL=1 runs every pass one after another.
+/**
+ * The web suite as a queue of runs: the files that drive no browser in one run, then each browser file in a run
+ * of its own, the largest first (a file's size is a fair guess of its minutes), so the runs left for the end are
+ * short and the two lanes finish together.
+ */
+function webQueue() {
+  const dir = 'apps/web/test';
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => ({ file: `test/${f}`, text: fs.readFileSync(path.join(dir, f), 'utf8') }));
+  const drivesBrowser = (text) => /\b(startE2e|launchBrowser)\b/.test(text);
+  const plain = files.filter((f) => !drivesBrowser(f.text)).map((f) => f.file);
+  const browser = files
+    .filter((f) => drivesBrowser(f.text))
+    .sort((a, b) => b.text.length - a.text.length)
+    .map((f) => [f.file]);
+  return plain.length ? [plain, ...browser] : browser;
+}
+
+/** Takes runs off the web queue until it is empty (one browser at a time per lane). */
+async function drainWebQueue(queue) {
+  for (let files = queue.shift(); files; files = queue.shift()) {
+    await runVitest('apps/web', 'apps/web', { files });
+  }
+}
+
+// Two lanes side by side. One runs the engine's suite, the server suite and its scale-out run, one after another;
+// the other runs browser files, which mostly wait on a page. Both take browser files off one queue: the first lane
+// once its own passes end, so the browser files are shared out and neither lane idles while the other works.
+// Three lanes (the engine's suite on its own) slowed every pass on two cores (the server suite 294 -> 502 s) and
+// won nothing; a second browser beside all three passes made a browser step fail under the load.
+// TESTS_SERIAL=1 runs every pass one after another, its output streamed.
 const selected = (ws) => workspaces.includes(ws) && (!only.length || only.some((o) => ws.includes(o)));
 const serverSelected =
   workspaces.includes('apps/server') &&
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
-const serial = process.env.TESTS_SERIAL === '1';
+const queue = selected('apps/web') ? webQueue() : [];
 
 async function engineAndServerLane() {
   for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);
   if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
-}
-
-async function browserLane() {
-  if (!selected('apps/web')) return;
-  const log = serial ? undefined : path.join(os.tmpdir(), `vitest-web-log-${process.pid}.txt`);
-  await runVitest('apps/web', 'apps/web', { log });
+  await drainWebQueue(queue);
 }
 
 if (serial) {
   await engineAndServerLane();
-  await browserLane();
 } else {
-  await Promise.all([engineAndServerLane(), browserLane()]);
+  await Promise.all([engineAndServerLane(), drainWebQueue(queue)]);
 }
-for (const block of deferred) console.log(block);
 
+for (const [label, times] of fileTimes) {
+  const slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 8);
+  console.log(`${label}: slowest files: ${slowest.map((f) => `${f.name} ${Math.round(f.ms / 1000)} s`).join(', ')}`);
+}
 if (failures.length) console.log(`\nWhat failed:\n${failures.map((f) => `- ${f.slice(0, 400)}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || broken ? 1 : 0);
-
 async function runScaleOutPass() {
   const label = 'apps/server on PostgreSQL + S3 + 2 pg-boss workers';
   const { startScaleOutServices } = await import('./scale-out/services.mjs');

@@ -1,6 +1,7 @@
 import { DisconnectOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, Empty } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from './empty-state';
 import { errorMessage } from './error-message';
 
 interface Props {
@@ -19,16 +20,12 @@ interface Props {
 export function LoadErrorState({ error, onRetry, retrying = false, className, testId = 'load-error' }: Props) {
   const { t } = useTranslation('common');
   return (
-    <Empty
+    <EmptyState
       className={['load-error-state', className].filter(Boolean).join(' ')}
-      data-testid={testId}
+      testId={testId}
       image={<DisconnectOutlined className="load-error-icon" />}
-      description={
-        <>
-          <strong>{t('load_error.title')}</strong>
-          <div>{errorMessage(t, error, 'common:load_error.hint')}</div>
-        </>
-      }
+      title={t('load_error.title')}
+      hint={errorMessage(t, error, 'common:load_error.hint')}
     >
       <Button
         type="primary"
@@ -39,6 +36,6 @@ export function LoadErrorState({ error, onRetry, retrying = false, className, te
       >
         {t('load_error.retry')}
       </Button>
-    </Empty>
+    </EmptyState>
   );
 }

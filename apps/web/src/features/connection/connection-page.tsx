@@ -6,12 +6,13 @@ import {
   LoadingOutlined,
   QuestionCircleOutlined,
 } from '@ant-design/icons';
-import { Button, Card, Typography } from 'antd';
+import { Button, Card } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiUrl } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format';
+import { PageShell } from '../../lib/page-shell';
 import { useConnectionTest } from './api/get-server-status';
 import { ConnectionDetails } from './components/connection-details';
 import { ConnectionError } from './components/connection-error';
@@ -38,13 +39,7 @@ export default function ConnectionPage() {
   }[state];
 
   return (
-    <div className="page connection-page">
-      <header className="connection-header">
-        <Typography.Title level={2}>
-          <ApiOutlined /> {t('title')}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
-      </header>
+    <PageShell name="connection" icon={<ApiOutlined />} title={t('title')} subtitle={t('subtitle')}>
       <Card className={`connection-test is-${state}`} data-testid="connection-test" data-state={state}>
         <div className="connection-test-row">
           <span className="connection-state-icon">{icon}</span>
@@ -87,6 +82,6 @@ export default function ConnectionPage() {
           </div>
         </div>
       </Card>
-    </div>
+    </PageShell>
   );
 }

@@ -14,9 +14,10 @@ import { useCan } from '../../lib/auth';
 import { folderDescriptionText } from '../../lib/folder-description';
 import { useNavigateSection } from '../../lib/section-context';
 import { invalidateLibrary, useFolders } from '../../lib/folders-api';
-import { focusImagesOnFolder } from '../../lib/images-focus';
+import { handOver } from '../../lib/hand-over';
 import { formatDate } from '../../lib/format';
 import { LoadErrorState } from '../../lib/load-error-state';
+import { PageShell } from '../../lib/page-shell';
 import type { FolderItem } from '../../lib/normalize-folder';
 import { FolderDeleteWizard } from './components/folder-delete-wizard';
 import { FolderFormModal } from './components/folder-form-modal';
@@ -34,7 +35,7 @@ export default function FoldersPage() {
   const [deleting, setDeleting] = useState<FolderItem | null>(null);
   const navigate = useNavigateSection();
   const openFolder = (id: number) => {
-    focusImagesOnFolder(id);
+    handOver('imagesFolder', id);
     navigate('images');
   };
 
@@ -51,17 +52,12 @@ export default function FoldersPage() {
   const figure = (n: number) => (failed ? '–' : n);
 
   return (
-    <div className="page folders-page">
-      <div className="page-head">
-        <div>
-          <Typography.Title level={2} style={{ margin: 0 }}>
-            {t('title')}
-          </Typography.Title>
-          <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
-            {t('description_text')}
-          </Typography.Paragraph>
-        </div>
-        <div className="page-head-actions">
+    <PageShell
+      name="folders"
+      title={t('title')}
+      subtitle={t('description_text')}
+      actions={
+        <>
           <Button icon={<ReloadOutlined spin={folders.isFetching} />} onClick={reload} disabled={folders.isFetching}>
             {t('refresh')}
           </Button>
@@ -76,9 +72,9 @@ export default function FoldersPage() {
               {t('create')}
             </Button>
           </Tooltip>
-        </div>
-      </div>
-
+        </>
+      }
+    >
       <Row gutter={[16, 16]} className="folders-stats">
         <Col xs={24} sm={8}>
           <Card>
@@ -218,6 +214,6 @@ export default function FoldersPage() {
           reload();
         }}
       />
-    </div>
+    </PageShell>
   );
 }

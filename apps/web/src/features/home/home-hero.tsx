@@ -9,8 +9,7 @@ import { useEngine } from '../../lib/engine-status';
 import { errorMessage } from '../../lib/error-message';
 import { invalidateLibrary } from '../../lib/folders-api';
 import { LANGUAGES } from '../../lib/i18n';
-import { focusImagesOnFolder } from '../../lib/images-focus';
-import { focusResultsOnTask } from '../../lib/results-focus';
+import { handOver } from '../../lib/hand-over';
 import { engineLabelText } from '../../lib/model-label';
 import { loadSampleSet, SAMPLE_COUNT, SAMPLE_LEAVES } from './sample-set';
 import type { Section } from '../../lib/sections';
@@ -39,11 +38,11 @@ export function HomeHero() {
   const [sampleStep, setSampleStep] = useState<{ step: 'upload' | 'fields' | 'scoring'; percent: number } | null>(null);
 
   const openFolder = (folderId: number) => {
-    focusImagesOnFolder(folderId);
+    handOver('imagesFolder', folderId);
     navigate('images');
   };
   const openResults = (taskId: number) => {
-    focusResultsOnTask(taskId);
+    handOver('resultsTask', taskId);
     navigate('results');
   };
 

@@ -16,7 +16,7 @@ import {
 import type { QueryClient } from '@tanstack/react-query';
 import { fetchAllFolders, FOLDERS_KEY, invalidateLibrary, moveImages, useFolders } from '../../lib/folders-api';
 import { fetchImageRefs } from '../../lib/image-refs';
-import { clearImagesFocus, peekImagesFocus } from '../../lib/images-focus';
+import { useHandOver } from '../../lib/hand-over';
 import { deleteImages } from './api/delete-images';
 import { ImageBrowser, type EmptyKind, type ViewMode } from './components/image-browser';
 import { ImagePreview } from './components/image-preview';
@@ -51,8 +51,8 @@ export default function ImagesPage() {
   const narrow = !screens.md;
 
   // A folder card (Folders) or the sample set (Home) may hand over the folder to open on.
-  const [folder, setFolder] = useState<FolderFilter>(() => peekImagesFocus() ?? DEFAULT_LIST_PARAMS.folder);
-  useEffect(clearImagesFocus, []);
+  const handedFolder = useHandOver('imagesFolder');
+  const [folder, setFolder] = useState<FolderFilter>(() => handedFolder ?? DEFAULT_LIST_PARAMS.folder);
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortField>(DEFAULT_LIST_PARAMS.sort);

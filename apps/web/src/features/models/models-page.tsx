@@ -1,11 +1,12 @@
 import { ExperimentOutlined, ImportOutlined, ReloadOutlined } from '@ant-design/icons';
-import { App, Button, Skeleton, Tooltip, Typography } from 'antd';
+import { App, Button, Skeleton, Tooltip } from 'antd';
 import { useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../lib/auth';
 import { errorCode, errorMessage } from '../../lib/error-message';
 import { useLabModels, type LabModelView } from '../../lib/lab-models';
 import { LoadErrorState } from '../../lib/load-error-state';
+import { PageShell } from '../../lib/page-shell';
 import { useNavigateSection } from '../../lib/section-context';
 import { useCancelTraining, useDeleteModel, useImportModel, useRenameModel } from './api/models-api';
 import { ModelCard } from './components/model-card';
@@ -87,13 +88,12 @@ export default function ModelsPage() {
   const list = models.data ?? [];
 
   return (
-    <div className="page models-page">
-      <header className="models-header">
-        <div>
-          <Typography.Title level={2}>{t('title')}</Typography.Title>
-          <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
-        </div>
-        <div className="models-header-actions">
+    <PageShell
+      name="models"
+      title={t('title')}
+      subtitle={t('subtitle')}
+      actions={
+        <>
           {guarded(
             <Button
               type="primary"
@@ -130,8 +130,9 @@ export default function ModelsPage() {
             data-testid="models-import-input"
             aria-label={t('actions.import')}
           />
-        </div>
-      </header>
+        </>
+      }
+    >
       {models.isLoading ? (
         <Skeleton active />
       ) : models.isError && !models.data ? (
@@ -167,6 +168,6 @@ export default function ModelsPage() {
         onSave={onRename}
         onClose={() => setRenaming(null)}
       />
-    </div>
+    </PageShell>
   );
 }

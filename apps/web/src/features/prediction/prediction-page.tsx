@@ -1,5 +1,5 @@
 import { EditOutlined, PictureOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Col, Input, Row, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Input, Row } from 'antd';
 import { TASK_NAME_MAX } from '@cassavascope/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,8 @@ import { engineLabelText } from '../../lib/model-label';
 import { parseSpecimenKind, readyLabModels, useLabModels, type SpecimenKindChoice } from '../../lib/lab-models';
 import { usePredictionFolders } from './api/get-prediction-folders';
 import { useMeasuredRate } from './api/get-measured-rate';
-import { clearRerunParameters, peekRerunParameters, type RerunParameters } from '../../lib/rerun-parameters';
+import { useHandOver, type RerunParameters } from '../../lib/hand-over';
+import { PageShell } from '../../lib/page-shell';
 import { usePredictionImages, type ImageFilter } from './api/get-prediction-images';
 import { ConfigurationPanel } from './components/configuration-panel';
 import { ConfirmTaskDialog } from './components/confirm-task-dialog';
@@ -50,8 +51,7 @@ export default function PredictionPage() {
   const library = usePredictionImages(ALL_IMAGES, 1, true);
   const [filter, setFilter] = useState<ImageFilter>(ALL_IMAGES);
   // "Run again with these parameters" (task details) hands over a task's parameters: the screen starts from them.
-  const [rerun] = useState(peekRerunParameters);
-  useEffect(clearRerunParameters, []);
+  const rerun = useHandOver('rerunParameters');
   const [parameters, setParameters] = useState<PredictionParameterValues>(() =>
     rerun ? rerunValues(rerun) : DEFAULT_PARAMETER_VALUES,
   );
@@ -148,11 +148,7 @@ export default function PredictionPage() {
   const scoringLabel = modelId === null ? modelLabel : t('config.model_lab', { name: labModel?.name ?? `#${modelId}` });
 
   return (
-    <div className="page prediction-page">
-      <header className="prediction-header">
-        <Typography.Title level={2}>{t('title')}</Typography.Title>
-        <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
-      </header>
+    <PageShell name="prediction" title={t('title')} subtitle={t('subtitle')}>
       <PredictionStats
         availableImages={library.data?.libraryCount ?? null}
         folders={folders.data?.count ?? null}
@@ -249,6 +245,6 @@ export default function PredictionPage() {
         onConfirm={onConfirm}
         onCancel={() => setConfirming(false)}
       />
-    </div>
+    </PageShell>
   );
 }

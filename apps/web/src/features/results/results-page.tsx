@@ -1,12 +1,14 @@
 import { BarChartOutlined, DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Spin, Typography } from 'antd';
+import { App, Button, Spin } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../lib/section-context';
+import { EmptyState } from '../../lib/empty-state';
 import { LoadErrorState } from '../../lib/load-error-state';
+import { PageShell } from '../../lib/page-shell';
 import { useStoredState } from '../../lib/use-stored-state';
-import { clearResultsFocus, peekResultsFocus } from '../../lib/results-focus';
+import { useHandOver } from '../../lib/hand-over';
 import { GroupSummary } from '../../lib/groups/group-summary';
 import { exportGroups, exportResults, type ExportFormat } from './api/export-results';
 import { useResultTasks } from './api/get-result-tasks';
@@ -31,18 +33,16 @@ export default function ResultsPage() {
   const { message } = App.useApp();
   const navigate = useNavigateSection();
   // Filters, layout and By group fields are kept across a reload; a task handed over by Tasks wins over the saved one.
-  const [saved, setSaved] = useStoredState(RESULTS_VIEW_KEY, readResultsViewState, (state) => {
-    const handedOver = peekResultsFocus();
-    return handedOver === null ? state : { ...state, filter: { ...state.filter, taskId: handedOver } };
-  });
+  const handedOver = useHandOver('resultsTask');
+  const [saved, setSaved] = useStoredState(RESULTS_VIEW_KEY, readResultsViewState, (state) =>
+    handedOver === null ? state : { ...state, filter: { ...state.filter, taskId: handedOver } },
+  );
   const { filter, view, listView, groupFields } = saved;
   // The first result of the current filter is selected; the detail modal and the preview show the selected one.
   const [selectedIndex, setSelectedIndex] = useState(0);
   const [detailOpen, setDetailOpen] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
-
-  useEffect(clearResultsFocus, []);
 
   const tasks = useResultTasks();
   const task = useMemo(
@@ -158,13 +158,7 @@ export default function ResultsPage() {
   };
 
   return (
-    <div className="page results-page">
-      <header className="results-header">
-        <Typography.Title level={2}>
-          <BarChartOutlined /> {t('title')}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
-      </header>
+    <PageShell name="results" icon={<BarChartOutlined />} title={t('title')} subtitle={t('subtitle')}>
       <div className="results-layout">
         <TaskSidebar
           tasks={tasks.data?.results ?? []}
@@ -224,29 +218,18 @@ export default function ResultsPage() {
               testId="results-error"
             />
           ) : count === 0 || count === null ? (
-            <Empty
+            <EmptyState
               className="results-empty"
-              data-testid="results-empty"
-              description={
-                filtered ? (
-                  <>
-                    <strong>{t('empty.filtered')}</strong>
-                    <div>{t('empty.filtered_hint')}</div>
-                  </>
-                ) : (
-                  <>
-                    <strong>{t('empty.none')}</strong>
-                    <div>{t('empty.none_hint')}</div>
-                  </>
-                )
-              }
+              testId="results-empty"
+              title={t(filtered ? 'empty.filtered' : 'empty.none')}
+              hint={t(filtered ? 'empty.filtered_hint' : 'empty.none_hint')}
             >
               {!filtered && (
                 <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('prediction')}>
                   {t('empty.create')}
                 </Button>
               )}
-            </Empty>
+            </EmptyState>
           ) : (
             <ResultsCollection
               view={listView}
@@ -276,6 +259,6 @@ export default function ResultsPage() {
           onClose={() => setPreviewOpen(false)}
         />
       )}
-    </div>
+    </PageShell>
   );
 }

@@ -1,6 +1,7 @@
-import { Tabs, Typography } from 'antd';
+import { Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageShell } from '../../lib/page-shell';
 import { GroupsPanel } from './components/groups-panel';
 import { PatternPanel } from './components/pattern-panel';
 import { SheetPanel } from './components/sheet-panel';
@@ -14,17 +15,7 @@ export default function SamplesPage() {
   const { t } = useTranslation('samples');
   const [tab, setTab] = useState('names');
   return (
-    <div className="page samples-page">
-      <div className="page-head">
-        <div>
-          <Typography.Title level={2} style={{ margin: 0 }}>
-            {t('title')}
-          </Typography.Title>
-          <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
-            {t('description_text')}
-          </Typography.Paragraph>
-        </div>
-      </div>
+    <PageShell name="samples" title={t('title')} subtitle={t('description_text')}>
       <Tabs
         activeKey={tab}
         onChange={setTab}
@@ -39,6 +30,6 @@ export default function SamplesPage() {
           },
         ]}
       />
-    </div>
+    </PageShell>
   );
 }

@@ -1,13 +1,14 @@
 import { PAGE_SIZE_MAX } from '@cassavascope/contract';
 import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { App, Button, Empty, Input, Select, Spin, Typography } from 'antd';
+import { App, Button, Input, Select, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateSection } from '../../lib/section-context';
+import { EmptyState } from '../../lib/empty-state';
 import { LoadErrorState } from '../../lib/load-error-state';
+import { PageShell } from '../../lib/page-shell';
 import type { TaskView } from '../../lib/normalize-task';
-import { focusResultsOnTask } from '../../lib/results-focus';
-import { rerunWithParameters } from '../../lib/rerun-parameters';
+import { handOver } from '../../lib/hand-over';
 import { useLabModels } from '../../lib/lab-models';
 import { useCancelTask } from './api/cancel-task';
 import { useDeleteTask } from './api/delete-task';
@@ -98,12 +99,12 @@ export default function TasksPage() {
     });
 
   const onViewResults = (task: TaskView) => {
-    focusResultsOnTask(task.id);
+    handOver('resultsTask', task.id);
     navigate('results');
   };
 
   const onRerun = (task: TaskView) => {
-    rerunWithParameters({
+    handOver('rerunParameters', {
       taskName: task.name,
       ...task.parameters,
       specimenKind: task.specimenKind,
@@ -115,7 +116,7 @@ export default function TasksPage() {
   // "Score again with this model": the same images, parameters and specimen kind, the chosen model; the
   // Prediction screen opens with them picked, to check and create the task.
   const onScoreAgain = (task: TaskView, modelId: number | null) => {
-    rerunWithParameters({
+    handOver('rerunParameters', {
       taskName: task.name,
       ...task.parameters,
       specimenKind: task.specimenKind,
@@ -130,12 +131,11 @@ export default function TasksPage() {
   const filtered = isFilteredList({ search: searchInput, status });
 
   return (
-    <div className="page tasks-page">
-      <header className="tasks-header">
-        <div>
-          <Typography.Title level={2}>{t('title')}</Typography.Title>
-          <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
-        </div>
+    <PageShell
+      name="tasks"
+      title={t('title')}
+      subtitle={t('subtitle')}
+      actions={
         <Button
           icon={<ReloadOutlined spin={loading} />}
           disabled={loading}
@@ -144,7 +144,8 @@ export default function TasksPage() {
         >
           {t('refresh')}
         </Button>
-      </header>
+      }
+    >
       {/* No list yet and the load failed: the figures are unknown, not zero. */}
       <TaskSummaryCards summary={tasks.data || lastUnfiltered ? summary : null} />
       <div className="tasks-filters">
@@ -179,29 +180,18 @@ export default function TasksPage() {
           testId="tasks-error"
         />
       ) : visible.length === 0 ? (
-        <Empty
+        <EmptyState
           className="tasks-empty"
-          data-testid="tasks-empty"
-          description={
-            filtered ? (
-              <>
-                <strong>{t('empty.no_matches')}</strong>
-                <div>{t('empty.no_matches_hint')}</div>
-              </>
-            ) : (
-              <>
-                <strong>{t('empty.no_tasks')}</strong>
-                <div>{t('empty.no_tasks_hint')}</div>
-              </>
-            )
-          }
+          testId="tasks-empty"
+          title={t(filtered ? 'empty.no_matches' : 'empty.no_tasks')}
+          hint={t(filtered ? 'empty.no_matches_hint' : 'empty.no_tasks_hint')}
         >
           {!filtered && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('prediction')}>
               {t('empty.create')}
             </Button>
           )}
-        </Empty>
+        </EmptyState>
       ) : (
         <div className="tasks-list" data-testid="tasks-list">
           {visible.map((task) => (
@@ -250,6 +240,6 @@ export default function TasksPage() {
         onConfirm={onDelete}
         onCancel={() => setDeleting(null)}
       />
-    </div>
+    </PageShell>
   );
 }

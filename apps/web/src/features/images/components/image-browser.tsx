@@ -2,6 +2,7 @@ import { App, Button, Empty, Spin } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { EmptyState } from '../../../lib/empty-state';
 import { LoadErrorState } from '../../../lib/load-error-state';
 import type { ImageItem } from '../../../lib/normalize-image';
 import type { ImageGroup, SortDirection, SortField } from '../api/list-images';
@@ -320,35 +321,27 @@ export function ImageBrowser(props: Props) {
         ) : images.length === 0 ? (
           <div className="image-browser-state">
             {props.emptyKind === 'search' ? (
-              <Empty
-                data-testid="images-empty"
+              <EmptyState
+                testId="images-empty"
                 data-empty={props.emptyKind}
                 image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={
-                  <>
-                    <strong>{t('empty_search', { search: props.search.trim() })}</strong>
-                    <div>{t('empty_search_hint')}</div>
-                  </>
-                }
+                title={t('empty_search', { search: props.search.trim() })}
+                hint={t('empty_search_hint')}
               >
                 <Button onClick={props.onClearSearch}>{t('clear_search')}</Button>
-              </Empty>
+              </EmptyState>
             ) : props.emptyKind === 'filter' ? (
-              <Empty
-                data-testid="images-empty"
+              <EmptyState
+                testId="images-empty"
                 data-empty={props.emptyKind}
                 image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={
-                  <>
-                    <strong>{t('empty_filter')}</strong>
-                    <div>{t('empty_filter_hint')}</div>
-                  </>
-                }
+                title={t('empty_filter')}
+                hint={t('empty_filter_hint')}
               >
                 <Button onClick={props.onClearFilters} data-testid="clear-filters">
                   {t('clear_filters')}
                 </Button>
-              </Empty>
+              </EmptyState>
             ) : (
               <Empty
                 data-testid="images-empty"

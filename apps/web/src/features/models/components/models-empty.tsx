@@ -1,12 +1,13 @@
 import { PictureOutlined } from '@ant-design/icons';
-import { Button, Empty, Typography } from 'antd';
+import { Button, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../lib/empty-state';
 
 /** No model yet: how to teach the engine, step by step, with the way to the photos. */
 export function ModelsEmpty({ onOpenImages }: { onOpenImages: () => void }) {
   const { t } = useTranslation('models');
   return (
-    <Empty className="models-empty" data-testid="models-empty" description={<strong>{t('empty.title')}</strong>}>
+    <EmptyState className="models-empty" testId="models-empty" title={t('empty.title')}>
       <ol className="models-empty-steps">
         <li>{t('empty.step_paint')}</li>
         <li>{t('empty.step_train')}</li>
@@ -16,6 +17,6 @@ export function ModelsEmpty({ onOpenImages }: { onOpenImages: () => void }) {
       <Button icon={<PictureOutlined />} onClick={onOpenImages} data-testid="models-open-images">
         {t('empty.open_images')}
       </Button>
-    </Empty>
+    </EmptyState>
   );
 }

@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import { ApiError, apiUrl, errorFromResponse, listCount, listResults } from '../src/lib/api-client';
 import { codeMessage, errorMessage, TRANSLATED_ERROR_CODES, uploadErrorMessage } from '../src/lib/error-message';
 import { formatSizeMb } from '../src/lib/format';
+import { clearHandOver, handOver, peekHandOver } from '../src/lib/hand-over';
 import { uploadTotals } from '../src/features/images/upload-totals';
 import { normalizeFolder } from '../src/lib/normalize-folder';
 import { normalizeImage } from '../src/lib/normalize-image';
@@ -328,5 +329,23 @@ describe('English sentences on a Chinese screen (issue 15 item 16)', () => {
     expect(texts.flatMap(englishSentences)).toEqual([]);
     // One term for "image": 图像, never 图片.
     expect(texts.filter((s) => s.includes('图片'))).toEqual([]);
+  });
+});
+
+describe('hand-over between sections', () => {
+  it('keeps one value per key until it is cleared; a later hand-over replaces it', () => {
+    expect(peekHandOver('resultsTask')).toBeNull();
+    handOver('resultsTask', 7);
+    handOver('imagesFolder', 3);
+    handOver('resultsTask', 9);
+    // Reading does not take it (a render may run twice); the keys do not mix.
+    expect(peekHandOver('resultsTask')).toBe(9);
+    expect(peekHandOver('resultsTask')).toBe(9);
+    expect(peekHandOver('imagesFolder')).toBe(3);
+    expect(peekHandOver('rerunParameters')).toBeNull();
+    clearHandOver('resultsTask');
+    expect(peekHandOver('resultsTask')).toBeNull();
+    expect(peekHandOver('imagesFolder')).toBe(3);
+    clearHandOver('imagesFolder');
   });
 });

@@ -124,6 +124,16 @@ describe('samples: pattern from names, a task, the mean per genotype', () => {
     await page.getByTestId('groups-table').locator('tr').filter({ hasText: 'TME419' }).click();
     await expect.poll(() => page.getByTestId('group-photos').locator('figure').count(), POLL).toBe(3);
     await expect.poll(() => page.getByTestId('group-photos-title').textContent(), POLL).toBe('TME419');
+    // Each photo's value can be read whole under its picture, however long its name.
+    const values = page.getByTestId('group-photos').getByTestId('group-photo-ppd');
+    await expect
+      .poll(() => values.allTextContents(), POLL)
+      .toEqual(Array(3).fill(expect.stringMatching(/^PPD \d+\.\d\d$/)));
+    for (const value of await values.all()) {
+      expect(
+        await value.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().width > 0),
+      ).toBe(true);
+    }
     await screenshot(page, 'samples-group-photos-en');
     await closeGroupPhotos();
     // The group without a genotype shows the one photo whose name did not match.

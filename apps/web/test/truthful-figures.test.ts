@@ -320,9 +320,17 @@ describe('headlines and cards that agree with the numbers', () => {
     await e2e.goto('images');
     const card = (name: string) => page.locator(`[data-testid="image-card"][data-image-name="${name}"]`);
     await expect.poll(() => card('TME419_1.jpg').getByTestId('ppd-badge').textContent(), POLL).toBe('PPD 1.50');
+    // On the card, one line; the whole sentence in its tooltip.
+    const laterNote = card('TME419_1.jpg').getByTestId('image-reviewed');
     await expect
-      .poll(() => card('TME419_1.jpg').getByTestId('image-reviewed').textContent(), POLL)
-      .toBe(` Reviewed · a later run, not reviewed, reads ${later.ppd_value!.toFixed(2)}`);
+      .poll(() => laterNote.textContent(), POLL)
+      .toBe(` Reviewed · newer run: ${later.ppd_value!.toFixed(2)}`);
+    expect(await laterNote.getAttribute('title')).toBe(
+      `Reviewed · a later run, not reviewed, reads ${later.ppd_value!.toFixed(2)}`,
+    );
+    const oneLine = () =>
+      laterNote.evaluate((el) => el.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(el).lineHeight));
+    expect(await oneLine()).toBe(true);
     await expect
       .poll(() => card('TME419_3.jpg').getByTestId('ppd-badge').textContent(), POLL)
       .toBe(`PPD ${reviewedOnly.ppd_value!.toFixed(2)}`);
@@ -330,9 +338,10 @@ describe('headlines and cards that agree with the numbers', () => {
     expect(await card('TME419_2.jpg').getByTestId('image-reviewed').count()).toBe(0);
     await shot('images-en-1440');
     await e2e.setLanguage('zh');
-    await expect
-      .poll(() => card('TME419_1.jpg').getByTestId('image-reviewed').textContent(), POLL)
-      .toBe(` 已复核 · 之后一次运行（未复核）为 ${later.ppd_value!.toFixed(2)}`);
+    await expect.poll(() => laterNote.textContent(), POLL).toBe(` 已复核 · 较新运行：${later.ppd_value!.toFixed(2)}`);
+    expect(await laterNote.getAttribute('title')).toBe(
+      `已复核 · 之后的一次运行（未复核）为 ${later.ppd_value!.toFixed(2)}`,
+    );
     await expect.poll(() => card('TME419_3.jpg').getByTestId('image-reviewed').textContent(), POLL).toBe(' 已复核');
     await shot('images-zh-1440');
     await page.setViewportSize(PHONE);
@@ -342,9 +351,10 @@ describe('headlines and cards that agree with the numbers', () => {
     await shot('images-zh-390', false);
     await e2e.setLanguage('en');
     await expect
-      .poll(() => card('TME419_1.jpg').getByTestId('image-reviewed').textContent(), POLL)
-      .toBe(` Reviewed · a later run, not reviewed, reads ${later.ppd_value!.toFixed(2)}`);
+      .poll(() => laterNote.textContent(), POLL)
+      .toBe(` Reviewed · newer run: ${later.ppd_value!.toFixed(2)}`);
     await card('TME419_1.jpg').scrollIntoViewIfNeeded();
+    expect(await oneLine()).toBe(true);
     await shot('images-en-390', false);
     await page.setViewportSize(DESKTOP);
   });

@@ -1,9 +1,10 @@
-import { GROUP_CI_MIN_IMAGES } from '@cassavascope/contract';
+import { GROUP_CI_MIN_IMAGES, PPD_MAX, PPD_MIN } from '@cassavascope/contract';
 
 /**
  * The statistics of a group of PPD values from its sums (n, sum, sum of squares): mean, sample SD and the 95 %
  * interval of the mean with Student's t (n - 1 degrees of freedom), from GROUP_CI_MIN_IMAGES values on (from two,
- * t = 12.71 gives an interval far wider than the scale). Sums come from the database in one grouped pass, so
+ * t = 12.71 gives an interval far wider than the scale). The interval is cut to the scale, 0-10: a group mean cannot
+ * lie outside it, so the cut loses no coverage, and "-1.23 - 4.95" would read as a negative PPD. Sums come from the database in one grouped pass, so
  * 100 000 results never travel to the server one by one.
  */
 export interface GroupStatistics {
@@ -23,7 +24,8 @@ export function groupStatistics(n: number, sum: number, sumSquares: number): Gro
   const sd = Math.sqrt(variance);
   if (n < GROUP_CI_MIN_IMAGES) return { mean: round(mean), sd: round(sd), ci95: null };
   const half = studentT975(n - 1) * (sd / Math.sqrt(n));
-  return { mean: round(mean), sd: round(sd), ci95: [round(mean - half), round(mean + half)] };
+  const ci95: [number, number] = [round(Math.max(PPD_MIN, mean - half)), round(Math.min(PPD_MAX, mean + half))];
+  return { mean: round(mean), sd: round(sd), ci95 };
 }
 
 /** The 97.5th percentile of Student's t with `df` degrees of freedom (12.706 for 1, 1.960 as df grows). */

@@ -53,7 +53,7 @@ export const ImageCard = memo(function ImageCard({ image, selected, onToggle, on
           <span data-testid="image-size">{formatSizeMb(image.size)}</span>
           <PpdBadge value={shownPpd(image)} hasPPD={image.hasPPD} />
         </div>
-        {image.reviewed ? <ReviewedNote image={image} /> : null}
+        {image.reviewed ? <ReviewedNote image={image} compact /> : null}
       </div>
     </div>
   );

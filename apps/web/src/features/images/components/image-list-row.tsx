@@ -45,7 +45,7 @@ export const ImageListRow = memo(function ImageListRow({ image, folderName, sele
       <div className="image-row-time">{formatDateTime(image.createdTime)}</div>
       <div className="image-row-ppd">
         <PpdBadge value={shownPpd(image)} hasPPD={image.hasPPD} />
-        {image.reviewed ? <ReviewedNote image={image} /> : null}
+        {image.reviewed ? <ReviewedNote image={image} compact /> : null}
         <span className="image-row-prediction" data-testid="last-prediction">
           {image.lastPrediction
             ? t(`prediction_label.${image.lastPrediction}`, { defaultValue: image.lastPrediction })

@@ -8,6 +8,7 @@ import {
   FileZipOutlined,
   FolderOpenOutlined,
   HighlightOutlined,
+  SearchOutlined,
   SlidersOutlined,
   SortAscendingOutlined,
   SortDescendingOutlined,
@@ -84,9 +85,12 @@ export function ImagesToolbar(p: Props) {
             label: t(`samples:field.${f}`, { defaultValue: f }),
           })),
         ];
+  // The list follows each keystroke, so the field needs no search button: on a phone that button's width cut the
+  // placeholder to "Search by na…".
   const search = (
-    <Input.Search
+    <Input
       allowClear
+      prefix={<SearchOutlined aria-hidden="true" />}
       className="images-search"
       placeholder={t('search_placeholder')}
       value={p.search}

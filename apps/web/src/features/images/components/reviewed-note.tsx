@@ -12,18 +12,30 @@ export function shownPpd(image: Pick<ImageItem, 'ppdValue' | 'reviewed'>): numbe
 }
 
 /**
- * Under a reviewed image's PPD: "Reviewed", and when a later run nobody reviewed reads otherwise, that run's value
- * ("Reviewed · later run 5.10, not reviewed"). Rendered only for reviewed images, so the other cards pay nothing.
+ * Under a reviewed image's PPD: "Reviewed", and when a later run nobody reviewed reads otherwise, that run's value.
+ * `compact` (cards and list rows) keeps it to one line, the whole sentence in its tooltip, so a reviewed card is no
+ * taller than its neighbours. Rendered only for reviewed images, so the other cards pay nothing.
  */
-export function ReviewedNote({ image }: { image: Pick<ImageItem, 'ppdValue' | 'reviewed'> }) {
+export function ReviewedNote({
+  image,
+  compact = false,
+}: {
+  image: Pick<ImageItem, 'ppdValue' | 'reviewed'>;
+  compact?: boolean;
+}) {
   const { t } = useTranslation('images');
   const reviewed = image.reviewed;
   if (!reviewed) return null;
   const later = !reviewed.latest && image.ppdValue !== null;
+  const sentence = later ? t('reviewed_later_run', { value: formatPpd(image.ppdValue) }) : t('reviewed_mark');
+  const shown = later && compact ? t('reviewed_later_run_short', { value: formatPpd(image.ppdValue) }) : sentence;
   return (
-    <div className={`image-reviewed${later ? ' has-later-run' : ''}`} data-testid="image-reviewed">
-      <CheckCircleFilled aria-hidden="true" />{' '}
-      {later ? t('reviewed_later_run', { value: formatPpd(image.ppdValue) }) : t('reviewed_mark')}
+    <div
+      className={`image-reviewed${later ? ' has-later-run' : ''}${compact ? ' is-compact' : ''}`}
+      data-testid="image-reviewed"
+      title={compact ? sentence : undefined}
+    >
+      <CheckCircleFilled aria-hidden="true" /> {shown}
     </div>
   );
 }

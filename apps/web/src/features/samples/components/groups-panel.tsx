@@ -108,8 +108,12 @@ function GroupPhotos({
                 width={150}
                 height={110}
               />
+              {/* The name may be cut; the value the photo counts with never is. */}
               <figcaption title={r.imageName}>
-                {r.imageName} · {formatPpd(r.ppdValue)}
+                <span className="group-photo-name">{r.imageName}</span>
+                <span className="group-photo-ppd" data-testid="group-photo-ppd">
+                  PPD {formatPpd(r.ppdValue)}
+                </span>
               </figcaption>
             </figure>
           ))}

@@ -9,7 +9,7 @@ import type { BlobStorage } from './storage/blob-storage.js';
 import { guardOf } from './storage/blob-guard.js';
 import { createStorage } from './storage/create-storage.js';
 import { DiskSpace } from './storage/disk-space.js';
-import { sweepOrphanBlobs } from './storage/orphan-sweep.js';
+import { sweepOrphanBlobs } from './maintenance/orphan-sweep.js';
 import { isStorageFull } from './storage/storage-full.js';
 import { sweepTempFiles } from './storage/temp-sweep.js';
 

@@ -1,7 +1,7 @@
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../src/db/migrations/index.js';
-import { nameSortKey } from '../src/images/name-sort.js';
+import { nameSortKey } from '../src/names/name-sort.js';
 import { emptyDatabase } from './helpers/empty-database.js';
 import { makeGreyJpeg, uploadFiles } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';

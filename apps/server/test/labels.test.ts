@@ -4,7 +4,7 @@ import { formWith, makePng } from './helpers/fixtures.js';
 import { makeSpecimenJpeg, uploadFiles } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 import { guardOf } from '../src/storage/blob-guard.js';
-import { sweepOrphanBlobs } from '../src/storage/orphan-sweep.js';
+import { sweepOrphanBlobs } from '../src/maintenance/orphan-sweep.js';
 
 /**
  * Labels (issue 23, api.md "Labels and lab models"): PUT / GET / DELETE /images/{id}/labels/, the has_labels

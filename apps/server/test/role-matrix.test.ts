@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { accessFor } from '../src/auth/role-policy.js';
+import { accessFor } from '../src/security/role-policy.js';
 import { ADMIN, AUTH_ENV, addUser, signIn } from './helpers/sign-in.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardOf } from '../src/storage/blob-guard.js';
-import { sweepOrphanBlobs } from '../src/storage/orphan-sweep.js';
+import { sweepOrphanBlobs } from '../src/maintenance/orphan-sweep.js';
 import { sweepTempFiles } from '../src/storage/temp-sweep.js';
 import { storedKeys, storedState } from './helpers/data-dir.js';
 import { makeJpeg } from './helpers/fixtures.js';

@@ -3,7 +3,7 @@ import { storedState } from './helpers/data-dir.js';
 import { makeJpeg } from './helpers/fixtures.js';
 import { multipartBody, RawConnection } from './helpers/raw-socket.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
-import { MultipartHeaderCheck } from '../src/uploads/multipart-header-check.js';
+import { MultipartHeaderCheck } from '../src/http/multipart-header-check.js';
 
 /** Issue 13, point 4: every upload is answered, and an early answer does not poison the connection. */
 let server: TestServer;

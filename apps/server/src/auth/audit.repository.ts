@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { AuditEntry } from './deletion-audit.js';
+import type { AuditEntry } from '../http/deletion-audit.js';
 
 /** The `audit_log` table's one owner: who deleted what. */
 export class AuditRepository {

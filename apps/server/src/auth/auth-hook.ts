@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuthService } from './auth.service.js';
-import { auditEntryOf, isAuditedInDeletion } from './deletion-audit.js';
-import { accessFor, roleAllows } from './role-policy.js';
+import { auditEntryOf, isAuditedInDeletion } from '../http/deletion-audit.js';
+import { accessFor, roleAllows } from '../security/role-policy.js';
 import { sessionTokenOf } from './session-token.js';
 import type { SessionUser } from './sessions.repository.js';
 

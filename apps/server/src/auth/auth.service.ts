@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { UsersRepository, usernameKey } from '../users/users.repository.js';
 import { LoginThrottle, throttleSubjects } from './login-throttle.js';
-import { decoyHash, verifyPassword } from './password.js';
+import { decoyHash, verifyPassword } from '../security/password.js';
 import { newSessionToken, tokenHash } from './session-token.js';
 import { SessionsRepository, type SessionUser } from './sessions.repository.js';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { hashPassword } from './password.js';
+import { hashPassword } from '../security/password.js';
 
 /**
  * At start: the first admin from ADMIN_USERNAME / ADMIN_PASSWORD when there is no user yet (two API

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FoldersTable } from '../db/schema.js';
-import { nameSortKey } from '../images/name-sort.js';
+import { nameSortKey } from '../names/name-sort.js';
 
 /** Ids per statement (SQLite's variable limit). */
 const IDS_PER_QUERY = 500;

@@ -1,7 +1,7 @@
 import { FOLDER_NAME_MAX, folderListSchema, folderSchema, imageListSchema, movedSchema } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { auditInDeletion } from '../auth/deletion-audit.js';
+import { auditInDeletion } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';

@@ -1,6 +1,6 @@
 import type { Folder } from '@cassavascope/contract';
 import { AuditRepository } from '../auth/audit.repository.js';
-import type { AuditEntry } from '../auth/deletion-audit.js';
+import type { AuditEntry } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError, badRequest, notFound, unknownIds } from '../http/errors.js';
@@ -9,7 +9,7 @@ import { ImagesService } from '../images/images.service.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
 import { toFolder } from './folder-view.js';
-import { nameSortKey } from '../images/name-sort.js';
+import { nameSortKey } from '../names/name-sort.js';
 import { FoldersRepository, folderNameKey } from './folders.repository.js';
 
 export interface FolderInput {

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from './errors.js';
 import { isPlainName, NAME_PROBLEM } from '../names/names.js';
-import { baseName } from './file-names.js';
+import { baseName } from '../names/file-names.js';
 import { MultipartHeaderCheck } from './multipart-header-check.js';
 import { discard, stageStream, TooLargeError, type StagedFile, type StageOptions } from './staged-file.js';
 import { crashPoint } from '../util/crash-point.js';

@@ -1,4 +1,4 @@
-import { nameSortKey } from './name-sort.js';
+import { nameSortKey } from '../names/name-sort.js';
 
 /** A stored field value; `null` is the group of images without the field. */
 export type FieldGroupValue = number | string | null;

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Database, ImagesTable } from '../db/schema.js';
-import { nameSortKey } from './name-sort.js';
+import { nameSortKey } from '../names/name-sort.js';
 import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
 import { labelledCondition } from '../labels/labels.repository.js';
 

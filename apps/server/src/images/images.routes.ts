@@ -1,4 +1,4 @@
-import { auditInDeletion } from '../auth/deletion-audit.js';
+import { auditInDeletion } from '../http/deletion-audit.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';

@@ -1,6 +1,6 @@
 import type { Image, ImageList } from '@cassavascope/contract';
 import { AuditRepository } from '../auth/audit.repository.js';
-import type { AuditEntry } from '../auth/deletion-audit.js';
+import type { AuditEntry } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
@@ -10,12 +10,12 @@ import { groupKey, groupRuns, type DateGrouping, type ImageGroup } from './image
 import { fieldGroupsOf, groupsOfPage, type FieldGroup } from './field-groups.js';
 import { ImagesRepository, type ImageFilter, type ImageOrder, type ImageRow } from './images.repository.js';
 import { crashPoint } from '../util/crash-point.js';
-import { removeBlobs } from '../storage/blob-removal.js';
+import { removeBlobs } from '../maintenance/blob-removal.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { MetadataRepository } from '../metadata/metadata.repository.js';
 import { validateMetadataChange } from '../metadata/metadata-fields.js';
 import { isPlainName, NAME_PROBLEM } from '../names/names.js';
-import { baseName } from '../uploads/file-names.js';
+import { baseName } from '../names/file-names.js';
 import { METADATA_FIELDS_PER_IMAGE } from '@cassavascope/contract';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { ResultsRepository } from '../predictions/results.repository.js';

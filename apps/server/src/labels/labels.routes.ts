@@ -2,13 +2,13 @@ import { imageLabelsSchema } from '@cassavascope/contract';
 import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { auditInDeletion } from '../auth/deletion-audit.js';
+import { auditInDeletion } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 
 import { parsePathId } from '../http/path-id.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
-import { receiveMultipart } from '../uploads/multipart-intake.js';
-import { discard } from '../uploads/staged-file.js';
+import { receiveMultipart } from '../http/multipart-intake.js';
+import { discard } from '../http/staged-file.js';
 import { invalidLabels, LabelsService } from './labels.service.js';
 
 /** A label PNG of a 60 MP photo is a few MB (few distinct values compress well); far larger is not a label. */

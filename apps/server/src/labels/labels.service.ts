@@ -3,13 +3,13 @@ import type { Readable } from 'node:stream';
 import { DEFAULT_PARAMETERS, type ImageLabels } from '@cassavascope/contract';
 import { encodeLabelImage, readLabelPng } from '@cassavascope/ppd';
 import { AuditRepository } from '../auth/audit.repository.js';
-import type { AuditEntry } from '../auth/deletion-audit.js';
+import type { AuditEntry } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { EngineUnavailableError } from '../engine/app-engine.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { ImagesRepository, type ImageRow } from '../images/images.repository.js';
 import { guardOf } from '../storage/blob-guard.js';
-import { removeBlobs } from '../storage/blob-removal.js';
+import { removeBlobs } from '../maintenance/blob-removal.js';
 import { analysisParameters } from '../tasks/task-parameters.js';
 import { LabelsRepository, type LabelRow } from './labels.repository.js';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { ImagesRepository } from '../images/images.repository.js';
-import type { BlobStorage } from './blob-storage.js';
-import { guardOf } from './blob-guard.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { guardOf } from '../storage/blob-guard.js';
 
 /** originals/ and thumbs/ keys are named by the sha256 of the bytes: every row with those bytes shares them. */
 const CONTENT_KEY = /^(?:originals|thumbs)\/[0-9a-f]{2}\/([0-9a-f]{64})\.[a-z0-9]+$/;

@@ -4,8 +4,8 @@ import { ImagesRepository } from '../images/images.repository.js';
 import { ResultsRepository } from '../predictions/results.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
-import type { BlobStorage } from './blob-storage.js';
-import { guardOf } from './blob-guard.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { guardOf } from '../storage/blob-guard.js';
 
 const BATCH = 500;
 const CONTENT_KEY = /^(?:originals|thumbs)\/[0-9a-f]{2}\/([0-9a-f]{64})\.[a-z0-9]+$/;

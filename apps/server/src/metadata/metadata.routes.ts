@@ -15,8 +15,8 @@ import { parseInput } from '../http/validation.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { MetadataService } from './metadata.service.js';
 import { readSheet } from './sheet-reader.js';
-import { receiveMultipart } from '../uploads/multipart-intake.js';
-import { discard } from '../uploads/staged-file.js';
+import { receiveMultipart } from '../http/multipart-intake.js';
+import { discard } from '../http/staged-file.js';
 
 /** A field book of 100 000 rows is a few MB; anything far larger is not a sheet. */
 const SHEET_BYTES_MAX = 20 * 1024 * 1024;

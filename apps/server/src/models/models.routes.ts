@@ -8,8 +8,8 @@ import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http
 import { parsePathId } from '../http/path-id.js';
 import { parseInput } from '../http/validation.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
-import { receiveMultipart } from '../uploads/multipart-intake.js';
-import { discard } from '../uploads/staged-file.js';
+import { receiveMultipart } from '../http/multipart-intake.js';
+import { discard } from '../http/staged-file.js';
 import { modelCreateSchema, modelRenameSchema } from './model-payload.schema.js';
 import { ModelsService } from './models.service.js';
 

@@ -1,4 +1,4 @@
-import { nfc } from '../names/names.js';
+import { nfc } from './names.js';
 
 /** The longest stored image name (characters). */
 const MAX_NAME_LENGTH = 255;

@@ -1,6 +1,6 @@
 import { API_OBJECT_SCHEMAS } from '@cassavascope/contract';
 import { z } from 'zod';
-import { accessFor } from '../auth/role-policy.js';
+import { accessFor } from '../security/role-policy.js';
 import type { RegisteredRoute, ResponseDoc, RouteDoc } from './route-doc.js';
 
 type Json = Record<string, unknown>;

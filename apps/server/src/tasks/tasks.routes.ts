@@ -1,6 +1,6 @@
 import { taskListSchema, taskSchema } from '@cassavascope/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { auditInDeletion } from '../auth/deletion-audit.js';
+import { auditInDeletion } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';

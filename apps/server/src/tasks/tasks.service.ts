@@ -9,7 +9,7 @@ import {
   type TaskStatus,
 } from '@cassavascope/contract';
 import { AuditRepository } from '../auth/audit.repository.js';
-import type { AuditEntry } from '../auth/deletion-audit.js';
+import type { AuditEntry } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
 import { ImagesRepository } from '../images/images.repository.js';

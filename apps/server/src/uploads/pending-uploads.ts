@@ -9,7 +9,7 @@ import type { ImageFormat } from '../images/image-list-query.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { createLimit } from '../util/limiter.js';
 import { PendingUploadsRepository } from './pending-uploads.repository.js';
-import { discard, type StagedFile } from './staged-file.js';
+import { discard, type StagedFile } from '../http/staged-file.js';
 import { thumbnailPathOf, UploadBatch } from './upload-batch.js';
 
 /** How long a refused upload's files wait for the user's choice (skip, overwrite or keep both). */

@@ -3,7 +3,7 @@ import type { ImageFormat } from '../images/image-list-query.js';
 import { NotAnImageError, probeImage, type ProbedImage } from './image-probe.js';
 import { sniffFormat } from './image-sniff.js';
 import { isStorageFull, STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
-import { discard, type StagedFile } from './staged-file.js';
+import { discard, type StagedFile } from '../http/staged-file.js';
 
 export type ProbeOutcome = { ok: true; image: ProbedImage } | { ok: false; code: string; detail: string };
 

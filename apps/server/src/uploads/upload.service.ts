@@ -14,13 +14,13 @@ import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { removeLabelsOfImages } from '../labels/image-labels-cleanup.js';
 import { contentTypeForKey } from '../storage/blob-storage.js';
 import { guardOf } from '../storage/blob-guard.js';
-import { removeBlobs } from '../storage/blob-removal.js';
+import { removeBlobs } from '../maintenance/blob-removal.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
 import type { ProbedImage } from './image-probe.js';
 import { EXTENSION_OF } from './image-sniff.js';
 import { createLimit } from '../util/limiter.js';
 import type { UploadBatch } from './upload-batch.js';
-import type { StagedFile } from './staged-file.js';
+import type { StagedFile } from '../http/staged-file.js';
 import { crashPoint } from '../util/crash-point.js';
 
 /** Blob moves/uploads in flight at once while storing one request. */

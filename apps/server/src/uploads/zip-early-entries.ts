@@ -1,7 +1,7 @@
 import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import type yauzl from 'yauzl';
-import { discard, stageStream, type StagedFile } from './staged-file.js';
+import { discard, stageStream, type StagedFile } from '../http/staged-file.js';
 import type { ZipLimits } from './zip-intake.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 

@@ -5,8 +5,8 @@ import type yauzl from 'yauzl';
 import { ApiError } from '../http/errors.js';
 import { displayName, isPlainName, NAME_PROBLEM } from '../names/names.js';
 import { isStorageFull } from '../storage/storage-full.js';
-import { baseName, decodeZipName, UNNAMED } from './file-names.js';
-import { discard, stageStream, TooLargeError, type StagedFile } from './staged-file.js';
+import { baseName, decodeZipName, UNNAMED } from '../names/file-names.js';
+import { discard, stageStream, TooLargeError, type StagedFile } from '../http/staged-file.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 
 /** One entry of a ZIP: staged to a temp file, or an error reported by its base name. */

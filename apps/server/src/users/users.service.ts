@@ -4,8 +4,8 @@ import { isUniqueViolation } from '../db/errors.js';
 import { ApiError, notFound } from '../http/errors.js';
 import type { Paging } from '../http/paging.js';
 import { AuditRepository } from '../auth/audit.repository.js';
-import type { AuditEntry } from '../auth/deletion-audit.js';
-import { hashPassword } from '../auth/password.js';
+import type { AuditEntry } from '../http/deletion-audit.js';
+import { hashPassword } from '../security/password.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 

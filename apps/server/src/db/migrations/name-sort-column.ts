@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { nameSortKey } from '../../images/name-sort.js';
+import { nameSortKey } from '../../names/name-sort.js';
 import { isPostgres } from './id-column.js';
 
 /** Rows per UPDATE while filling the column. */

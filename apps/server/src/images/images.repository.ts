@@ -1,8 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Database, ImagesTable } from '../db/schema.js';
 import { nameSortKey } from '../names/name-sort.js';
-import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
-import { labelledCondition } from '../labels/labels.repository.js';
+import { labelledCondition, likeContains, metaConditionSql, type MetaCondition } from '../db/sql-filters.js';
 
 export type ImageRow = Selectable<ImagesTable>;
 export type NewImageRow = Omit<
@@ -31,11 +30,6 @@ export interface ImageFilter {
 export interface ImageOrder {
   key: ImageOrderKey;
   desc: boolean;
-}
-
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-export function likeContains(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The first instant of the UTC day after `day` (YYYY-MM-DD), as an ISO string. */

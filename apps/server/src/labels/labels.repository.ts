@@ -1,15 +1,9 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, ImageLabelsTable } from '../db/schema.js';
 
 export type LabelRow = Selectable<ImageLabelsTable>;
 
 type Db = Kysely<Database>;
-
-/** `column` (an image id) has labels (`has` true) or has none: the listings' `has_labels` filter. */
-export function labelledCondition(column: string, has: boolean): RawBuilder<boolean> {
-  const labelled = sql`(select image_id from image_labels)`;
-  return has ? sql<boolean>`${sql.ref(column)} in ${labelled}` : sql<boolean>`${sql.ref(column)} not in ${labelled}`;
-}
 
 /** Every SQL query about `image_labels` (migration 0016). Writers take the caller's transaction. */
 export class LabelsRepository {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { ImagesRepository } from '../images/images.repository.js';
+import { resultKeyOwner } from '../predictions/result-files.js';
 import { ResultsRepository } from '../predictions/results.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
@@ -9,7 +10,6 @@ import { guardOf } from '../storage/blob-guard.js';
 
 const BATCH = 500;
 const CONTENT_KEY = /^(?:originals|thumbs)\/[0-9a-f]{2}\/([0-9a-f]{64})\.[a-z0-9]+$/;
-const RESULT_KEY = /^results\/(\d{1,15})\/(\d{1,15})\//;
 /** labels/<image id>/<random>.png (labels/labels.service.ts): an orphan when no label row names it */
 const LABEL_KEY = /^labels\/\d{1,15}\/[0-9a-f]+\.png$/;
 
@@ -30,11 +30,11 @@ async function unreferenced(db: Db, keys: string[]): Promise<string[]> {
   const imageIds = new Set<number>();
   for (const k of keys) {
     const content = CONTENT_KEY.exec(k);
-    const result = RESULT_KEY.exec(k);
+    const result = resultKeyOwner(k);
     if (content) shas.add(content[1]!);
     else if (result) {
-      taskIds.add(Number(result[1]));
-      imageIds.add(Number(result[2]));
+      taskIds.add(result.taskId);
+      imageIds.add(result.imageId);
     }
   }
   // Read from each table's owner (docs/architecture.md): images by content, tasks by status, results by pair.
@@ -46,9 +46,9 @@ async function unreferenced(db: Db, keys: string[]): Promise<string[]> {
     const content = CONTENT_KEY.exec(k);
     if (content) return !usedShas.has(content[1]!);
     if (LABEL_KEY.test(k)) return !labels.has(k);
-    const result = RESULT_KEY.exec(k);
+    const result = resultKeyOwner(k);
     if (!result) return false;
-    return !running.has(Number(result[1])) && !results.has(`${result[1]}/${result[2]}`);
+    return !running.has(result.taskId) && !results.has(`${result.taskId}/${result.imageId}`);
   });
 }
 

@@ -1,17 +1,11 @@
 import type { ImageMetadata, MetadataValue } from '@cassavascope/contract';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 type Db = Kysely<Database>;
 
-/**
- * One `meta.FIELD=VALUE` condition, its value already typed (a number matches num_value, text text_value); a null
- * value (`meta_missing=FIELD`) asks for images without that field.
- */
-export interface MetaCondition {
-  field: string;
-  value: MetadataValue | null;
-}
+// MetaCondition and its SQL live in db/sql-filters.ts (shared by the images and results repositories).
+export type { MetaCondition } from '../db/sql-filters.js';
 
 /** The fields to write for one image: `set` sets or replaces, `remove` drops. */
 export interface FieldChange {
@@ -26,22 +20,6 @@ const CHUNK = 200;
 /** Only as a number or as text, never both: how a typed value is stored. */
 function columnsOf(value: MetadataValue): { num_value: number | null; text_value: string | null } {
   return typeof value === 'number' ? { num_value: value, text_value: null } : { num_value: null, text_value: value };
-}
-
-/**
- * SQL condition "the image (`imageId`, a column reference such as `images.id`) has every one of these field
- * values" (and lacks each field whose condition value is null): for the images and results repositories' filters. Each condition is an indexed lookup on
- * (field, value) giving image ids.
- */
-export function metaConditionSql(imageId: string, conditions: MetaCondition[]): RawBuilder<boolean> {
-  const parts = conditions.map((c) => {
-    // Without the field: no row of image_fields for that image and field (a lookup on the primary key).
-    if (c.value === null)
-      return sql`not exists (select 1 from image_fields where image_fields.image_id = ${sql.ref(imageId)} and image_fields.field = ${c.field})`;
-    const column = typeof c.value === 'number' ? sql.ref('image_fields.num_value') : sql.ref('image_fields.text_value');
-    return sql`${sql.ref(imageId)} in (select image_fields.image_id from image_fields where image_fields.field = ${c.field} and ${column} = ${c.value})`;
-  });
-  return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
 /**

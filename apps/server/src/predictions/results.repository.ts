@@ -2,9 +2,8 @@ import { HISTOGRAM_BINS, PPD_MILD_FROM, PPD_SEVERE_FROM, type HistogramKey } fro
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ResultReviewsTable, ResultsTable } from '../db/schema.js';
 import type { SqliteReaders } from '../db/sqlite-readers.js';
-import { likeContains } from '../images/images.repository.js';
-import { metaConditionSql, type MetaCondition } from '../metadata/metadata.repository.js';
-import { resultFileKeys } from './results-cleanup.js';
+import { likeContains, metaConditionSql, type MetaCondition } from '../db/sql-filters.js';
+import { resultFileKeys } from './result-files.js';
 import type { StoredSpecimen } from './stored-specimens.js';
 
 type Db = Kysely<Database>;

@@ -9,12 +9,12 @@ import type {
 import type { AnalyseOptions } from '@cassavascope/ppd';
 import type { AppContext } from '../context.js';
 import { ApiError, notFound } from '../http/errors.js';
-import { resultKeyPrefix } from '../scoring/run-job.js';
 import { TaskState } from '../tasks/task-state.js';
 import { TasksRepository, type TaskRow } from '../tasks/tasks.repository.js';
 import { labModelOption, readyModel } from '../models/lab-model-files.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { cropBox, cutImage, scoreBox } from './box-scoring.js';
+import { addedSpecimenKeyBase } from './result-files.js';
 import { toResult } from './result.mapper.js';
 import { assertScored, patchSpecimen, reviewedValues, type ChangeMade, type SpecimenPatch } from './review-rules.js';
 import { ResultsRepository, type NewReviewRow, type ResultRow } from './results.repository.js';
@@ -129,7 +129,7 @@ export class ReviewService {
     const cut = scored ? scored.cut : await cutImage(crop);
     const pred = scored ? scored.pred : cut;
 
-    const base = `${resultKeyPrefix(snapshot.row.task_id, snapshot.row.image_id)}added-${randomUUID()}`;
+    const base = addedSpecimenKeyBase(snapshot.row.task_id, snapshot.row.image_id, randomUUID());
     const cutKey = `${base}-cut.webp`;
     const predKey = scored ? `${base}-pred.webp` : cutKey;
     const keys = [...new Set([cutKey, predKey])];

@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TaskJobsTable } from '../db/schema.js';
-import { ResultsRepository } from '../predictions/results.repository.js';
 import { storedTaskParameters } from '../tasks/task-parameters.js';
 
 export type JobRow = Selectable<TaskJobsTable>;
@@ -117,27 +116,17 @@ export class JobsRepository {
   }
 
   /**
-   * A job stopped by a shutdown: its images without a result become a new queued job, and this one is
-   * done, in one transaction. Returns whether anything was left. (pg-boss then completes the old job
-   * instead of counting a failure: a job interrupted by several deploys must not end its task failed.)
+   * A job stopped by a shutdown hands over `missing`, its images without a result (the caller reads them from the
+   * results' owner in the same transaction): they become a new queued job, and this one is done.
    */
-  async handOverRemainder(id: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const job = await trx.selectFrom('task_jobs').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!job || job.status === 'done') return false;
-      const ids = JSON.parse(job.image_ids) as number[];
-      const done = await new ResultsRepository(trx).imagesWithResults(job.task_id, ids);
-      const missing = ids.filter((imageId) => !done.has(imageId));
-      const now = new Date().toISOString();
-      if (missing.length > 0) {
-        await trx
-          .insertInto('task_jobs')
-          .values({ task_id: job.task_id, image_ids: JSON.stringify(missing), status: 'queued', updated_at: now })
-          .execute();
-      }
-      await trx.updateTable('task_jobs').set({ status: 'done', updated_at: now }).where('id', '=', id).execute();
-      return missing.length > 0;
-    });
+  async handOver(job: JobRow, missing: number[], now = new Date().toISOString()): Promise<void> {
+    if (missing.length > 0) {
+      await this.db
+        .insertInto('task_jobs')
+        .values({ task_id: job.task_id, image_ids: JSON.stringify(missing), status: 'queued', updated_at: now })
+        .execute();
+    }
+    await this.db.updateTable('task_jobs').set({ status: 'done', updated_at: now }).where('id', '=', job.id).execute();
   }
 
   /** At start of the embedded queue (the only consumer): jobs a dead process was running are queued again. */
@@ -151,11 +140,10 @@ export class JobsRepository {
   }
 
   /**
-   * Running tasks with no open job (e.g. a job given up after repeated errors): their images without a
-   * result get new jobs. Returns those tasks, and the ones whose every image has a result (the caller
-   * finishes them through the task state).
+   * Running tasks with no open job (e.g. a job given up after repeated errors), with their images and job size:
+   * the job runner gives their images without a result new jobs (`recoverStranded`).
    */
-  async reopenStrandedTasks(): Promise<{ reopened: number[]; complete: number[] }> {
+  async strandedTasks(): Promise<{ id: number; imageIds: number[]; splitCount: number }[]> {
     const stranded = await this.db
       .selectFrom('tasks')
       .select(['id', 'image_ids', 'parameters'])
@@ -172,21 +160,10 @@ export class JobsRepository {
         ),
       )
       .execute();
-    const reopened: number[] = [];
-    const complete: number[] = [];
-    const results = new ResultsRepository(this.db);
-    for (const t of stranded) {
-      const ids = JSON.parse(t.image_ids) as number[];
-      const done = await results.imagesWithResults(t.id, ids);
-      const missing = ids.filter((id) => !done.has(id));
-      if (missing.length === 0) {
-        complete.push(t.id);
-        continue;
-      }
-      const size = storedTaskParameters(t.parameters).split_count;
-      await this.insertJobs(t.id, missing, size, new Date().toISOString());
-      reopened.push(t.id);
-    }
-    return { reopened, complete };
+    return stranded.map((t) => ({
+      id: t.id,
+      imageIds: JSON.parse(t.image_ids) as number[],
+      splitCount: storedTaskParameters(t.parameters).split_count,
+    }));
   }
 }

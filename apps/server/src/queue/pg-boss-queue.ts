@@ -289,7 +289,7 @@ export class PgBossQueue implements TaskQueue {
       if (outcome === 'interrupted') {
         // Shutdown: the images left go to a new job for another process, and this pg-boss job completes.
         // (Failing it would spend a retry: a few deploys during one long job would end its task failed.)
-        if (await this.repo.handOverRemainder(taskJobId)) {
+        if (await this.deps.runner.handOverRemainder(taskJobId)) {
           await this.sendQueuedJobs(taskId).catch((err: unknown) =>
             this.deps.log.warn({ err, taskId }, 'the rest of an interrupted job waits for the next start-up sweep'),
           );

@@ -11,6 +11,8 @@ export interface JobRunner {
   giveUp(taskId: number, message: string): Promise<void>;
   /** At start: running tasks whose jobs were all given up get new jobs for their images without a result (or finish). */
   recoverStranded(): Promise<number[]>;
+  /** A job stopped by a shutdown: its images without a result go to a new queued job; true when any were left. */
+  handOverRemainder(jobId: number): Promise<boolean>;
   /** Trains one lab model (models/model-training.ts); `interrupted` when the signal stopped it while it still trains. */
   train(modelId: number, signal?: AbortSignal): Promise<JobOutcome>;
   /** A training kept failing and was given up: its model fails with the reason. */

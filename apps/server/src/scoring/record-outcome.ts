@@ -57,11 +57,20 @@ export async function recordOutcome(db: Kysely<Database>, rec: ResultRecord): Pr
       const id = await new ResultsRepository(trx).insertOutcome(r, imageExists, now);
       // Another worker stored this image first: roll the counters back with the transaction.
       if (id === null) throw new DuplicateRow();
-      await TaskState.finishIfComplete(trx, r.taskId, now);
+      await finishIfComplete(trx, r.taskId, now);
       return { kind: 'stored', id, imageDeleted: !imageExists } as const;
     });
   } catch (err) {
     if (err instanceof DuplicateRow) return { kind: 'duplicate' };
     throw err;
   }
+}
+
+/**
+ * The one place that decides a task is finished (TaskState holds the rule): after each stored outcome, in its
+ * transaction; at the end of a job (a job whose images all had results already); and at start-up for a task
+ * left running with every image answered (job-runner `recoverStranded`).
+ */
+export async function finishIfComplete(db: Kysely<Database>, taskId: number, now?: string): Promise<void> {
+  await TaskState.finishIfComplete(db, taskId, now);
 }

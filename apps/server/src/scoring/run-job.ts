@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { EngineUnavailableError, engineInfo } from '../engine/app-engine.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { isStorageFull } from '../storage/storage-full.js';
+import { overviewKey, resultKeyPrefix, specimenImageKey } from '../predictions/result-files.js';
 import { specimensFromAnalysis } from '../predictions/stored-specimens.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { ResultsRepository, type ResultRecord } from '../predictions/results.repository.js';
@@ -16,7 +17,7 @@ import { TaskState } from '../tasks/task-state.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 import { forEachLimit, type Limit } from '../util/limiter.js';
 import type { JobRunner } from './job-runner.js';
-import { recordOutcome, type RecordOutcome } from './record-outcome.js';
+import { finishIfComplete, recordOutcome, type RecordOutcome } from './record-outcome.js';
 import { analysisParameters, storedTaskParameters } from '../tasks/task-parameters.js';
 
 /** What a job needs; the same in the API process, the embedded queue and a separate worker process. */
@@ -38,11 +39,6 @@ export interface RunJobOptions {
 
 /** `done`: nothing left to do for this job; `interrupted`: stopped by the signal while its task still runs. */
 export type JobOutcome = 'done' | 'interrupted';
-
-/** The storage keys of one result's files: `results/<task>/<image>/...`, the same on every retry. */
-export function resultKeyPrefix(taskId: number, imageId: number): string {
-  return `results/${taskId}/${imageId}/`;
-}
 
 /**
  * Runs one job: scores each of its images that has no result yet, stores the engine's files and one
@@ -112,7 +108,7 @@ export async function runJob(deps: JobDeps, jobId: number, options: RunJobOption
   const status = await TaskState.status(kysely, task.id);
   if (status === 'running' && options.signal?.aborted) return 'interrupted';
   if (status !== undefined) {
-    await TaskState.finishIfComplete(kysely, task.id);
+    await finishIfComplete(kysely, task.id);
     await jobs.setJobStatus(jobId, 'done');
   }
   return 'done';
@@ -126,16 +122,52 @@ async function failTask(deps: JobDeps, taskId: number, message: string): Promise
   });
 }
 
+/**
+ * Running tasks whose jobs were all given up: their images without a result get new jobs (`split_count` images
+ * each); a task whose every image has a result finishes. Returns the tasks reopened.
+ */
+async function recoverStranded(deps: JobDeps): Promise<number[]> {
+  const jobs = new JobsRepository(deps.db.kysely);
+  const results = new ResultsRepository(deps.db.kysely);
+  const reopened: number[] = [];
+  for (const t of await jobs.strandedTasks()) {
+    const done = await results.imagesWithResults(t.id, t.imageIds);
+    const missing = t.imageIds.filter((id) => !done.has(id));
+    if (missing.length === 0) {
+      await finishIfComplete(deps.db.kysely, t.id);
+      continue;
+    }
+    await jobs.insertJobs(t.id, missing, t.splitCount, new Date().toISOString());
+    reopened.push(t.id);
+  }
+  return reopened;
+}
+
+/**
+ * A job stopped by a shutdown: its images without a result become a new queued job, and this one is done, in
+ * one transaction. Returns whether anything was left. (pg-boss then completes the old job instead of counting a
+ * failure: a job interrupted by several deploys must not end its task failed.)
+ */
+async function handOverRemainder(deps: JobDeps, jobId: number): Promise<boolean> {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const jobs = new JobsRepository(trx);
+    const job = await jobs.getJob(jobId);
+    if (!job || job.status === 'done') return false;
+    const ids = JSON.parse(job.image_ids) as number[];
+    const done = await new ResultsRepository(trx).imagesWithResults(job.task_id, ids);
+    const missing = ids.filter((imageId) => !done.has(imageId));
+    await jobs.handOver(job, missing);
+    return missing.length > 0;
+  });
+}
+
 /** The job runner the queue transports hand their jobs to (job-runner.ts). */
 export function createJobRunner(deps: JobDeps): JobRunner {
   return {
     run: (jobId, options) => runJob(deps, jobId, options),
     giveUp: (taskId, message) => failTask(deps, taskId, message),
-    async recoverStranded() {
-      const { reopened, complete } = await new JobsRepository(deps.db.kysely).reopenStrandedTasks();
-      for (const id of complete) await TaskState.finishIfComplete(deps.db.kysely, id);
-      return reopened;
-    },
+    recoverStranded: () => recoverStranded(deps),
+    handOverRemainder: (jobId) => handOverRemainder(deps, jobId),
     train: (modelId, signal) => runTraining(deps, modelId, signal),
     async giveUpTraining(modelId, message) {
       await new ModelsRepository(deps.db.kysely).stopTraining(modelId, 'failed', message);
@@ -335,22 +367,16 @@ async function recordFailure(
   }
 }
 
-/** The overview's key: the same for a scored and a refused image, so a retry overwrites it. */
-function overviewKey(taskId: number, imageId: number): string {
-  return `${resultKeyPrefix(taskId, imageId)}overlay.webp`;
-}
-
 async function storeFiles(storage: BlobStorage, taskId: number, imageId: number, a: AnalysisResult) {
-  const prefix = resultKeyPrefix(taskId, imageId);
   const visKeys: Record<string, string> = {};
   const puts: Promise<void>[] = [];
   a.images.cut2.forEach((buf, i) => {
-    const key = `${prefix}cut2_${i + 1}.webp`;
+    const key = specimenImageKey(taskId, imageId, 'cut2', i + 1);
     visKeys[`cut2_${i + 1}`] = key;
     puts.push(storage.putBuffer(key, buf, 'image/webp'));
   });
   a.images.pred.forEach((buf, i) => {
-    const key = `${prefix}pred_${i + 1}.webp`;
+    const key = specimenImageKey(taskId, imageId, 'pred', i + 1);
     visKeys[`pred_${i + 1}`] = key;
     puts.push(storage.putBuffer(key, buf, 'image/webp'));
   });

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { ModelsRepository } from '../models/models.repository.js';
+import { resultKeyOwner } from '../predictions/result-files.js';
 import { ResultsRepository } from '../predictions/results.repository.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
@@ -16,7 +17,6 @@ const CONCURRENCY = 4;
 
 /** originals/ and thumbs/ are named by the original's sha256 (uploads/): looked up by the images' sha256 index */
 const CONTENT_KEY = /^(?:originals|thumbs)\/[0-9a-f]{2}\/([0-9a-f]{64})\.[a-z0-9]+$/;
-const RESULT_KEY = /^results\/(\d{1,15})\/(\d{1,15})\//;
 const LABEL_KEY = /^labels\//;
 const MODEL_KEY = /^models\/(\d{1,15})\//;
 /** Refused uploads kept for the user's choice: short-lived, swept each minute by their own owner (uploads/). */
@@ -215,7 +215,7 @@ export async function checkStorage(
 function fileOf(key: string): StorageProblemFile {
   if (key.startsWith('originals/')) return 'original';
   if (key.startsWith('thumbs/')) return 'thumbnail';
-  if (RESULT_KEY.test(key)) return 'result';
+  if (resultKeyOwner(key)) return 'result';
   if (LABEL_KEY.test(key)) return 'label';
   if (MODEL_KEY.test(key)) return 'model';
   return 'other';
@@ -242,12 +242,9 @@ async function referencedKeys(
     for (const k of content) if (named.has(k)) out.add(k);
   }
 
-  const resultKeys = keys.filter((k) => RESULT_KEY.test(k));
+  const resultKeys = keys.filter((k) => resultKeyOwner(k));
   if (resultKeys.length > 0) {
-    const pairs = resultKeys.map((k) => {
-      const m = RESULT_KEY.exec(k)!;
-      return { taskId: Number(m[1]), imageId: Number(m[2]) };
-    });
+    const pairs = resultKeys.map((k) => resultKeyOwner(k)!);
     const running = await repos.tasks.runningAmong([...new Set(pairs.map((p) => p.taskId))]);
     const named = await repos.results.fileKeysOfPairs(pairs.filter((p) => !running.has(p.taskId)));
     resultKeys.forEach((k, i) => {

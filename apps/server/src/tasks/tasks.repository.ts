@@ -1,13 +1,12 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { labModelLabel, type PredictionParameters, type TaskSpecimenKind } from '@cassavascope/contract';
 import type { Database, TasksTable } from '../db/schema.js';
-import { likeContains } from '../images/images.repository.js';
-import { ResultsRepository } from '../predictions/results.repository.js';
-import { JobsRepository } from '../queue/jobs.repository.js';
-import { TaskState } from './task-state.js';
+import { likeContains } from '../db/sql-filters.js';
 import type { TaskTypeName } from './task-payload.schema.js';
 
 export type TaskRow = Selectable<TasksTable>;
+/** A new task's status columns, as the task state (task-state.ts `initial`) gives them. */
+export type TaskInitialState = Pick<Insertable<TasksTable>, 'status' | 'error_message' | 'completed_at' | 'updated_at'>;
 type Db = Kysely<Database>;
 
 export interface NewTask {
@@ -31,42 +30,40 @@ export interface TaskListFilter {
 }
 
 /**
- * Task rows: creation, reading, renaming, deletion. A task's status and counters are written only by the
- * task state (task-state.ts), its jobs only by the queue's JobsRepository, its results only by the
- * results' owner; the transactions here call them.
+ * Task rows: creation, reading, renaming, deletion. A leaf (docs/architecture.md, "Floors"): a task's status and
+ * counters are written only by the task state (task-state.ts), its jobs only by the queue's JobsRepository, its
+ * results only by the results' owner; the tasks service opens the transactions that call them together.
  */
 export class TasksRepository {
   constructor(private readonly db: Db) {}
 
-  /** Inserts the task (running) and its jobs (`split_count` images each) in one transaction, so a task never exists without its work. */
-  async insertWithJobs(task: NewTask): Promise<TaskRow> {
-    const now = new Date().toISOString();
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('tasks')
-        .values({
-          name: task.name,
-          name_lower: task.name.toLowerCase(),
-          type: task.type,
-          algorithm: task.algorithm,
-          model_type: task.modelType,
-          image_ids: JSON.stringify(task.imageIds),
-          image_count: task.imageIds.length,
-          parameters: JSON.stringify(task.parameters),
-          created_at: now,
-          created_by: task.createdBy ?? null,
-          specimen_kind: task.specimenKind ?? 'auto',
-          model_id: task.model?.id ?? null,
-          model_name: task.model?.name ?? null,
-          ...TaskState.initial(now),
-          // A lab model's task is labelled with it from the start (the job keeps a label it finds).
-          ...(task.model ? { engine_label: labModelLabel(task.model.name) } : {}),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await new JobsRepository(trx).insertJobs(row.id, task.imageIds, task.parameters.split_count, now);
-      return row;
-    });
+  /**
+   * Inserts the task with its initial state (task-state.ts `initial`), in the caller's transaction; the caller
+   * inserts its jobs in the same one, so a task never exists without its work.
+   */
+  async insert(task: NewTask, initialState: TaskInitialState, now: string): Promise<TaskRow> {
+    return this.db
+      .insertInto('tasks')
+      .values({
+        name: task.name,
+        name_lower: task.name.toLowerCase(),
+        type: task.type,
+        algorithm: task.algorithm,
+        model_type: task.modelType,
+        image_ids: JSON.stringify(task.imageIds),
+        image_count: task.imageIds.length,
+        parameters: JSON.stringify(task.parameters),
+        created_at: now,
+        created_by: task.createdBy ?? null,
+        specimen_kind: task.specimenKind ?? 'auto',
+        model_id: task.model?.id ?? null,
+        model_name: task.model?.name ?? null,
+        ...initialState,
+        // A lab model's task is labelled with it from the start (the job keeps a label it finds).
+        ...(task.model ? { engine_label: labModelLabel(task.model.name) } : {}),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async get(id: number): Promise<TaskRow | undefined> {
@@ -173,30 +170,13 @@ export class TasksRepository {
       .executeTakeFirst();
   }
 
-  /**
-   * running -> cancelled, atomically (only one caller wins). Queued jobs are closed; a running job
-   * sees the status and stops before its next image. Returns false when the task was not running.
-   */
-  async cancel(id: number): Promise<boolean> {
-    const now = new Date().toISOString();
-    return this.db.transaction().execute(async (trx) => {
-      if (!(await TaskState.cancel(trx, id, now))) return false;
-      await new JobsRepository(trx).closeJobsOf(id, true, now);
-      return true;
-    });
+  /** True when the task exists (read in the caller's transaction before a delete). */
+  async exists(id: number): Promise<boolean> {
+    return (await this.db.selectFrom('tasks').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
-  /**
-   * Deletes the task, its jobs and its results, in the caller's transaction `trx` (images whose newest result was
-   * among them fall back to their next newest scored result, or none). Returns the stored file keys of those
-   * results, which the caller deletes after commit; null when there is no such task.
-   */
-  async deleteWithResults(id: number, trx: Db): Promise<string[] | null> {
-    const task = await trx.selectFrom('tasks').select('id').where('id', '=', id).executeTakeFirst();
-    if (!task) return null;
-    const keys = await new ResultsRepository(trx).removeForTask(id);
-    await new JobsRepository(trx).deleteJobsOf(id);
-    await trx.deleteFrom('tasks').where('id', '=', id).execute();
-    return keys;
+  /** Deletes the task row, in the caller's transaction (its jobs and results go first, through their owners). */
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('tasks').where('id', '=', id).execute();
   }
 }

@@ -15,10 +15,14 @@ import { FoldersRepository } from '../folders/folders.repository.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { readyModel } from '../models/lab-model-files.js';
 import { ApiError, notFound } from '../http/errors.js';
+import { taskResultsPrefix } from '../predictions/result-files.js';
+import { ResultsRepository } from '../predictions/results.repository.js';
+import { JobsRepository } from '../queue/jobs.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { toTask } from './task.mapper.js';
+import { TaskState } from './task-state.js';
 import type { TaskTypeName } from './task-payload.schema.js';
-import { TasksRepository, type TaskListFilter, type TaskRow } from './tasks.repository.js';
+import { TasksRepository, type NewTask, type TaskListFilter, type TaskRow } from './tasks.repository.js';
 
 /** Files deleted per storage call, and how many a delete request removes before answering. */
 const FILE_DELETE_BATCH = 500;
@@ -56,7 +60,7 @@ export class TasksService {
   async create(input: CreateTaskInput): Promise<Task> {
     const model = await readyModel(this.ctx.db, input.model_id, 'task');
     const imageIds = await this.resolveImages(input.image_ids ?? [], input.folder_ids ?? []);
-    const row = await this.repo.insertWithJobs({
+    const row = await this.insertWithJobs({
       name: input.name,
       type: input.type,
       algorithm: input.algorithm ?? MODEL_TYPE,
@@ -86,7 +90,7 @@ export class TasksService {
         fields: { image_id: `unknown image id: ${input.image_id}` },
       });
     }
-    const task = await this.repo.insertWithJobs({
+    const task = await this.insertWithJobs({
       name: input.name ?? `Single: ${imageName}`.slice(0, TASK_NAME_MAX),
       type: 'prediction',
       algorithm: input.algorithm ?? MODEL_TYPE,
@@ -99,6 +103,16 @@ export class TasksService {
     });
     await this.ctx.queue.enqueue(task.id);
     return task;
+  }
+
+  /** Inserts the task (running) and its jobs (`split_count` images each) in one transaction, so a task never exists without its work. */
+  private insertWithJobs(task: NewTask): Promise<TaskRow> {
+    const now = new Date().toISOString();
+    return this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const row = await new TasksRepository(trx).insert(task, TaskState.initial(now), now);
+      await new JobsRepository(trx).insertJobs(row.id, task.imageIds, task.parameters.split_count, now);
+      return row;
+    });
   }
 
   /** image_ids first (in the order given), then each folder's images by id; duplicates dropped. */
@@ -170,7 +184,15 @@ export class TasksService {
   async cancel(id: number): Promise<Task> {
     const row = await this.repo.get(id);
     if (!row) throw notFound('Task');
-    if (!(await this.repo.cancel(id))) {
+    const now = new Date().toISOString();
+    // running -> cancelled, atomically (only one caller wins); queued jobs close with it, and a running job sees
+    // the status and stops before its next image.
+    const cancelled = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      if (!(await TaskState.cancel(trx, id, now))) return false;
+      await new JobsRepository(trx).closeJobsOf(id, true, now);
+      return true;
+    });
+    if (!cancelled) {
       throw new ApiError(409, 'not_running', `Task ${id} is ${row.status}, not running`, { status: row.status });
     }
     this.ctx.queue.cancel(id);
@@ -184,8 +206,11 @@ export class TasksService {
   async delete(id: number, audit: AuditEntry): Promise<void> {
     this.ctx.queue.cancel(id);
     const keys = await this.ctx.db.kysely.transaction().execute(async (trx) => {
-      const keys = await this.repo.deleteWithResults(id, trx);
-      if (keys === null) throw notFound('Task');
+      if (!(await new TasksRepository(trx).exists(id))) throw notFound('Task');
+      // Images whose newest result was among these fall back to their next newest scored result, or none.
+      const keys = await new ResultsRepository(trx).removeForTask(id);
+      await new JobsRepository(trx).deleteJobsOf(id);
+      await new TasksRepository(trx).delete(id);
       await this.audit.record(audit, trx);
       return keys;
     });
@@ -193,7 +218,7 @@ export class TasksService {
     // The prefix listing also catches files an in-flight image wrote meanwhile.
     const removeFiles = async () => {
       const all = new Set(keys);
-      for await (const key of this.ctx.storage.list(`results/${id}/`)) all.add(key);
+      for await (const key of this.ctx.storage.list(taskResultsPrefix(id))) all.add(key);
       const list = [...all];
       for (let i = 0; i < list.length; i += FILE_DELETE_BATCH)
         await this.ctx.storage.delete(list.slice(i, i + FILE_DELETE_BATCH));

@@ -146,16 +146,16 @@ describe('group statistics count a photo once', () => {
       .poll(() => drawer.getByTestId('group-photos-summary').textContent(), POLL)
       .toBe(`3 scored photos, mean PPD ${groups[0]!.mean.toFixed(2)}:`);
     await expect
-      .poll(
-        async () => (await drawer.locator('figcaption').allTextContents()).map((c) => c.split(' · ')[0]).sort(),
-        POLL,
-      )
+      .poll(async () => (await drawer.locator('.group-photo-name').allTextContents()).sort(), POLL)
       .toEqual(['TME419_1.jpg', 'TME419_2.jpg', 'TME419_3.jpg']);
     // Each photo's value is its newest result's: the second run's for TME419_1.
     const newest = (await resultsOf(`&task_id=${tasks.second}&search=TME419_1`))[0]!;
     await expect
-      .poll(() => drawer.locator('figcaption').filter({ hasText: 'TME419_1.jpg' }).textContent(), POLL)
-      .toBe(`TME419_1.jpg · ${newest.ppd_value!.toFixed(2)}`);
+      .poll(
+        () => drawer.locator('figure').filter({ hasText: 'TME419_1.jpg' }).getByTestId('group-photo-ppd').textContent(),
+        POLL,
+      )
+      .toBe(`PPD ${newest.ppd_value!.toFixed(2)}`);
     await shot('groups-drawer-en-1440', false);
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });

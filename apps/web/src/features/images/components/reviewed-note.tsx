@@ -13,8 +13,8 @@ export function shownPpd(image: Pick<ImageItem, 'ppdValue' | 'reviewed'>): numbe
 
 /**
  * Under a reviewed image's PPD: "Reviewed", and when a later run nobody reviewed reads otherwise, that run's value.
- * `compact` (cards and list rows) keeps it to one line, the whole sentence in its tooltip, so a reviewed card is no
- * taller than its neighbours. Rendered only for reviewed images, so the other cards pay nothing.
+ * `compact` (cards and list rows) says it in a few words, the whole sentence in its tooltip: one line on a desktop
+ * card (the sentence took three), two on a phone's, the value never cut. Rendered only for reviewed images, so the other cards pay nothing.
  */
 export function ReviewedNote({
   image,
@@ -31,7 +31,7 @@ export function ReviewedNote({
   const shown = later && compact ? t('reviewed_later_run_short', { value: formatPpd(image.ppdValue) }) : sentence;
   return (
     <div
-      className={`image-reviewed${later ? ' has-later-run' : ''}${compact ? ' is-compact' : ''}`}
+      className={`image-reviewed${later ? ' has-later-run' : ''}`}
       data-testid="image-reviewed"
       title={compact ? sentence : undefined}
     >

@@ -43,7 +43,139 @@ const packageZones = [
   { target: 'apps/server/src', from: 'apps/web', message: 'The server does not import the web app.' },
 ];
 
+/**
+ * The server's floors (docs/architecture.md, "Floors"), bottom up: infrastructure <- owners <- flows <- app.
+ * Every folder of apps/server/src is read at each run and put on a floor: a folder not named below is a
+ * feature, fenced in at once. A feature holds owners (`*.repository.ts` and the owner modules below), flows
+ * (`*.service.ts` and the flow modules below), its routes and private helpers; another feature may import only
+ * its owners and flows.
+ */
+const serverSrc = 'apps/server/src';
+const serverInfrastructure = ['config', 'db', 'storage', 'http', 'names', 'util', 'engine', 'security', 'openapi'];
+const serverFlowFolders = ['maintenance'];
+const serverAppFolders = ['cli'];
+/** Root files: logger.ts is infrastructure; the rest build and start the app (context.ts: see its zone). */
+const serverInfraRootFiles = ['logger.ts'];
+const serverAppRootFiles = ['app.ts', 'main.ts', 'worker-main.ts', 'context.ts'];
+const serverFolders = fs
+  .readdirSync(path.join(root, serverSrc), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const serverFeatures = serverFolders.filter(
+  (name) => ![...serverInfrastructure, ...serverFlowFolders, ...serverAppFolders].includes(name),
+);
+/** Owners besides `*.repository.ts` and tasks/task-state.ts (also a leaf, below): modules that own rows' columns or a stored layout without being a table's repository. */
+const serverOwnerModules = [
+  'tasks/task-parameters.ts',
+  'predictions/result-files.ts',
+  'predictions/stored-specimens.ts',
+  'images/image-view.ts',
+];
+/** Flows besides `*.service.ts`: what a job, a deletion or a training does across owners. */
+const serverFlowModules = [
+  'scoring/run-job.ts',
+  'scoring/record-outcome.ts',
+  'scoring/job-runner.ts',
+  'queue/create-queue.ts',
+  'labels/image-labels-cleanup.ts',
+  'predictions/image-results-cleanup.ts',
+  'models/model-training.ts',
+  'models/lab-model-files.ts',
+  'storage-check/check-storage.ts',
+];
+/**
+ * Globs under apps/server/src (a zone's paths must all be globs or none: a single file is written `name.@(ts)`,
+ * which matches that file alone).
+ */
+/**
+ * Cross-feature imports left open (issue 24 item 1): what other features' routes share of the images listing and
+ * of the task payloads: the `meta.*` query parser, the images list query and handler, the task payload schemas.
+ * They move down to http/ once the routes' conversion to a zod type provider (issue 24 item 3), which is rewriting
+ * these very files, has landed; until then each is allowed to the one feature that imports it, and to no other.
+ */
+const serverPendingMoves = {
+  folders: ['images/images.routes.ts', 'images/image-list-query.ts', 'metadata/meta-query.ts'],
+  images: ['metadata/meta-query.ts'],
+  predictions: ['metadata/meta-query.ts', 'tasks/task-payload.schema.ts'],
+};
+const serverGlobs = (names, suffix = '/**') =>
+  names.map((name) => `${serverSrc}/${name}${suffix}`.replace(/\.ts$/, '.@(ts)'));
+const serverAbsolute = (globs) => globs.map((glob) => path.join(root, glob));
+const serverRepositories = [`${serverSrc}/*/*.repository.ts`, ...serverGlobs(['tasks/task-state.ts'], '')];
+const serverFace = [
+  ...serverRepositories,
+  ...serverGlobs(serverOwnerModules, ''),
+  `${serverSrc}/*/*.service.ts`,
+  ...serverGlobs(serverFlowModules, ''),
+];
+const serverAppFiles = [...serverGlobs(serverAppFolders), ...serverGlobs(serverAppRootFiles, '')];
+const serverZones = [
+  {
+    target: [...serverGlobs(serverInfrastructure), ...serverGlobs(serverInfraRootFiles, '')],
+    from: [...serverGlobs([...serverFeatures, ...serverFlowFolders]), ...serverAppFiles],
+    message: 'Infrastructure imports only infrastructure (docs/architecture.md, "Floors").',
+  },
+  // Owners are leaves: no other repository, no flow, no route, nothing of the app.
+  ...serverRepositories.map((owner) => ({
+    target: owner,
+    from: [
+      ...serverRepositories,
+      `${serverSrc}/*/*.service.ts`,
+      ...serverGlobs(serverFlowModules, ''),
+      ...serverGlobs(serverFlowFolders),
+    ],
+    message: 'An owner is a leaf: it calls no other repository and no flow; shared SQL helpers live in db/.',
+  })),
+  ...serverFeatures.map((feature) => ({
+    target: `${serverSrc}/${feature}/**`,
+    from: serverGlobs(serverFeatures.filter((other) => other !== feature)),
+    except: serverAbsolute([...serverFace, ...serverGlobs(serverPendingMoves[feature] ?? [], '')]),
+    message:
+      'A feature imports another feature only through its owners (repositories) and flows (services), never its routes (app.ts registers them): move what both need down to infrastructure.',
+  })),
+  {
+    target: serverGlobs(serverFlowFolders),
+    from: serverGlobs(serverFeatures),
+    except: serverAbsolute(serverFace),
+    message: 'A flow reaches a feature through its owners (repositories) and flows (services) only.',
+  },
+  {
+    target: [
+      ...serverGlobs(serverAppFolders),
+      ...serverGlobs(
+        serverAppRootFiles.filter((file) => file !== 'app.ts'),
+        '',
+      ),
+    ],
+    from: [`${serverSrc}/**/*.routes.ts`],
+    message: 'Routes are registered by app.ts alone.',
+  },
+  // Nothing imports the app but the app; context.ts is the one exception, for its AppContext type only (below).
+  {
+    target: [
+      ...serverGlobs([...serverInfrastructure, ...serverFeatures, ...serverFlowFolders]),
+      ...serverGlobs(serverInfraRootFiles, ''),
+    ],
+    from: [
+      ...serverGlobs(serverAppFolders),
+      ...serverGlobs(
+        serverAppRootFiles.filter((file) => file !== 'context.ts'),
+        '',
+      ),
+    ],
+    message: 'Only the app (app.ts, main.ts, worker-main.ts, cli/) imports the app.',
+  },
+];
+
+/** A value import of context.ts from below the app: the features take its AppContext type, never its builders. */
+const CONTEXT_VALUE_IMPORT = {
+  selector: "ImportDeclaration[importKind!='type'][source.value=/(^|\\/)context\\.js$/]",
+  message: 'Below the app, context.ts is imported for its AppContext type only (`import type`).',
+};
+
 /** Kysely's query-builder entry points: calling one is writing SQL. */
+const SQL_MESSAGE =
+  'SQL lives in repositories (*.repository.ts), db/ and the owner modules: ask the owner of the rows.';
 const QUERY_BUILDER_CALL =
   "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]";
 
@@ -100,6 +232,12 @@ export default defineConfig(
   {
     files: ['packages/*/src/**/*.ts', 'apps/*/src/**/*.{ts,tsx}'],
     rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: packageZones }] },
+  },
+  // Server: the floors (docs/architecture.md, "Floors"); this replaces the block above for server files, so it
+  // repeats the package zones.
+  {
+    files: ['apps/server/src/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...packageZones, ...serverZones] }] },
   },
   // Benchmarks hand functions to page.evaluate: they run in the browser.
   {
@@ -175,6 +313,19 @@ export default defineConfig(
         },
       ],
     },
+  },
+  // Server: below the app, context.ts gives its AppContext type only (both blocks replace the SQL block's rule).
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [...serverAppFiles, ...sqlPlaces],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: QUERY_BUILDER_CALL, message: SQL_MESSAGE }, CONTEXT_VALUE_IMPORT],
+    },
+  },
+  {
+    files: sqlPlaces,
+    ignores: serverAppFiles,
+    rules: { 'no-restricted-syntax': ['error', CONTEXT_VALUE_IMPORT] },
   },
   // Server: a route is HTTP + zod; it calls services and never reaches rows itself (after the SQL block: it
   // replaces that block's no-restricted-imports for routes, type imports of kysely included).

@@ -17,7 +17,9 @@ import { registerUnreadBodyHandling } from './http/unread-body.js';
 import { figuresRoutes } from './figures/figures.routes.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
+import { labelsRoutes } from './labels/labels.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { metadataRoutes } from './metadata/metadata.routes.js';
 import { modelsRoutes } from './models/models.routes.js';
 import { openapiRoutes } from './openapi/openapi.routes.js';
 import { ApiDocRegistry } from './openapi/route-doc.js';
@@ -28,6 +30,7 @@ import { registerSpaceHooks } from './storage/disk-space.js';
 import { statusRoutes } from './status/status.routes.js';
 import { storageCheckRoutes } from './storage-check/storage-check.routes.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
+import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { usersRoutes } from './users/users.routes.js';
 import { webRoutes } from './web/web.routes.js';
 
@@ -127,6 +130,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await authRoutes(api, ctx);
       await usersRoutes(api, ctx);
       await imagesRoutes(api, ctx);
+      await uploadsRoutes(api, ctx);
+      await metadataRoutes(api, ctx);
+      await labelsRoutes(api, ctx);
       await foldersRoutes(api, ctx);
       await tasksRoutes(api, ctx);
       await predictionsRoutes(api, ctx);

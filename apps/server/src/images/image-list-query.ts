@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { parseInput } from '../http/validation.js';
 import type { ImageFilter, ImageOrder, ImageOrderKey } from './images.repository.js';
+import { IMAGE_FORMATS } from '../names/image-formats.js';
 import { nfc } from '../names/names.js';
 import { parseMetaQuery } from '../metadata/meta-query.js';
 import { fieldNameProblem } from '@cassavascope/contract';
 
-export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'tiff', 'gif'] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
 const ORDERINGS = ['created_time', 'name', 'size', 'folder'] as const;
 

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { parsePathId } from '../http/path-id.js';
-import { uploadsRoutes } from '../uploads/uploads.routes.js';
 import { ApiError } from '../http/errors.js';
 import { DATE_GROUPINGS, type DateGrouping } from './image-groups.js';
 import { imageListQuerySchema, parseImageListQuery } from './image-list-query.js';
@@ -20,8 +19,6 @@ import {
 import { z } from 'zod';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { parseInput } from '../http/validation.js';
-import { metadataRoutes } from '../metadata/metadata.routes.js';
-import { labelsRoutes } from '../labels/labels.routes.js';
 
 /**
  * `GET /images/` and `GET /folders/{id}/images/` (the latter with the folder fixed by its path).
@@ -108,8 +105,4 @@ export async function imagesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     await service.delete(parsePathId(req.params.id), auditInDeletion(req));
     return reply.status(204).send();
   });
-
-  await uploadsRoutes(app, ctx);
-  await metadataRoutes(app, ctx);
-  await labelsRoutes(app, ctx);
 }

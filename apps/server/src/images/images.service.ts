@@ -13,7 +13,7 @@ import { crashPoint } from '../util/crash-point.js';
 import { removeBlobs } from '../maintenance/blob-removal.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { MetadataRepository } from '../metadata/metadata.repository.js';
-import { validateMetadataChange } from '../metadata/metadata-fields.js';
+import { validateMetadataChange } from './metadata-change.js';
 import { isPlainName, NAME_PROBLEM } from '../names/names.js';
 import { baseName } from '../names/file-names.js';
 import { METADATA_FIELDS_PER_IMAGE } from '@cassavascope/contract';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { doc, errorResponse } from '../openapi/route-doc.js';
 import { isValidKey } from '../storage/blob-storage.js';
+import { presignsMedia } from '../storage/media-urls.js';
 
 /**
  * Stored blobs are content-addressed (or versioned): a URL's bytes never change. With sign-in on they are
@@ -15,27 +16,6 @@ const IMMUTABLE_PRIVATE = 'private, max-age=31536000, immutable';
  * a presigned URL of the bucket valid this long; the browser keeps the redirect for half of it.
  */
 const PRESIGNED_SECONDS = 600;
-
-/** With sign-in on and OSS_BASE_URL set, `/media/` answers with a redirect to a presigned URL of the bucket. */
-export function presignsMedia(ctx: AppContext): boolean {
-  return ctx.config.auth.enabled && ctx.config.ossBaseUrl !== undefined && ctx.storage.presignedUrl !== undefined;
-}
-
-/** A valid key, only ever signed (never read) to learn the origin of the URLs browsers are sent to. */
-const PROBE_KEY = 'originals/00/csp-origin-probe.jpg';
-
-/**
- * The origins other than this server's that browsers load stored files from (the page's CSP allows them as
- * images, issue 26 item 5): OSS_BASE_URL's when URLs point at the bucket directly (sign-in off), the presigned
- * URLs' when `/media/` redirects there (sign-in on); none when this server streams the files.
- */
-export async function mediaOrigins(ctx: AppContext): Promise<string[]> {
-  const origins = new Set<string>();
-  const direct = ctx.storage.url(PROBE_KEY);
-  if (/^https?:\/\//i.test(direct)) origins.add(new URL(direct).origin);
-  if (presignsMedia(ctx)) origins.add(new URL(await ctx.storage.presignedUrl!(PROBE_KEY, 60)).origin);
-  return [...origins];
-}
 
 /**
  * One `bytes=` range of an object of `size` bytes, inclusive; 'unsatisfiable' when it lies outside;
@@ -78,7 +58,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
       416: errorResponse('`range_not_satisfiable`'),
     },
   });
-  const presigning = presignsMedia(ctx);
+  const presigning = presignsMedia(ctx.config, ctx.storage);
   app.get<{ Params: { '*': string } }>('/*', mediaDoc, async (req, reply) => {
     const key = req.params['*'];
     if (presigning && isValidKey(key)) {

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import type { Metadata, SharpOptions } from 'sharp';
-import type { ImageFormat } from '../images/image-list-query.js';
+import type { ImageFormat } from '../names/image-formats.js';
 import { createLimit } from '../util/limiter.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 

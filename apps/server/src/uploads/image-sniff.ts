@@ -1,4 +1,4 @@
-import type { ImageFormat } from '../images/image-list-query.js';
+import type { ImageFormat } from '../names/image-formats.js';
 
 /**
  * The image format from the first bytes of a file: the only formats we accept, recognised by

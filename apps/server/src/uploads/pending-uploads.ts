@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema.js';
-import type { ImageFormat } from '../images/image-list-query.js';
+import type { ImageFormat } from '../names/image-formats.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { createLimit } from '../util/limiter.js';
 import { PendingUploadsRepository } from './pending-uploads.repository.js';

@@ -1,5 +1,5 @@
 import fsp from 'node:fs/promises';
-import type { ImageFormat } from '../images/image-list-query.js';
+import type { ImageFormat } from '../names/image-formats.js';
 import { NotAnImageError, probeImage, type ProbedImage } from './image-probe.js';
 import { sniffFormat } from './image-sniff.js';
 import { isStorageFull, STORAGE_FULL_DETAIL } from '../storage/storage-full.js';

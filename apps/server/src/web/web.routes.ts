@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
-import { mediaOrigins } from '../media/media.routes.js';
+import { mediaOrigins } from '../storage/media-urls.js';
 import { CSP_NONCE_PLACEHOLDER, newCspNonce, webAppCsp } from '../security/security-headers.js';
 import { WebFiles } from './web-files.js';
 
@@ -18,7 +18,7 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   // The object store's origins, learnt once (signing a URL is local work, but needs no repeating).
   let origins: Promise<string[]> | undefined;
   const imageOrigins = (): Promise<string[]> =>
-    (origins ??= mediaOrigins(ctx).catch((err: unknown) => {
+    (origins ??= mediaOrigins(ctx.config, ctx.storage).catch((err: unknown) => {
       origins = undefined;
       ctx.log.warn({ err }, 'the object store origin for the page CSP is unknown: its images will be refused');
       return [];

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
 import { CONTRACT_HEADER, CONTRACT_VERSION } from '@cassavascope/contract';
 import Fastify, {
   LogController,
@@ -14,6 +15,7 @@ import type { AppContext } from './context.js';
 import { clientErrorHandler, frameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerCloseIdleOnShutdown } from './http/close-idle-on-shutdown.js';
 import { registerUnreadBodyHandling } from './http/unread-body.js';
+import { keepSentParams, zodValidatorCompiler } from './http/validation.js';
 import { figuresRoutes } from './figures/figures.routes.js';
 import { foldersRoutes } from './folders/folders.routes.js';
 import { imagesRoutes } from './images/images.routes.js';
@@ -21,7 +23,8 @@ import { labelsRoutes } from './labels/labels.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { metadataRoutes } from './metadata/metadata.routes.js';
 import { modelsRoutes } from './models/models.routes.js';
-import { openapiRoutes } from './openapi/openapi.routes.js';
+import { swaggerOptions } from './openapi/openapi-document.js';
+import { openapiRoutes, VERSION } from './openapi/openapi.routes.js';
 import { ApiDocRegistry } from './openapi/route-doc.js';
 import { predictionsRoutes } from './predictions/predictions.routes.js';
 import { registerRequestGuard } from './security/request-guard.js';
@@ -117,14 +120,20 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.status(404).send({ code: 'not_found', detail: `No route for ${req.method} ${req.url.split('?')[0]}` });
   });
 
-  // Every route registered from here on, with the schemas it declares: GET /api/openapi.json describes them.
+  // Routes declare zod schemas (`schema: {params, querystring, body, response}`): the input is validated with them
+  // (400 `invalid` with `fields`), answers are sent as JSON as they are, and @fastify/swagger documents every route
+  // registered from here on (GET /api/openapi.json).
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  keepSentParams(app);
+  await app.register(swagger, swaggerOptions(VERSION));
   const apiDocs = new ApiDocRegistry();
   app.addHook('onRoute', apiDocs.onRoute);
   app.decorate('apiDocs', apiDocs);
 
   await app.register(
     async (api) => {
-      await openapiRoutes(api, apiDocs);
+      await openapiRoutes(api);
       await statusRoutes(api, ctx);
       await figuresRoutes(api, ctx);
       await authRoutes(api, ctx);

@@ -171,7 +171,7 @@ describe('the document (GET /api/openapi.json)', () => {
     const registered = server.app.apiDocs.routes.filter((r) => isDocumentedUrl(r.url));
     expect(registered.length).toBeGreaterThan(30);
     const undocumented = registered.filter(
-      (r) => !r.doc || !document.paths[openApiPath(r.url)]?.[r.method.toLowerCase()],
+      (r) => !r.documented || !document.paths[openApiPath(r.url)]?.[r.method.toLowerCase()],
     );
     expect(undocumented.map((r) => `${r.method} ${r.url}`)).toEqual([]);
     const operations = Object.entries(document.paths).flatMap(([p, ops]) =>

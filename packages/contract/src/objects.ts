@@ -126,9 +126,9 @@ export interface Task {
   /** who started it (sign-in on); null when sign-in was off (an addition to api.md) */
   created_by?: { id: number; username?: string } | null;
   /** what the photos show (models.ts TaskSpecimenKind); `auto` lets the engine decide */
-  specimen_kind?: 'auto' | 'root_slice' | 'leaf';
+  specimen_kind: 'auto' | 'root_slice' | 'leaf';
   /** the lab model it scores with; null: the default engine */
-  model_id?: number | null;
+  model_id: number | null;
 }
 
 /**
@@ -204,7 +204,7 @@ export interface PredictionResult {
   processing_time: number | null;
   created_time: string;
   /** the lab model its task scored with (the name is kept after the model is deleted); null: the default engine */
-  model?: { id: number; name: string } | null;
+  model: { id: number; name: string } | null;
 }
 
 export interface PredictionSummary {

@@ -19,7 +19,7 @@ export function auditEntryOf(req: FastifyRequest): AuditEntry {
     userId: req.user?.id ?? null,
     username: req.user?.username ?? null,
     action: `DELETE ${req.routeOptions.url}`,
-    target: JSON.stringify({ ...(req.params as object), ...(req.query as object) }),
+    target: JSON.stringify(req.sentParams ?? { ...(req.params as object), ...(req.query as object) }),
   };
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, type ListEnvelope } from '@cassavascope/contract';
 import { z } from 'zod';
-import { parseInput } from './validation.js';
 
 /**
  * `page` (1-based) and `page_size` (default 50, larger than 1000 is clamped) of every list endpoint.
@@ -21,7 +20,7 @@ const pageSize = z
   .transform((s) => Math.min(Number(s), PAGE_SIZE_MAX))
   .refine((n) => n >= 1, 'page_size must be a positive integer');
 
-/** Exported for the OpenAPI document (list routes declare it as their query). */
+/** List routes declare it as (part of) their `querystring`. */
 export const pagingQuerySchema = z.object({
   page: positiveInt('page').meta({ description: '1-based page number (default 1)' }).optional(),
   page_size: pageSize
@@ -35,30 +34,10 @@ export interface Paging {
   offset: number;
 }
 
-/** The last value of a query parameter given once or repeated (`?a=1&a=2` -> "2"), like Django does. */
-export function lastValue(value: unknown): unknown {
-  return Array.isArray(value) ? value[value.length - 1] : value;
-}
-
-/** Query parameters as single strings (repeated ones keep their last value). */
-export function flatQuery(query: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (query && typeof query === 'object') {
-    for (const [k, v] of Object.entries(query)) {
-      const last = lastValue(v);
-      if (typeof last === 'string') out[k] = last;
-    }
-  }
-  return out;
-}
-
-export function parsePaging(query: Record<string, string>): Paging {
-  const { page = 1, page_size = PAGE_SIZE_DEFAULT } = parseInput(
-    pagingQuerySchema,
-    { page: query.page, page_size: query.page_size },
-    'query',
-  );
-  const pageSize = Math.min(page_size, PAGE_SIZE_MAX);
+/** The paging of a list route's validated query (`pagingQuerySchema` is part of its `querystring`). */
+export function parsePaging(query: { page?: number | undefined; page_size?: number | undefined }): Paging {
+  const page = query.page ?? 1;
+  const pageSize = Math.min(query.page_size ?? PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { parseInput } from '../http/validation.js';
 import type { ImageFilter, ImageOrder, ImageOrderKey } from './images.repository.js';
 import { IMAGE_FORMATS } from '../names/image-formats.js';
 import { nfc } from '../names/names.js';
-import { parseMetaQuery } from '../metadata/meta-query.js';
+import { metaQuerySchema, parseMetaQuery } from '../metadata/meta-query.js';
 import { fieldNameProblem } from '@cassavascope/contract';
-
 
 const ORDERINGS = ['created_time', 'name', 'size', 'folder'] as const;
 
@@ -64,20 +62,19 @@ export const imageListQuerySchema = z.object({
     .optional(),
 });
 
+/** The query of `GET /images/` and of a folder's images: its filters and ordering, with `meta.FIELD=VALUE`. */
+export const imageListFilterSchema = imageListQuerySchema.extend(metaQuerySchema.shape);
+
 /**
- * The filters and ordering of `GET /images/`. Empty values count as absent (`?folder=&search=`),
- * as in Django filters; malformed values are a 400 naming the field. `meta.FIELD=VALUE` filters by a sample field;
+ * The filters and ordering of `GET /images/` from its validated query (empty values count as absent, as in Django
+ * filters; malformed values are a 400 naming the field). `meta.FIELD=VALUE` filters by a sample field;
  * `group_by=FIELD` groups by one.
  */
-export function parseImageListQuery(query: Record<string, string>): {
+export function parseImageListQuery(q: Partial<z.infer<typeof imageListFilterSchema>>): {
   filter: ImageFilter;
   order: ImageOrder;
   groupBy: string | undefined;
 } {
-  const present = Object.fromEntries(
-    Object.entries(query).filter(([k, v]) => k in imageListQuerySchema.shape && v.trim() !== ''),
-  );
-  const q = parseInput(imageListQuerySchema, present, 'query');
   const ordering = q.ordering ?? '-created_time';
   return {
     filter: {
@@ -87,7 +84,7 @@ export function parseImageListQuery(query: Record<string, string>): {
       day: q.day,
       hasPpd: q.has_ppd === undefined ? undefined : q.has_ppd === 'true' || q.has_ppd === '1',
       hasLabels: q.has_labels === undefined ? undefined : q.has_labels === 'true' || q.has_labels === '1',
-      meta: parseMetaQuery(query),
+      meta: parseMetaQuery(q),
     },
     order: { key: ordering.replace(/^-/, '') as ImageOrderKey, desc: ordering.startsWith('-') },
     groupBy: q.group_by,

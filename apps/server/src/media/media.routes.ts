@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { doc, errorResponse } from '../openapi/route-doc.js';
+import { errorResponse, noBody, otherContent } from '../openapi/route-doc.js';
 import { isValidKey } from '../storage/blob-storage.js';
 import { presignsMedia } from '../storage/media-urls.js';
 
@@ -42,24 +42,24 @@ function parseRange(header: string | undefined, size: number): { start: number; 
  * itself: no request path ever becomes a file path.
  */
 export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const binary = { type: 'string', format: 'binary' };
-  const mediaDoc = doc({
+  const binary = z.string().meta({ format: 'binary' });
+  const mediaSchema = {
     summary: 'A stored file (original, thumbnail or result image) by the key in its URL',
     description:
       'Immutable (content-addressed or versioned keys): long-lived cache headers, an ETag, and single byte ranges where the storage supports them.',
-    params: { path: z.string().meta({ description: 'the stored key, e.g. originals/ab/abcd....jpg' }) },
-    responses: {
-      200: { content: '*/*', description: 'The file, with its Content-Type', schema: binary },
-      206: { content: '*/*', description: 'One byte range of the file (Range: bytes=...)', schema: binary },
+    params: z.object({ '*': z.string().meta({ description: 'the stored key, e.g. originals/ab/abcd....jpg' }) }),
+    response: {
+      200: otherContent('*/*', 'The file, with its Content-Type', binary),
+      206: otherContent('*/*', 'One byte range of the file (Range: bytes=...)', binary),
       // With sign-in on and OSS_BASE_URL set: Location is a presigned URL of the object store, valid 10 minutes.
-      302: null,
-      304: null,
+      302: noBody,
+      304: noBody,
       404: errorResponse('`not_found`: no such file'),
       416: errorResponse('`range_not_satisfiable`'),
     },
-  });
+  };
   const presigning = presignsMedia(ctx.config, ctx.storage);
-  app.get<{ Params: { '*': string } }>('/*', mediaDoc, async (req, reply) => {
+  app.get<{ Params: { '*': string } }>('/*', { schema: mediaSchema }, async (req, reply) => {
     const key = req.params['*'];
     if (presigning && isValidKey(key)) {
       // The session was checked before this handler (auth/role-policy.ts); the bucket serves the bytes.

@@ -13,7 +13,7 @@ const MISSING = 'meta_missing';
  * An empty value counts as absent, as for the other filters; a bad name or value is a 400 naming the parameter.
  * `meta_missing` adds a condition "without the field" for each field it names.
  */
-export function parseMetaQuery(query: Record<string, string>): MetaCondition[] | undefined {
+export function parseMetaQuery(query: z.infer<typeof metaQuerySchema>): MetaCondition[] | undefined {
   const conditions: MetaCondition[] = [];
   const fields: Record<string, string> = {};
   for (const field of (query[MISSING] ?? '').split(',').map((f) => f.trim())) {
@@ -22,7 +22,7 @@ export function parseMetaQuery(query: Record<string, string>): MetaCondition[] |
     if (problem) fields[MISSING] = `${field}: ${problem}`;
     else conditions.push({ field, value: null });
   }
-  for (const [key, raw] of Object.entries(query)) {
+  for (const [key, raw] of Object.entries(query.meta ?? {})) {
     if (!key.startsWith(PREFIX) || raw.trim() === '') continue;
     const field = key.slice(PREFIX.length);
     const problem = fieldNameProblem(field);
@@ -44,15 +44,17 @@ export function parseMetaQuery(query: Record<string, string>): MetaCondition[] |
 }
 
 /**
- * The `meta.FIELD=VALUE` and `meta_missing` parameters as the OpenAPI document describes them (a route's doc()
- * query extends its own schema with these; `parseMetaQuery` reads them). `meta` is an object parameter, which in
- * a query (form style, exploded: OpenAPI's default) is sent as one `meta.FIELD=VALUE` pair per property.
+ * The `meta.FIELD=VALUE` and `meta_missing` parameters, part of a listing's `querystring` schema. `meta` is an object
+ * parameter, which in a query (form style, exploded: OpenAPI's default) is sent as one `meta.FIELD=VALUE` pair per
+ * property; http/validation.ts gathers those pairs under `meta`, and `parseMetaQuery` checks each name and types
+ * each value by its field.
  */
-export const metaQueryDocSchema = z.object({
+export const metaQuerySchema = z.object({
   meta: z
-    .record(z.string().regex(/^meta\.[A-Za-z0-9_]{1,40}$/), z.string())
+    .record(z.string(), z.string())
     .optional()
     .meta({
+      propertyNames: { type: 'string', pattern: '^meta\\.[A-Za-z0-9_]{1,40}$' },
       description:
         'meta.FIELD=VALUE, one parameter per sample field (e.g. meta.genotype=TME419&meta.dah=7): only images with ' +
         'that value (typed as stored: meta.dah=7 matches the number 7); several are ANDed; an empty value is no ' +

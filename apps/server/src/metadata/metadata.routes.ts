@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   METADATA_FIELD_PATTERN,
@@ -10,9 +11,8 @@ import {
 } from '@cassavascope/contract';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../http/errors.js';
-import { flatQuery } from '../http/paging.js';
-import { parseInput } from '../http/validation.js';
-import { doc, errorResponse } from '../openapi/route-doc.js';
+import { named, parseInput } from '../http/validation.js';
+import { errorResponse, multipartBody } from '../openapi/route-doc.js';
 import { MetadataService } from './metadata.service.js';
 import { readSheet } from './sheet-reader.js';
 import { receiveMultipart } from '../http/multipart-intake.js';
@@ -21,10 +21,13 @@ import { discard } from '../http/staged-file.js';
 /** A field book of 100 000 rows is a few MB; anything far larger is not a sheet. */
 const SHEET_BYTES_MAX = 20 * 1024 * 1024;
 
-const parseBody = metadataParseRequestSchema.refine((b) => b.image_ids !== undefined || b.folder_id !== undefined, {
-  message: 'give image_ids or folder_id',
-  path: ['image_ids'],
-});
+const parseBody = named(
+  'pattern request',
+  metadataParseRequestSchema.refine((b) => b.image_ids !== undefined || b.folder_id !== undefined, {
+    message: 'give image_ids or folder_id',
+    path: ['image_ids'],
+  }),
+);
 
 const valuesQuery = z.object({ field: z.string().regex(METADATA_FIELD_PATTERN, 'must be a field name') });
 
@@ -52,33 +55,34 @@ async function receiveSheet(
 }
 
 /** The Sample metadata calls of api.md (PATCH /images/{id}/ is with the images routes). */
-export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function metadataRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = new MetadataService(ctx);
 
-  const parseDoc = doc({
+  const parseSchema = {
     summary:
       'Read sample fields from image names with a pattern such as {genotype}_{rep}_{dah}d_{root} (apply: store them)',
     body: parseBody,
-    responses: {
+    response: {
       200: metadataParseResponseSchema,
       400: errorResponse(
         '`invalid` (fields.pattern: a bad pattern, or with apply a value that does not fit its field) or `unknown_ids`',
       ),
     },
-  });
-  app.post('/images/metadata/parse/', parseDoc, async (req) => {
-    const body = parseInput(parseBody, req.body, 'pattern request');
+  };
+  app.post('/images/metadata/parse/', { schema: parseSchema }, async (req) => {
+    const body = req.body;
     return service.parse(body.pattern, { imageIds: body.image_ids, folderId: body.folder_id }, body.apply ?? false);
   });
 
-  const sheetDoc = doc({
+  const sheetSchema = {
     summary:
       'Set sample fields from a CSV or XLSX sheet (a name column, then one column per field), with a report per row',
-    multipart: {
-      fields: metadataSheetFieldsSchema,
-      files: { file: { many: false, description: 'the sheet: CSV (UTF-8) or XLSX' } },
-    },
-    responses: {
+    consumes: ['multipart/form-data'],
+    body: multipartBody(metadataSheetFieldsSchema, {
+      file: { many: false, description: 'the sheet: CSV (UTF-8) or XLSX' },
+    }),
+    response: {
       200: metadataSheetResponseSchema,
       400: errorResponse(
         '`invalid` (no name column, bad column names, empty sheet, malformed image_ids, image_ids with folder_id) or `unknown_ids` (folder_id, image_ids)',
@@ -86,8 +90,8 @@ export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Pro
       413: errorResponse('`too_large`'),
       415: errorResponse('`unsupported_file_type`: not CSV or XLSX'),
     },
-  });
-  app.post('/images/metadata/sheet/', sheetDoc, async (req) => {
+  };
+  app.post('/images/metadata/sheet/', { schema: sheetSchema }, async (req) => {
     const { bytes, fields } = await receiveSheet(req, ctx.storage.tempDir);
     // An empty text field is an absent one (a form that always sends every field).
     const given = (name: string) => fields[name] || undefined;
@@ -111,18 +115,15 @@ export async function metadataRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   // Additions (docs/api.md): the fields in use and one field's values, for the screens' filter and group menus.
-  const fieldsDoc = doc({
+  const fieldsSchema = {
     summary: 'Sample field names in use, with how many images carry each, most used first',
-    responses: { 200: z.array(z.object({ field: z.string(), count: z.number().int() })) },
-  });
-  app.get('/images/metadata/fields/', fieldsDoc, () => service.fieldNames());
-  const valuesDoc = doc({
+    response: { 200: z.array(z.object({ field: z.string(), count: z.number().int() })) },
+  };
+  app.get('/images/metadata/fields/', { schema: fieldsSchema }, () => service.fieldNames());
+  const valuesSchema = {
     summary: "One field's distinct values with their image counts (at most 500)",
-    query: valuesQuery,
-    responses: { 200: z.array(z.object({ value: z.union([z.number(), z.string()]), count: z.number().int() })) },
-  });
-  app.get('/images/metadata/values/', valuesDoc, (req) => {
-    const q = parseInput(valuesQuery, flatQuery(req.query), 'query');
-    return service.values(q.field, 500);
-  });
+    querystring: valuesQuery,
+    response: { 200: z.array(z.object({ value: z.union([z.number(), z.string()]), count: z.number().int() })) },
+  };
+  app.get('/images/metadata/values/', { schema: valuesSchema }, (req) => service.values(req.query.field, 500));
 }

@@ -1,13 +1,13 @@
 import { modelListSchema, modelSchema } from '@cassavascope/contract';
 import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
-import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
-import { parsePathId } from '../http/path-id.js';
-import { parseInput } from '../http/validation.js';
-import { doc, errorResponse } from '../openapi/route-doc.js';
+import { listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
+import { named } from '../http/validation.js';
+import { errorResponse, idParams, multipartBody, noBody, otherContent } from '../openapi/route-doc.js';
 import { receiveMultipart } from '../http/multipart-intake.js';
 import { discard } from '../http/staged-file.js';
 import { modelCreateSchema, modelRenameSchema } from './model-payload.schema.js';
@@ -46,111 +46,112 @@ function attachment(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
+const createBody = named('model', modelCreateSchema);
+const renameBody = named('model', modelRenameSchema);
+
 /** The Lab models calls of api.md ("Labels and lab models"). */
-export async function modelsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function modelsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const models = new ModelsService(ctx);
 
-  const createDoc = doc({
+  const createSchema = {
     summary: 'Train a lab model from labelled photos (in the background)',
     description:
       'Answers at once with the model `training`; follow it with GET /api/models/{id}/. Trains on the labelled images among image_ids and folder_ids (neither: every labelled image).',
-    body: modelCreateSchema,
-    responses: {
+    body: createBody,
+    response: {
       202: modelSchema,
       400: errorResponse(
         '`invalid` (with `fields`), `unknown_ids` (with `ids`) or `not_enough_labels` (fewer than 2 labelled photos, or no healthy or no lesion pixels; with `labelled_images`, `labelled_pixels`)',
       ),
     },
-  });
-  app.post('/models/', createDoc, async (req, reply) => {
-    const input = parseInput(modelCreateSchema, req.body, 'model');
-    const model = await models.create({ ...input, createdBy: req.user?.id ?? null });
+  };
+  app.post('/models/', { schema: createSchema }, async (req, reply) => {
+    const model = await models.create({ ...req.body, createdBy: req.user?.id ?? null });
     return reply.status(202).send(model);
   });
 
   app.get(
     '/models/',
-    doc({ summary: 'List lab models, newest first', query: pagingQuerySchema, responses: { 200: modelListSchema } }),
+    {
+      schema: {
+        summary: 'List lab models, newest first',
+        querystring: pagingQuerySchema,
+        response: { 200: modelListSchema },
+      },
+    },
     async (req) => {
-      const paging = parsePaging(flatQuery(req.query));
+      const paging = parsePaging(req.query);
       const { count, results } = await models.list(paging.pageSize, paging.offset);
       return listEnvelope(req, paging, count, results);
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/models/:id/',
-    doc({ summary: 'One lab model', responses: { 200: modelSchema } }),
-    async (req) => models.get(parsePathId(req.params.id)),
+    { schema: { summary: 'One lab model', params: idParams, response: { 200: modelSchema } } },
+    async (req) => models.get(req.params.id),
   );
 
-  app.patch<{ Params: { id: string } }>(
+  app.patch(
     '/models/:id/',
-    doc({ summary: 'Rename a lab model', body: modelRenameSchema, responses: { 200: modelSchema } }),
-    async (req) => {
-      const id = parsePathId(req.params.id);
-      const { name } = parseInput(modelRenameSchema, req.body, 'model');
-      return models.rename(id, name);
+    { schema: { summary: 'Rename a lab model', params: idParams, body: renameBody, response: { 200: modelSchema } } },
+    async (req) => models.rename(req.params.id, req.body.name),
+  );
+
+  const cancelSchema = {
+    summary: 'Stop a training',
+    params: idParams,
+    response: { 200: modelSchema, 409: errorResponse("`not_running` (with the model's `status`)") },
+  };
+  app.post('/models/:id/cancel/', { schema: cancelSchema }, async (req) => models.cancel(req.params.id));
+
+  const deleteSchema = {
+    summary: 'Delete a lab model (a training one is stopped); results keep its name',
+    params: idParams,
+    response: { 204: noBody, 409: errorResponse('`model_in_use` (with `task_ids`): a running task scores with it') },
+  };
+  app.delete('/models/:id/', { schema: deleteSchema }, async (req, reply) => {
+    await models.delete(req.params.id);
+    return reply.status(204).send();
+  });
+
+  const fileSchema = {
+    summary: 'Download the portable model file (docs/model.md, "Lab model files")',
+    params: idParams,
+    response: {
+      200: otherContent('application/octet-stream', 'the model file, as an attachment'),
+      409: errorResponse("`not_ready` (with the model's `status`): only a ready model has a file"),
     },
-  );
-
-  app.post<{ Params: { id: string } }>(
-    '/models/:id/cancel/',
-    doc({
-      summary: 'Stop a training',
-      responses: { 200: modelSchema, 409: errorResponse("`not_running` (with the model's `status`)") },
-    }),
-    async (req) => models.cancel(parsePathId(req.params.id)),
-  );
-
-  app.delete<{ Params: { id: string } }>(
-    '/models/:id/',
-    doc({
-      summary: 'Delete a lab model (a training one is stopped); results keep its name',
-      responses: { 204: null, 409: errorResponse('`model_in_use` (with `task_ids`): a running task scores with it') },
-    }),
-    async (req, reply) => {
-      await models.delete(parsePathId(req.params.id));
-      return reply.status(204).send();
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    '/models/:id/file/',
-    doc({
-      summary: 'Download the portable model file (docs/model.md, "Lab model files")',
-      responses: {
-        200: { content: 'application/octet-stream', description: 'the model file, as an attachment' },
-        409: errorResponse("`not_ready` (with the model's `status`): only a ready model has a file"),
-      },
-    }),
-    async (req, reply) => {
-      const file = await models.file(parsePathId(req.params.id));
+  };
+  app.get('/models/:id/file/', { schema: fileSchema }, async (req, reply) => {
+    {
+      const file = await models.file(req.params.id);
       return reply
         .header('Content-Type', 'application/octet-stream')
         .header('Content-Length', String(file.size))
         .header('Content-Disposition', attachment(file.fileName))
         .send(file.stream);
-    },
-  );
+    }
+  });
 
   app.post(
     '/models/import/',
-    doc({
-      summary: 'Import a lab model file (from GET /api/models/{id}/file/ of this or another server)',
-      multipart: {
-        fields: z.object({}),
-        files: { file: { many: false, description: 'the model file' } },
+    {
+      schema: {
+        summary: 'Import a lab model file (from GET /api/models/{id}/file/ of this or another server)',
+        consumes: ['multipart/form-data'],
+        body: multipartBody(z.object({}), { file: { many: false, description: 'the model file' } }),
+        response: {
+          201: modelSchema,
+          400: errorResponse(
+            '`invalid_model`: no file, or a file that is not a lab model; `invalid_multipart` (a malformed part header)',
+          ),
+          413: errorResponse('`too_large`'),
+          415: errorResponse('`unsupported_media_type`: not multipart/form-data'),
+        },
       },
-      responses: {
-        201: modelSchema,
-        400: errorResponse(
-          '`invalid_model`: no file, or a file that is not a lab model; `invalid_multipart` (a malformed part header)',
-        ),
-        413: errorResponse('`too_large`'),
-        415: errorResponse('`unsupported_media_type`: not multipart/form-data'),
-      },
-    }),
+    },
     async (req, reply) => {
       const { bytes, fileName } = await receiveModelFile(req, ctx.storage.tempDir);
       const model = await models.import(bytes, fileName, req.user?.id ?? null);

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { buildOpenApiDocument } from './openapi-document.js';
-import { doc, type ApiDocRegistry } from './route-doc.js';
+import { errorResponse, otherContent } from './route-doc.js';
 
-const VERSION = (
+/** The server's version, the document's `info.version`. */
+export const VERSION = (
   JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
@@ -65,62 +66,56 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** `GET /api/openapi.json` (the document of every route registered) and the reference page `/api/docs/`. */
-export async function openapiRoutes(app: FastifyInstance, registry: ApiDocRegistry): Promise<void> {
+/**
+ * `GET /api/openapi.json` (the document of every route registered, from @fastify/swagger, registered in app.ts)
+ * and the reference page `/api/docs/`.
+ */
+export async function openapiRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   let document: string | undefined;
 
-  app.get(
-    '/openapi.json',
-    doc({
-      tag: 'reference',
-      summary: 'This OpenAPI 3.1 document',
-      responses: {
-        200: { content: 'application/json', description: 'The OpenAPI document', schema: { type: 'object' } },
-      },
-    }),
-    async (_req, reply) => {
-      // Built once, on first request: by then every route is registered.
-      document ??= JSON.stringify(buildOpenApiDocument(registry.routes, VERSION));
-      return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-cache').send(document);
-    },
+  const openapiSchema = {
+    tags: ['reference'],
+    summary: 'This OpenAPI 3.1 document',
+    response: { 200: otherContent('application/json', 'The OpenAPI document', z.object({}).loose()) },
+  };
+  app.get('/openapi.json', { schema: openapiSchema }, async (_req, reply) => {
+    // Built once, on first request: by then every route is registered.
+    document ??= JSON.stringify(app.swagger());
+    return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-cache').send(document);
+  });
+
+  const pageSchema = {
+    tags: ['reference'],
+    summary: 'The API reference page (Swagger UI over this document)',
+    response: { 200: otherContent('text/html', 'The page') },
+  };
+  app.get('/docs/', { schema: pageSchema }, async (_req, reply) =>
+    reply
+      .header('Content-Security-Policy', CSP)
+      .header('Cache-Control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(PAGE),
   );
 
-  app.get(
-    '/docs/',
-    doc({
-      tag: 'reference',
-      summary: 'The API reference page (Swagger UI over this document)',
-      responses: { 200: { content: 'text/html', description: 'The page' } },
-    }),
-    async (_req, reply) =>
-      reply
-        .header('Content-Security-Policy', CSP)
-        .header('Cache-Control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(PAGE),
-  );
-
-  app.get<{ Params: { '*': string } }>(
-    '/docs/*',
-    doc({
-      tag: 'reference',
-      summary: "The reference page's scripts, styles and icon",
-      params: { path: z.enum(['init.js', ...Object.keys(ASSETS)]) },
-      responses: {
-        200: { content: '*/*', description: 'The file', schema: { type: 'string', format: 'binary' } },
-        404: 'error',
-      },
-    }),
-    async (req, reply) => {
-      const name = req.params['*'];
-      if (name === 'init.js')
-        return reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(INIT_JS);
-      const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-      if (!type) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
-      return reply
-        .type(type)
-        .header('Cache-Control', 'public, max-age=3600')
-        .send(fs.createReadStream(path.join(SWAGGER_DIR, name)));
+  const filesSchema = {
+    tags: ['reference'],
+    summary: "The reference page's scripts, styles and icon",
+    params: z.object({ '*': z.string().meta({ enum: ['init.js', ...Object.keys(ASSETS)] }) }),
+    response: {
+      200: otherContent('*/*', 'The file', z.string().meta({ format: 'binary' })),
+      404: errorResponse('`not_found`: no such file'),
     },
-  );
+  };
+  app.get('/docs/*', { schema: filesSchema }, async (req, reply) => {
+    const name = req.params['*'];
+    if (name === 'init.js')
+      return reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(INIT_JS);
+    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!type) return reply.status(404).send({ code: 'not_found', detail: 'No such file' });
+    return reply
+      .type(type)
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(fs.createReadStream(path.join(SWAGGER_DIR, name)));
+  });
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { flatQuery, listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
+import { listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { badRequest } from '../http/errors.js';
-import { parsePathId } from '../http/path-id.js';
-import { parseInput } from '../http/validation.js';
-import { doc, errorResponse } from '../openapi/route-doc.js';
+import { named } from '../http/validation.js';
+import { errorResponse, idParams, otherContent, pathId } from '../openapi/route-doc.js';
 import { batchCreateSchema, singlePredictSchema } from '../tasks/task-payload.schema.js';
 import { TasksService } from '../tasks/tasks.service.js';
 import { PredictionsService } from './predictions.service.js';
@@ -24,7 +24,7 @@ import {
 } from '@cassavascope/contract';
 import { exportFileName } from './results-export.js';
 import { nfc } from '../names/names.js';
-import { metaQueryDocSchema, parseMetaQuery } from '../metadata/meta-query.js';
+import { metaQuerySchema, parseMetaQuery } from '../metadata/meta-query.js';
 import { GROUP_VALUES_MAX, METADATA_FIELD_PATTERN, resultGroupSchema } from '@cassavascope/contract';
 
 const idParam = (field: string) =>
@@ -113,28 +113,15 @@ const groupsQuerySchema = listQuerySchema
     }),
   });
 
-/** The listing's filter parameters as sent; an empty one counts as absent (a form's blank field). */
-function filterParams(query: Record<string, string>) {
-  return {
-    task_id: query.task_id || undefined,
-    task_ids: query.task_ids || undefined,
-    newest_per_image: query.newest_per_image || undefined,
-    image_id: query.image_id || undefined,
-    search: query.search || undefined,
-    severity: query.severity || undefined,
-    needs_review: query.needs_review || undefined,
-    reviewed: query.reviewed || undefined,
-  };
-}
-
 /** The parsed filters as the service takes them, with the `meta.FIELD=VALUE` conditions of the query. */
 function resultFilter(
-  q:
+  q: (
     | z.infer<typeof groupsQuerySchema>
     | z.infer<typeof exportQuerySchema>
     | z.infer<typeof listQuerySchema>
-    | z.infer<typeof summaryQuerySchema>,
-  query: Record<string, string>,
+    | z.infer<typeof summaryQuerySchema>
+  ) &
+    z.infer<typeof metaQuerySchema>,
 ) {
   if (q.task_id !== undefined && 'task_ids' in q && q.task_ids !== undefined)
     throw badRequest('Invalid query: task_ids: not with task_id', { task_ids: 'not with task_id' });
@@ -147,7 +134,7 @@ function resultFilter(
     severity: q.severity,
     needsReview: q.needs_review,
     reviewed: q.reviewed,
-    meta: parseMetaQuery(query),
+    meta: parseMetaQuery(q),
   };
 }
 
@@ -155,30 +142,38 @@ const note = z.string().max(REVIEW_NOTE_MAX, `at most ${REVIEW_NOTE_MAX} charact
 const ppd = z.number().finite().min(PPD_MIN, `PPD is on the 0-10 scale`).max(PPD_MAX, `PPD is on the 0-10 scale`);
 
 /** `PATCH /predictions/{id}/specimens/{index}/`: excluded and/or ppd (null = the engine's value), optional note. */
-const specimenPatchSchema = z
-  .object({ excluded: z.boolean().optional(), ppd: ppd.nullable().optional(), note })
-  .refine((v) => v.excluded !== undefined || v.ppd !== undefined, {
-    message: 'give excluded and/or ppd',
-    path: ['non_field_errors'],
-  });
+const specimenPatchSchema = named(
+  'review',
+  z
+    .object({ excluded: z.boolean().optional(), ppd: ppd.nullable().optional(), note })
+    .refine((v) => v.excluded !== undefined || v.ppd !== undefined, {
+      message: 'give excluded and/or ppd',
+      path: ['non_field_errors'],
+    }),
+);
 
 const boxSide = z.number().int('whole pixels').min(SPECIMEN_BOX_MIN, `at least ${SPECIMEN_BOX_MIN} pixels`);
 /** `POST /predictions/{id}/specimens/`: a box [x, y, w, h] in original-image pixels, optional kind, ppd, note. */
-const addSpecimenSchema = z.object({
-  box: z.tuple([
-    z.number().int('whole pixels').min(0, 'inside the image'),
-    z.number().int('whole pixels').min(0, 'inside the image'),
-    boxSide,
-    boxSide,
-  ]),
-  kind: z.enum(SPECIMEN_KINDS as unknown as ['root_slice', 'leaf']).optional(),
-  ppd: ppd.optional(),
-  note,
-  model_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish().meta({
-    description:
-      "the ready lab model that scores the box; null: the default engine; absent: the task's own model (when it is still ready)",
+const addSpecimenSchema = named(
+  'specimen',
+  z.object({
+    box: z.tuple([
+      z.number().int('whole pixels').min(0, 'inside the image'),
+      z.number().int('whole pixels').min(0, 'inside the image'),
+      boxSide,
+      boxSide,
+    ]),
+    kind: z.enum(SPECIMEN_KINDS as unknown as ['root_slice', 'leaf']).optional(),
+    ppd: ppd.optional(),
+    note,
+    model_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish().meta({
+      description:
+        "the ready lab model that scores the box; null: the default engine; absent: the task's own model (when it is still ready)",
+    }),
   }),
-});
+);
+const singleBody = named('prediction', singlePredictSchema);
+const batchBody = named('task', batchCreateSchema);
 
 /** Who makes a review change: the signed-in user (null while sign-in is off: api.md's `user` is null). */
 function reviewerOf(req: FastifyRequest): Reviewer {
@@ -186,57 +181,46 @@ function reviewerOf(req: FastifyRequest): Reviewer {
 }
 
 /** The Predictions (results) section of api.md. */
-export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function predictionsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tasks = new TasksService(ctx);
   const predictions = new PredictionsService(ctx, tasks);
   const review = new ReviewService(ctx);
 
-  const listDoc = doc({
+  const listSchema = {
     summary: 'List results (filters, ordering, paging)',
-    query: pagingQuerySchema.extend(listQuerySchema.shape).extend(metaQueryDocSchema.shape),
-    responses: { 200: resultListSchema },
-  });
-  app.get('/predictions/', listDoc, async (req) => {
-    const query = flatQuery(req.query);
-    const paging = parsePaging(query);
-    const q = parseInput(listQuerySchema, { ...filterParams(query), ordering: query.ordering || undefined }, 'query');
+    querystring: pagingQuerySchema.extend(listQuerySchema.shape).extend(metaQuerySchema.shape),
+    response: { 200: resultListSchema },
+  };
+  app.get('/predictions/', { schema: listSchema }, async (req) => {
+    const q = req.query;
+    const paging = parsePaging(q);
     const desc = q.ordering.startsWith('-');
     const key = q.ordering.replace(/^-/, '') as 'ppd_value' | 'imageName' | 'created_time';
-    const { count, results } = await predictions.list(
-      resultFilter(q, query),
-      { key, desc },
-      paging.pageSize,
-      paging.offset,
-    );
+    const { count, results } = await predictions.list(resultFilter(q), { key, desc }, paging.pageSize, paging.offset);
     return listEnvelope(req, paging, count, results);
   });
 
-  const summaryDoc = doc({
+  const summarySchema = {
     summary:
       "Count, mean, extremes, severity bands and histogram over the scored results of the listing's filters (reviewed values)",
-    query: summaryQuerySchema.extend(metaQueryDocSchema.shape),
-    responses: { 200: predictionSummarySchema },
-  });
-  app.get('/predictions/summary/', summaryDoc, async (req) => {
-    const query = flatQuery(req.query);
-    const q = parseInput(summaryQuerySchema, filterParams(query), 'query');
-    return predictions.summary(resultFilter(q, query));
-  });
+    querystring: summaryQuerySchema.extend(metaQuerySchema.shape),
+    response: { 200: predictionSummarySchema },
+  };
+  app.get('/predictions/summary/', { schema: summarySchema }, async (req) =>
+    predictions.summary(resultFilter(req.query)),
+  );
 
-  const exportDoc = doc({
+  const exportSchema = {
     summary: 'Export results as CSV (UTF-8 with BOM, one row per result, or per specimen with format=specimens)',
-    query: exportQuerySchema.extend(metaQueryDocSchema.shape),
-    responses: {
-      200: {
-        content: 'text/csv',
-        description: 'An attachment named prediction_results_{task_id or all}_{YYYY-MM-DD}.csv',
-      },
+    querystring: exportQuerySchema.extend(metaQuerySchema.shape),
+    response: {
+      200: otherContent('text/csv', 'An attachment named prediction_results_{task_id or all}_{YYYY-MM-DD}.csv'),
     },
-  });
-  app.get('/predictions/export/', exportDoc, async (req, reply) => {
-    const query = flatQuery(req.query);
-    const q = parseInput(exportQuerySchema, { ...filterParams(query), format: query.format || undefined }, 'query');
-    const filter = resultFilter(q, query);
+  };
+  app.get('/predictions/export/', { schema: exportSchema }, async (req, reply) => {
+    const q = req.query;
+    const filter = resultFilter(q);
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName(q.task_id)}"`)
@@ -245,39 +229,31 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
   });
 
   /** The groups' query (by, the listing's filters, meta.FIELD=VALUE) as the service's arguments. */
-  const groupsRequest = (raw: unknown) => {
-    const query = flatQuery(raw);
-    const q = parseInput(
-      groupsQuerySchema,
-      { by: query.by?.trim() ? query.by : undefined, values: query.values || undefined, ...filterParams(query) },
-      'query',
-    );
-    const filter = { ...resultFilter(q, query), newestPerImage: true };
+  const groupsQuery = groupsQuerySchema.extend(metaQuerySchema.shape);
+  const groupsRequest = (q: z.infer<typeof groupsQuery>) => {
+    const filter = { ...resultFilter(q), newestPerImage: true };
     return { fields: q.by, filter, taskId: q.task_id, withValues: q.values === true };
   };
-  const groupsDoc = doc({
+  const groupsSchema = {
     summary:
       'Mean PPD per group of one or two sample fields (n, SD, 95 % interval, bands) over scored results, sorted by key',
-    query: groupsQuerySchema.extend(metaQueryDocSchema.shape),
-    responses: { 200: z.array(resultGroupSchema) },
-  });
-  app.get('/predictions/groups/', groupsDoc, async (req) => {
+    querystring: groupsQuery,
+    response: { 200: z.array(resultGroupSchema) },
+  };
+  app.get('/predictions/groups/', { schema: groupsSchema }, async (req) => {
     const { fields, filter, withValues } = groupsRequest(req.query);
     return predictions.groups(filter, fields, withValues);
   });
   // An addition (docs/api.md): the same table as a CSV file, columns named for a breeding database.
-  const groupsExportDoc = doc({
+  const groupsExportSchema = {
     summary:
       'The group table as CSV (UTF-8 with BOM): key fields under their ontology names, n, mean PPD under the trait id, SD, interval, bands',
-    query: groupsQuerySchema.extend(metaQueryDocSchema.shape),
-    responses: {
-      200: {
-        content: 'text/csv',
-        description: 'An attachment named prediction_groups_{task_id or all}_{YYYY-MM-DD}.csv',
-      },
+    querystring: groupsQuery,
+    response: {
+      200: otherContent('text/csv', 'An attachment named prediction_groups_{task_id or all}_{YYYY-MM-DD}.csv'),
     },
-  });
-  app.get('/predictions/groups/export/', groupsExportDoc, async (req, reply) => {
+  };
+  app.get('/predictions/groups/export/', { schema: groupsExportSchema }, async (req, reply) => {
     const { fields, filter, taskId } = groupsRequest(req.query);
     const groups = await predictions.groups(filter, fields);
     return reply
@@ -290,77 +266,69 @@ export async function predictionsRoutes(app: FastifyInstance, ctx: AppContext): 
       .send(predictions.groupsCsv(fields, groups));
   });
 
-  app.get<{ Params: { id: string } }>(
-    '/predictions/:id/',
-    doc({ summary: 'One result', responses: { 200: resultSchema } }),
-    async (req) => predictions.get(parsePathId(req.params.id)),
-  );
+  const oneSchema = { summary: 'One result', params: idParams, response: { 200: resultSchema } };
+  app.get('/predictions/:id/', { schema: oneSchema }, async (req) => predictions.get(req.params.id));
 
-  const patchDoc = doc({
+  const patchSchema = {
     summary: "Review one specimen: exclude or include it, or give its PPD (null: back to the engine's value)",
+    params: z.object({ id: pathId, index: pathId.meta({ description: 'the specimen, 1-based' }) }),
     body: specimenPatchSchema,
-    responses: {
+    response: {
       200: resultSchema,
       404: errorResponse('`not_found` (result) or `unknown_specimen`'),
       409: errorResponse('`not_scored`, `last_specimen` or `no_engine_value`'),
     },
-  });
-  app.patch<{ Params: { id: string; index: string } }>('/predictions/:id/specimens/:index/', patchDoc, async (req) => {
-    const id = parsePathId(req.params.id);
-    const index = parsePathId(req.params.index, 'index');
-    const input = parseInput(specimenPatchSchema, req.body, 'review');
-    return review.patchSpecimen(id, index, input, reviewerOf(req));
-  });
+  };
+  app.patch('/predictions/:id/specimens/:index/', { schema: patchSchema }, async (req) =>
+    review.patchSpecimen(req.params.id, req.params.index, req.body, reviewerOf(req)),
+  );
 
-  const addDoc = doc({
+  const addSchema = {
     summary: 'Add a specimen the engine missed: a box, scored by the engine unless a ppd is given',
+    params: idParams,
     body: addSpecimenSchema,
-    responses: {
+    response: {
       201: resultSchema,
       409: errorResponse('`not_scored`, `image_deleted` or `image_unreadable`'),
       422: errorResponse('`box_not_scored`: the engine found no specimen in the box (give a ppd)'),
       503: errorResponse('`engine_unavailable`'),
     },
-  });
-  app.post<{ Params: { id: string } }>('/predictions/:id/specimens/', addDoc, async (req, reply) => {
-    const id = parsePathId(req.params.id);
-    const input = parseInput(addSpecimenSchema, req.body, 'specimen');
-    return reply.status(201).send(await review.addSpecimen(id, input, reviewerOf(req)));
-  });
-
-  const historyDoc = doc({
-    summary: 'Every review change of a result, oldest first',
-    responses: { 200: z.array(reviewHistoryEntrySchema) },
-  });
-  app.get<{ Params: { id: string } }>('/predictions/:id/history/', historyDoc, async (req) =>
-    review.history(parsePathId(req.params.id)),
+  };
+  app.post('/predictions/:id/specimens/', { schema: addSchema }, async (req, reply) =>
+    reply.status(201).send(await review.addSpecimen(req.params.id, req.body, reviewerOf(req))),
   );
 
-  const singleDoc = doc({
+  const historySchema = {
+    summary: 'Every review change of a result, oldest first',
+    params: idParams,
+    response: { 200: z.array(reviewHistoryEntrySchema) },
+  };
+  app.get('/predictions/:id/history/', { schema: historySchema }, async (req) => review.history(req.params.id));
+
+  const singleSchema = {
     summary: 'Score one image now (a one-image task) and answer with its result',
-    body: singlePredictSchema,
-    responses: {
+    body: singleBody,
+    response: {
       200: resultSchema,
       400: errorResponse('`invalid` (with `fields`) or `unknown_ids`'),
       503: errorResponse('`engine_unavailable` (with `task_id`)'),
       504: errorResponse('`still_running` (with `task_id`): the result will appear under the task'),
     },
-  });
-  app.post('/predictions/predict_single/', singleDoc, async (req) => {
-    const input = parseInput(singlePredictSchema, req.body, 'prediction');
-    return predictions.predictSingle({ ...input, createdBy: req.user?.id ?? null });
-  });
+  };
+  app.post('/predictions/predict_single/', { schema: singleSchema }, async (req) =>
+    predictions.predictSingle({ ...req.body, createdBy: req.user?.id ?? null }),
+  );
 
-  const batchDoc = doc({
+  const batchSchema = {
     summary: 'Start a prediction task (as POST /api/tasks/prediction/, the name optional)',
-    body: batchCreateSchema,
-    responses: {
+    body: batchBody,
+    response: {
       201: taskSchema,
       400: errorResponse('`invalid` (with `fields`), `unknown_ids` (with `ids`) or `no_images`'),
     },
-  });
-  app.post('/predictions/predict_batch/', batchDoc, async (req, reply) => {
-    const input = parseInput(batchCreateSchema, req.body, 'task');
+  };
+  app.post('/predictions/predict_batch/', { schema: batchSchema }, async (req, reply) => {
+    const input = req.body;
     const name = input.name ?? `Prediction ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
     const task = await tasks.create({
       ...input,

@@ -2,7 +2,7 @@ import { storageCheckSchema } from '@cassavascope/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
-import { doc, errorResponse } from '../openapi/route-doc.js';
+import { errorResponse } from '../openapi/route-doc.js';
 import { StorageChecks } from './storage-check.service.js';
 
 /**
@@ -17,19 +17,23 @@ export async function storageCheckRoutes(app: FastifyInstance, ctx: AppContext):
 
   app.get(
     '/storage-check/',
-    doc({
-      summary: 'The last check of the stored files: counts, its first problems, and whether one runs now',
-      responses: { 200: storageCheckSchema },
-    }),
+    {
+      schema: {
+        summary: 'The last check of the stored files: counts, its first problems, and whether one runs now',
+        response: { 200: storageCheckSchema },
+      },
+    },
     async () => checks.details(),
   );
 
   app.post(
     '/storage-check/',
-    doc({
-      summary: 'Start a check of every stored file now (admin); it runs in the background',
-      responses: { 202: storageCheckSchema, 409: errorResponse('`storage_check_running`: a check is running') },
-    }),
+    {
+      schema: {
+        summary: 'Start a check of every stored file now (admin); it runs in the background',
+        response: { 202: storageCheckSchema, 409: errorResponse('`storage_check_running`: a check is running') },
+      },
+    },
     async (_req, reply) => {
       if (!(await checks.startNow()))
         throw new ApiError(409, 'storage_check_running', 'A storage check is running already');

@@ -1,10 +1,11 @@
 import { imageSchema, uploadResponseSchema } from '@cassavascope/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../http/errors.js';
-import { parseInput } from '../http/validation.js';
-import { doc, errorResponse } from '../openapi/route-doc.js';
+import { named } from '../http/validation.js';
+import { errorResponse, multipartBody } from '../openapi/route-doc.js';
 import { baseName, UNNAMED } from '../names/file-names.js';
 import { abortWhenIdle } from './idle-upload.js';
 import { STORAGE_FULL_DETAIL } from '../storage/storage-full.js';
@@ -25,10 +26,13 @@ const resumableField = z.object({ resumable: z.enum(['1', 'true', '0', 'false'])
 const manyFields = uploadFieldsSchema.omit({ name: true }).extend(resumableField.shape);
 
 /** `POST /images/upload-resume/`: the token of a refused upload and the choice. */
-const resumeBody = z.object({
-  upload_token: z.string({ error: 'This field is required' }).min(1, 'This field is required'),
-  duplicate_action: z.enum(['skip', 'overwrite', 'keep_both'], { message: 'must be skip, overwrite or keep_both' }),
-});
+const resumeBody = named(
+  'upload resume',
+  z.object({
+    upload_token: z.string({ error: 'This field is required' }).min(1, 'This field is required'),
+    duplicate_action: z.enum(['skip', 'overwrite', 'keep_both'], { message: 'must be skip, overwrite or keep_both' }),
+  }),
+);
 
 const duplicate = errorResponse(
   '`duplicate` (with `duplicates`, `matches` and, with resumable=1, `upload_token`): nothing was stored; send again with duplicate_action',
@@ -132,12 +136,15 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }
   }
 
-  const filesDoc = doc({
+  // The multipart routes read their stream themselves (receiveMultipart) and check the text fields with the schema
+  // they document (upload-fields.ts): `multipartBody` describes the form and is not applied before the handler.
+  const filesSchema = {
     summary: 'Upload many image files',
-    multipart: { fields: manyFields, files: { files: { many: true, description: 'the images (repeat the field)' } } },
-    responses: { 201: uploadResponseSchema, 409: duplicate, 413: tooLarge, 415: notAnImage },
-  });
-  app.post('/images/upload-files/', filesDoc, (req, reply) =>
+    consumes: ['multipart/form-data'],
+    body: multipartBody(manyFields, { files: { many: true, description: 'the images (repeat the field)' } }),
+    response: { 201: uploadResponseSchema, 409: duplicate, 413: tooLarge, 415: notAnImage },
+  };
+  app.post('/images/upload-files/', { schema: filesSchema }, (req, reply) =>
     withBatch(req, UPLOAD_LIMITS.maxFilesPerRequest, async (batch, files, fields) => {
       const options = parseUploadFields(fields);
       if (files.length === 0)
@@ -151,22 +158,23 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }),
   );
 
-  const oneDoc = doc({
+  const oneSchema = {
     summary: 'Upload one image file',
-    multipart: { fields: uploadFieldsSchema, files: { file: { many: false, description: 'the image' } } },
-    responses: {
+    consumes: ['multipart/form-data'],
+    body: multipartBody(uploadFieldsSchema, { file: { many: false, description: 'the image' } }),
+    response: {
       200: {
-        json: imageSchema,
         description:
           'Skipped as a duplicate (duplicate_action=skip): the image that already holds this name or these bytes',
+        content: { 'application/json': { schema: imageSchema } },
       },
       201: imageSchema,
       409: duplicate,
       413: tooLarge,
       415: notAnImage,
     },
-  });
-  app.post('/images/', oneDoc, (req, reply) =>
+  };
+  app.post('/images/', { schema: oneSchema }, (req, reply) =>
     withBatch(req, 1, async (batch, files, fields) => {
       const options = parseUploadFields(fields);
       if (files.length === 0)
@@ -195,18 +203,19 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }),
   );
 
-  const batchDoc = doc({
+  const batchSchema = {
     summary: 'Upload a ZIP of images (folders inside it are flattened; other entries are listed in errors)',
-    multipart: { fields: manyFields, files: { file: { many: false, description: 'the ZIP archive' } } },
-    responses: {
+    consumes: ['multipart/form-data'],
+    body: multipartBody(manyFields, { file: { many: false, description: 'the ZIP archive' } }),
+    response: {
       201: uploadResponseSchema,
       400: errorResponse('`invalid` (with `fields`) or `invalid_zip` (the archive breaks)'),
       409: duplicate,
       413: tooLarge,
       415: notAnImage,
     },
-  });
-  app.post('/images/upload-batch/', batchDoc, (req, reply: FastifyReply) => {
+  };
+  app.post('/images/upload-batch/', { schema: batchSchema }, (req, reply: FastifyReply) => {
     const requestStart = performance.now();
     return withBatch(
       req,
@@ -257,16 +266,17 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Prom
    * one the upload would have given with `duplicate_action` (201, count, uploaded, skipped, errors). An unknown or
    * expired token (10 minutes) is 410 `upload_expired`: send the files again.
    */
-  const resumeDoc = doc({
+  const resumeSchema = {
     summary: 'Store a refused upload (409 with upload_token) with a duplicate_action, without sending the files again',
     body: resumeBody,
-    responses: {
+    response: {
       201: uploadResponseSchema,
       410: errorResponse('`upload_expired`: the upload is no longer kept; send the files again'),
     },
-  });
-  app.post('/images/upload-resume/', resumeDoc, async (req, reply) => {
-    const { upload_token: token, duplicate_action: action } = parseInput(resumeBody, req.body, 'upload resume');
+  };
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.post('/images/upload-resume/', { schema: resumeSchema }, async (req, reply) => {
+    const { upload_token: token, duplicate_action: action } = req.body;
     const found = await pending.take(token);
     if (!found) throw new ApiError(410, 'upload_expired', 'This upload is no longer kept: send the files again');
     try {

@@ -327,6 +327,20 @@ export default defineConfig(
     ignores: serverAppFiles,
     rules: { 'no-restricted-syntax': ['error', CONTEXT_VALUE_IMPORT] },
   },
+  // Server: an owner opens no transaction of its own: the flow that calls it does, and hands it the transaction.
+  {
+    files: ['apps/server/src/**/*.repository.ts', 'apps/server/src/tasks/task-state.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        CONTEXT_VALUE_IMPORT,
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction']",
+          message: 'An owner opens no transaction: the service that calls it does, and passes it the transaction.',
+        },
+      ],
+    },
+  },
   // Server: a route is HTTP + zod; it calls services and never reaches rows itself (after the SQL block: it
   // replaces that block's no-restricted-imports for routes, type imports of kysely included).
   {

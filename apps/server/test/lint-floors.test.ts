@@ -67,13 +67,19 @@ describe('the server floors in the linter', () => {
     expect(ownerRead).toEqual([]);
   });
 
-  it('refuses a repository calling another repository, and a value import of context.ts below the app', async () => {
+  it('refuses a repository calling another repository or opening a transaction, and a value import of context.ts below the app', async () => {
     const owner = await problems(
       eslint,
       'folders/planted.repository.ts',
       "import { ImagesRepository } from '../images/images.repository.js';\nexport const repo = ImagesRepository;\n",
     );
     expect(owner).toEqual([expect.stringMatching(/An owner is a leaf/)]);
+    const transaction = await problems(
+      eslint,
+      'folders/planted.repository.ts',
+      "import type { Kysely } from 'kysely';\nexport const write = (db: Kysely<object>) => db.transaction().execute(async () => 1);\n",
+    );
+    expect(transaction).toEqual([expect.stringMatching(/^no-restricted-syntax: An owner opens no transaction/)]);
     const context = await problems(
       eslint,
       'tasks/planted.ts',

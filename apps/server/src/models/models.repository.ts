@@ -73,38 +73,39 @@ export class ModelsRepository {
   }
 
   /**
-   * An imported model, ready: the row and its file in one transaction (`storeFile` writes the file for the new
-   * id and returns its key), so a failed write leaves no row.
+   * An imported model's row, ready, without its file yet: in the caller's transaction, which writes the file for
+   * the new id and records its key (`setFileKey`), so a failed write leaves no row.
    */
-  async insertReady(m: ImportedModel, storeFile: (id: number) => Promise<string>): Promise<ModelRow> {
+  async insertReady(m: ImportedModel): Promise<ModelRow> {
     const now = new Date().toISOString();
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('models')
-        .values({
-          name: m.name,
-          status: 'ready',
-          progress: 100,
-          image_ids: '[]',
-          image_count: m.imageCount,
-          labelled_pixels: JSON.stringify(m.labelledPixels),
-          metrics: m.metrics ? JSON.stringify(m.metrics) : null,
-          file_size: m.fileSize,
-          job_state: 'done',
-          created_by: m.createdBy,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const key = await storeFile(row.id);
-      return trx
-        .updateTable('models')
-        .set({ file_key: key })
-        .where('id', '=', row.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    });
+    return this.db
+      .insertInto('models')
+      .values({
+        name: m.name,
+        status: 'ready',
+        progress: 100,
+        image_ids: '[]',
+        image_count: m.imageCount,
+        labelled_pixels: JSON.stringify(m.labelledPixels),
+        metrics: m.metrics ? JSON.stringify(m.metrics) : null,
+        file_size: m.fileSize,
+        job_state: 'done',
+        created_by: m.createdBy,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Records the key of the model's file (an import, in its transaction). */
+  async setFileKey(id: number, key: string): Promise<ModelRow> {
+    return this.db
+      .updateTable('models')
+      .set({ file_key: key })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   get(id: number): Promise<ModelRow | undefined> {

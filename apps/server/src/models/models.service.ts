@@ -163,21 +163,21 @@ export class ModelsService {
       );
     }
     const named = modelNameSchema.safeParse((info.name ?? stem(fileName) ?? '').slice(0, MODEL_NAME_MAX));
-    const row = await this.repo.insertReady(
-      {
+    // The row and its file in one transaction: a failed write leaves no row.
+    const row = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const models = new ModelsRepository(trx);
+      const inserted = await models.insertReady({
         name: named.success ? named.data : 'Imported model',
         imageCount: info.imageCount ?? 0,
         labelledPixels: info.labelledPixels ?? {},
         metrics: info.metrics ?? null,
         fileSize: bytes.byteLength,
         createdBy,
-      },
-      async (id) => {
-        const key = modelFileKey(id, randomUUID());
-        await this.ctx.storage.putBuffer(key, bytes, 'application/octet-stream');
-        return key;
-      },
-    );
+      });
+      const key = modelFileKey(inserted.id, randomUUID());
+      await this.ctx.storage.putBuffer(key, bytes, 'application/octet-stream');
+      return models.setFileKey(inserted.id, key);
+    });
     return this.view(row);
   }
 

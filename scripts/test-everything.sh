@@ -14,7 +14,19 @@ if ((${#need[@]})); then
   apt-get install -y -qq "${need[@]}"
 fi
 npm ci
-# The linter and the formatting first (about 30 s): either fails CI before the long test run.
-npm run lint
-npm run format:check
-npm test
+# The linter, the formatting check and the build side by side (each mostly one core), before the long test run:
+# any of them failing fails CI there.
+npm run lint &
+lint=$!
+npm run format:check &
+format=$!
+npm run build &
+build=$!
+status=0
+for job in "$lint" "$format" "$build"; do wait "$job" || status=1; done
+if ((status)); then
+  echo "lint, format check or build failed (above)"
+  exit 1
+fi
+# npm test without its build, done above.
+node scripts/run-tests.mjs

@@ -5,6 +5,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['test/**/*.test.ts'],
+    // What the screen showed when a browser test failed, in the log (CI keeps no screenshots).
+    setupFiles: ['test/helpers/failure-report.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -35,6 +35,9 @@ export interface E2eBrowser {
   close(): Promise<void>;
 }
 
+/** The browsers open now, for the report of a failed test (helpers/failure-report.ts). */
+export const openContexts = new Set<BrowserContext>();
+
 /**
  * A fresh persistent profile in a temp dir (Playwright refuses --user-data-dir in args). `touch`: a touch screen
  * (the page's primary pointer is coarse, as on a phone).
@@ -52,10 +55,12 @@ export async function launchBrowser(viewport = DESKTOP, options: { touch?: boole
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(WAIT_MS);
+  openContexts.add(context);
   return {
     context,
     page,
     async close() {
+      openContexts.delete(context);
       await context.close();
       await fsp.rm(userDir, { recursive: true, force: true });
     },

@@ -266,6 +266,14 @@ describe('GET /images/', () => {
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(1);
   });
+
+  it('reads a blank value as absent and a repeated parameter by its last value (docs/api.md)', async () => {
+    for (const name of ['a.jpg', 'b.jpg', 'c.jpg']) await seed({ name });
+    const res = await server.json('/api/images/?page=&page_size=2&folder=%20&ordering=name&ordering=-name');
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(3);
+    expect(res.body.results.map((i: any) => i.name)).toEqual(['c.jpg', 'b.jpg']);
+  });
 });
 
 describe('GET /images/days/ and /images/types/', () => {

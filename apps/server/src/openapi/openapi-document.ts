@@ -115,9 +115,14 @@ const transformObject: SwaggerTransformObject = (documentObject) => {
     components?: { schemas?: Json };
     paths?: Record<string, Record<string, Operation>>;
   };
-  // Request bodies are inline: the input twins of the named objects are not used.
+  // The input twins of the named objects (the provider adds `ImageInput` beside `Image`) stay only where a request
+  // body refers to one.
   const schemas = document.components?.schemas ?? {};
-  for (const name of Object.keys(schemas)) if (name.endsWith('Input')) delete schemas[name];
+  const refsIn = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+  const kept = new Set(refsIn(document.paths ?? {}));
+  for (const name of kept) for (const ref of refsIn(schemas[name] ?? {})) kept.add(ref);
+  for (const name of Object.keys(schemas)) if (name.endsWith('Input') && !kept.has(name)) delete schemas[name];
   const paths: Record<string, Record<string, Operation>> = {};
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import enHome from '../src/locales/en/home.json';
 import zhHome from '../src/locales/zh/home.json';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { DESKTOP, launchBrowser, PHONE, POLL, screenshot, type E2eBrowser } from './helpers/browser';
+import { DESKTOP, escapeDialog, launchBrowser, PHONE, POLL, screenshot, type E2eBrowser } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { WEB_DIR } from './helpers/paths';
@@ -126,8 +126,7 @@ describe('Chinese and narrow screens', () => {
     const labels = await dialog.locator('button').allInnerTexts();
     expect(labels).toContain('取消');
     expect(labels.filter((l) => SPACED.test(l.trim()))).toEqual([]);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    await escapeDialog(page, dialog);
     // Every button of the screen.
     const all = await page.locator('button').allInnerTexts();
     expect(all.filter((l) => SPACED.test(l.trim()))).toEqual([]);
@@ -217,8 +216,7 @@ describe('Chinese and narrow screens', () => {
       .poll(() => page.getByTestId('review-add-hint').textContent(), POLL)
       .toMatch(/^Drag a box round the specimen on the photo with the mouse\./);
     await screenshot(page, 'review-add-en-1440', false);
-    await page.keyboard.press('Escape');
-    await page.locator('.review-add-modal').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.locator('.review-add-modal'));
     await page.keyboard.press('Escape');
 
     // A phone's touch screen.

@@ -1,6 +1,6 @@
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { pngBytes } from './helpers/test-files';
 
@@ -196,16 +196,14 @@ describe('strict Content-Security-Policy (e2e)', () => {
     await page.getByTestId('label-painter').getByTestId('label-canvas').waitFor();
     await page.getByTestId('label-painter').getByTestId('close-painter').click();
     await page.getByTestId('label-painter').waitFor({ state: 'detached' });
-    await page.keyboard.press('Escape');
-    await page.getByTestId('image-preview').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('image-preview'));
     expect(await violations(), 'preview and painter').toEqual([]);
 
     // A result's detail with its photo.
     await e2e.goto('results');
     await page.getByTestId('result-card').first().click();
     await page.getByTestId('result-detail').waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByTestId('result-detail').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('result-detail'));
     expect(await violations(), 'result detail').toEqual([]);
 
     // The narrow screen's navigation drawer (e2e.goto opens it and picks the section there).

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, DESKTOP, POLL } from './helpers/browser';
+import { chooseSelectOption, DESKTOP, PHONE, POLL } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { pngBytes } from './helpers/test-files';
 
@@ -81,8 +81,7 @@ const indexKeys = () =>
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
 
 async function sortByName(label: string): Promise<void> {
-  await page.getByTestId('sort-select').click();
-  await page.locator(`.ant-select-item-option[title="${label}"]`).click();
+  await chooseSelectOption(page, 'sort-select', label);
 }
 
 describe('the Name sort', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { openUploadSettings, toast, type PickedFile } from './helpers/images-ui';
 import { pngBytes } from './helpers/test-files';
@@ -73,8 +73,7 @@ describe('Images on a 390 px phone', () => {
     expect(await dialog.locator('.ant-modal-title').textContent()).toBe('Upload a ZIP archive');
     expect(await dialog.getByTestId('upload-input').getAttribute('accept')).toContain('.zip');
     await screenshot(page, 'images-phone-zip-en-390', false);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    await escapeDialog(page, dialog);
   });
 
   it('keeps the view, sort, grouping, field filter and select-all in a drawer; selecting shows the actions', async () => {

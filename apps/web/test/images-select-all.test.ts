@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { expectSidebarCount, toast } from './helpers/images-ui';
 import { pngBytes } from './helpers/test-files';
@@ -109,8 +109,7 @@ describe('images screen: select all (e2e)', () => {
     await expect.poll(() => name.textContent(), POLL).toBe(names[0]);
     await page.getByRole('button', { name: 'Previous' }).click();
     await expect.poll(() => name.textContent(), POLL).toBe(names[total - 1]);
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'detached' });
+    await escapeDialog(page, preview);
 
     // The same in Chinese, and on a phone.
     const openLast = async () => {
@@ -124,13 +123,11 @@ describe('images screen: select all (e2e)', () => {
     await screenshot(page, 'images-preview-last-zh-1440', false);
     await page.setViewportSize(PHONE);
     await screenshot(page, 'images-preview-last-zh-390', false);
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'detached' });
+    await escapeDialog(page, preview);
     await e2e.setLanguage('en');
     await openLast();
     await screenshot(page, 'images-preview-last-en-390', false);
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'detached' });
+    await escapeDialog(page, preview);
     await page.setViewportSize(DESKTOP);
   });
 });

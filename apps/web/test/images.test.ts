@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL, PHONE, DESKTOP, screenshot } from './helpers/browser';
+import { chooseSelectOption, DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { card, expectSidebarCount, toast, uploadThroughUi, type PickedFile } from './helpers/images-ui';
@@ -169,8 +169,7 @@ describe('images screen (e2e)', () => {
     // The totals count what the browser sent (the archive), not the entries inside it.
     await expect.poll(() => page.getByTestId('upload-summary-files').textContent(), POLL).toBe('1 / 1 file');
     await screenshot(page, 'images-upload-progress-en-1440', false);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('upload-progress'));
     await card(page, 'zip-a.png').waitFor();
     await card(page, 'zip-b.png').waitFor();
     await expectSidebarCount(page, 'all', 7);
@@ -207,8 +206,7 @@ describe('images screen (e2e)', () => {
     await expect
       .poll(() => failed.locator('.upload-progress-note').textContent(), POLL)
       .toBe('Not a supported image (JPEG, PNG, WebP, TIFF or GIF), or the file is damaged');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('upload-progress'));
     await e2e.setLanguage('zh');
     await uploadThroughUi(page, 'single', [
       { name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') },
@@ -218,16 +216,14 @@ describe('images screen (e2e)', () => {
       .poll(() => failed.locator('.upload-progress-note').textContent(), POLL)
       .toBe('不是支持的图像格式（JPEG、PNG、WebP、TIFF 或 GIF），或文件已损坏');
     await screenshot(page, 'images-upload-error-zh-1440', false);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('upload-progress'));
     await e2e.setLanguage('en');
     await uploadThroughUi(page, 'single', [
       { name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('definitely not a png') },
     ]);
     await failed.waitFor();
     await screenshot(page, 'images-upload-error-en-1440', false);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('upload-progress'));
     expect((await e2e.server.api('/api/images/')).body.count).toBe(7);
     await expectSidebarCount(page, 'all', 7);
   });
@@ -294,8 +290,7 @@ describe('images screen (e2e)', () => {
     await page.getByTestId('images-empty').getByRole('button', { name: 'Clear search' }).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="image-card"]').length === 6);
     expect(await page.locator('.images-search input').inputValue()).toBe('');
-    await page.getByTestId('sort-select').click();
-    await page.locator('.ant-select-item-option[title="Name"]').click();
+    await chooseSelectOption(page, 'sort-select', 'Name');
     // Name starts A→Z (its natural direction, not the date's newest-first); the toggle flips it.
     await page.waitForFunction(
       () => document.querySelector('[data-testid="image-card"]')?.getAttribute('data-image-name') === 'leaf-002.png',
@@ -331,16 +326,14 @@ describe('images screen (e2e)', () => {
     });
     await page.setViewportSize(DESKTOP);
     // Size sort (largest first): the index offers the three size buckets; only the loaded one is enabled.
-    await page.getByTestId('sort-select').click();
-    await page.locator('.ant-select-item-option[title="Size"]').click();
+    await chooseSelectOption(page, 'sort-select', 'Size');
     await page.getByTestId('quick-jump').locator('button[data-key="<1MB"]').waitFor();
     await expect
       .poll(() => page.getByTestId('quick-jump').locator('button').allTextContents(), POLL)
       .toEqual(['>5MB', '1-5MB', '<1MB']);
     await expect.poll(() => page.getByTestId('quick-jump').locator('button:disabled').count(), POLL).toBe(2);
     // Date sort groups by year, month or day.
-    await page.getByTestId('sort-select').click();
-    await page.locator('.ant-select-item-option[title="Date"]').click();
+    await chooseSelectOption(page, 'sort-select', 'Date');
     await page.getByTestId('date-grouping').getByText('Year').click();
     await page.locator(`.image-group-header[data-group="${new Date().getUTCFullYear()}"]`).waitFor();
     await page.getByTestId('date-grouping').getByText('Month').click();
@@ -361,8 +354,7 @@ describe('images screen (e2e)', () => {
     );
     expect(await indexOverlapsGrid(page)).toBe(false);
     await screenshot(page, 'images-index-day-en-1440', false);
-    await page.getByTestId('sort-select').click();
-    await page.locator('.ant-select-item-option[title="Name"]').click();
+    await chooseSelectOption(page, 'sort-select', 'Name');
     await page.getByTestId('quick-jump').locator('button[data-key="L"]').waitFor();
     await page.getByTestId('view-toggle').getByTitle('List view').click();
     await page.locator('[data-testid="image-browser"][data-view="list"]').waitFor();
@@ -390,8 +382,7 @@ describe('images screen (e2e)', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => preview.getByTestId('preview-counter').textContent(), POLL).toBe('1 / 6');
     await screenshot(page, 'images-preview-en-1440', false);
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'detached' });
+    await escapeDialog(page, preview);
   });
 
   it('screenshots: grid and dialogs in English and Chinese, desktop and phone', async () => {

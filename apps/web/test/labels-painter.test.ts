@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { REPO_DIR } from './helpers/paths';
@@ -244,8 +244,7 @@ describe('label painter (e2e)', () => {
     await expect.poll(() => shareValue('lesion'), POLL).toBeGreaterThan(0);
     await shot('zh-1440-from-results');
     // Esc closes the painter only: the detail underneath stays open.
-    await page.keyboard.press('Escape');
-    await painter().waitFor({ state: 'detached' });
+    await escapeDialog(page, painter());
     await page.getByTestId('result-detail').waitFor();
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL } from './helpers/browser';
+import { escapeDialog, POLL } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { pngBytes } from './helpers/test-files';
 
@@ -102,7 +102,6 @@ describe('label painter for a viewer (e2e)', () => {
     expect(await painter.getAttribute('data-unsaved')).toBe('false');
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'en-1440-viewer.png') });
-    await page.keyboard.press('Escape');
-    await painter.waitFor({ state: 'detached' });
+    await escapeDialog(page, painter);
   });
 });

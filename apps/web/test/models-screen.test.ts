@@ -9,7 +9,7 @@ import enPrediction from '../src/locales/en/prediction.json';
 import zhPrediction from '../src/locales/zh/prediction.json';
 import { verdictOf } from '../src/features/models/model-verdict';
 import { normalizeLabModel, type LabModelView } from '../src/lib/lab-models';
-import { DESKTOP, PHONE, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast } from './helpers/images-ui';
 import { REPO_DIR } from './helpers/paths';
@@ -236,8 +236,7 @@ describe.each(['en', 'zh'] as const)('lab models on screen (%s)', (lang) => {
       );
     expect(await count.textContent()).toContain(tx.models.train.needs);
     await shot(`models-train-${lang}-1440`);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('train-dialog').waitFor({ state: 'detached' });
+    await escapeDialog(page, page.getByTestId('train-dialog'));
   });
 
   it('at 390 px the Models and Prediction screens fit the phone', async () => {

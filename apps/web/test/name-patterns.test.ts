@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, PHONE, POLL, chooseSelectOption, screenshot } from './helpers/browser';
+import { chooseSelectOption, DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { openUploadSettings as openUpload, type PickedFile } from './helpers/images-ui';
@@ -192,8 +192,7 @@ describe('names that do not fit a pattern say why, and a pattern that fits is of
     const overflow = await dialog.locator('.ant-modal-body').evaluate((el) => el.scrollWidth - el.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'name-patterns-upload-zh-390', false);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    await escapeDialog(page, dialog);
 
     await e2e.goto('samples');
     await chooseSelectOption(page, 'pattern-folder', 'Trial R');

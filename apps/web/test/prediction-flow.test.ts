@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { POLL, screenshot } from './helpers/browser';
+import { chooseSelectOption, escapeDialog, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
 /**
@@ -16,11 +16,6 @@ let taskId = 0;
 
 const toast = (p: Page, text: string) =>
   p.locator('.ant-message-notice, .ant-notification-notice').filter({ hasText: text });
-
-async function chooseOption(p: Page, select: string, label: string): Promise<void> {
-  await p.locator(select).click();
-  await p.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
-}
 
 beforeAll(async () => {
   e2e = await startE2e();
@@ -300,22 +295,21 @@ describe('prediction -> tasks -> results', () => {
     // Severity filter: the server's bands decide what each filter must show.
     const severe = summary.bands.severe as number;
     expect(severe).toBeGreaterThan(0);
-    await chooseOption(page, '[data-testid="results-severity"]', 'High (PPD ≥ 7)');
+    await chooseSelectOption(page, 'results-severity', 'High (PPD ≥ 7)');
     await expect
       .poll(() => page.getByTestId('results-count').textContent(), POLL)
       .toBe(`${severe} result${severe === 1 ? '' : 's'}`);
     await expect.poll(() => page.getByTestId('result-card').count(), POLL).toBe(severe);
     for (const text of await page.getByTestId('result-ppd').allTextContents())
       expect(Number(text.replace('PPD ', ''))).toBeGreaterThanOrEqual(7);
-    await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
+    await chooseSelectOption(page, 'results-severity', 'All severities');
     await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results · 1 not scored');
 
     // Hover actions on a card: preview opens the full-screen view at that result.
     await page.getByTestId('result-card').nth(2).hover();
     await page.getByTestId('result-card').nth(2).getByTestId('result-preview').click();
     await expect.poll(() => page.getByTestId('preview-position').textContent(), POLL).toBe('3 / 6');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('result-fullscreen').waitFor({ state: 'detached' });
+    await escapeDialog(page, page.getByTestId('result-fullscreen'));
 
     // Detail modal of the first result, against the API.
     const list = (await e2e.server.api(`/api/predictions/?task_id=${taskId}`)).body.results;
@@ -366,15 +360,13 @@ describe('prediction -> tasks -> results', () => {
     // Item 17: the preview is opaque: the page does not show through.
     expect(await preview.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(10, 14, 11)');
     await screenshot(page, 'results-preview-en-1440', false);
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'detached' });
+    await escapeDialog(page, preview);
     await detail.waitFor();
     // The modal now shows the result the preview ended on.
     await expect
       .poll(() => page.locator('.result-detail-modal .ant-modal-title').textContent(), POLL)
       .toBe(list[1].imageName);
-    await page.keyboard.press('Escape');
-    await detail.waitFor({ state: 'hidden' });
+    await escapeDialog(page, detail);
 
     // List view adds the sub-image PPD values.
     await page.locator('.results-filter-bar .ant-segmented-item').nth(1).click();
@@ -401,8 +393,7 @@ describe('prediction -> tasks -> results', () => {
     await page.getByTestId('result-card').nth(failed).click();
     await expect.poll(() => page.getByTestId('detail-error-title').textContent(), POLL).toBe('No specimen found');
     expect(await page.getByTestId('detail-error').textContent()).not.toContain(list[failed].error_code);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('result-detail').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('result-detail'));
 
     // Item 6: on "All tasks" a photo appears once per task, so each card names its task, and the total says results.
     await page.getByTestId('results-all-tasks').click();
@@ -442,7 +433,7 @@ describe('prediction -> tasks -> results', () => {
 
     // With a severity filter on, the file holds what the screen shows.
     const severe = (await e2e.server.api(`/api/predictions/?task_id=${taskId}&severity=severe`)).body.count as number;
-    await chooseOption(page, '[data-testid="results-severity"]', 'High (PPD ≥ 7)');
+    await chooseSelectOption(page, 'results-severity', 'High (PPD ≥ 7)');
     await expect
       .poll(() => page.getByTestId('results-count').textContent(), POLL)
       .toBe(`${severe} result${severe === 1 ? '' : 's'}`);
@@ -456,7 +447,7 @@ describe('prediction -> tasks -> results', () => {
       .slice(1);
     expect(filteredRows).toHaveLength(severe);
     for (const row of filteredRows) expect(row.split(',')[3]).toBe('severe');
-    await chooseOption(page, '[data-testid="results-severity"]', 'All severities');
+    await chooseSelectOption(page, 'results-severity', 'All severities');
     await expect.poll(() => page.getByTestId('results-count').textContent(), POLL).toBe('6 results · 1 not scored');
   });
 
@@ -574,8 +565,7 @@ describe('prediction -> tasks -> results', () => {
     await page.getByTestId('result-detail-preview').click();
     await page.getByTestId('result-fullscreen').waitFor();
     await screenshot(page, 'results-preview-zh-390', false);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('result-fullscreen').waitFor({ state: 'detached' });
+    await escapeDialog(page, page.getByTestId('result-fullscreen'));
     await page.keyboard.press('Escape');
 
     await e2e.setLanguage('en');

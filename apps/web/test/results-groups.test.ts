@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { chooseSelectOption, DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { zipBytes } from './helpers/test-files';
 
@@ -37,11 +37,6 @@ async function groupsOf(by: string): Promise<Group[]> {
   const res = await e2e.server.api(`/api/predictions/groups/?by=${by}`);
   expect(res.status).toBe(200);
   return res.body as Group[];
-}
-
-async function chooseOption(testId: string, label: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
 }
 
 /** The table row of a group: its first cells are the key's values. */
@@ -170,7 +165,7 @@ describe('results: the By group view', () => {
     await expect.poll(() => page.getByTestId('groups-table').locator('tbody tr.groups-row').count(), POLL).toBe(3);
 
     // Then by days after harvest: TME419 splits into 7 and 14 days.
-    await chooseOption('groups-then-by', 'Days after harvest');
+    await chooseSelectOption(page, 'groups-then-by', 'Days after harvest');
     const byDay = await groupsOf('genotype,dah');
     const late = byDay.find((g) => g.key.genotype === 'TME419' && g.key.dah === 14)!;
     expect(late.images).toBe(2);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enResults from '../src/locales/en/results.json';
 import zhResults from '../src/locales/zh/results.json';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { PHONE, POLL, screenshot } from './helpers/browser';
+import { escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { REPO_DIR } from './helpers/paths';
@@ -261,8 +261,7 @@ describe('per-specimen results (issue 25 item 2)', () => {
       .toBe(1);
     await page.locator('.ant-modal-wrap').evaluate((el) => el.scrollTo(0, 0));
     await screenshot(page, 'issue25c-results-numbered-en-1440', false);
-    await page.keyboard.press('Escape');
-    await detail().waitFor({ state: 'hidden' });
+    await escapeDialog(page, detail());
   });
 
   it('reads in Chinese: the Export menu, the legend; nothing in English', async () => {
@@ -285,8 +284,7 @@ describe('per-specimen results (issue 25 item 2)', () => {
     expect(await legend.textContent()).toContain(zhResults.detail.legend.order);
     expect(englishSentences((await detail().textContent()) ?? '')).toEqual([]);
     await screenshot(page, 'issue25c-results-numbered-zh-1440', false);
-    await page.keyboard.press('Escape');
-    await detail().waitFor({ state: 'hidden' });
+    await escapeDialog(page, detail());
   });
 
   it('fits a 390 px phone in Chinese and English', async () => {
@@ -302,13 +300,11 @@ describe('per-specimen results (issue 25 item 2)', () => {
       expect(frame!.x).toBeGreaterThanOrEqual(0);
       expect(frame!.x + frame!.width).toBeLessThanOrEqual(PHONE.width);
       await screenshot(page, `issue25c-results-numbered-${lang}-390`, false);
-      await page.keyboard.press('Escape');
-      await detail().waitFor({ state: 'hidden' });
+      await escapeDialog(page, detail());
       await page.getByTestId('results-export').click();
       await page.getByTestId('export-per-specimen').waitFor();
       await screenshot(page, `issue25c-results-export-menu-${lang}-390`, false);
-      await page.keyboard.press('Escape');
-      await page.getByTestId('export-per-specimen').waitFor({ state: 'hidden' });
+      await escapeDialog(page, page.getByTestId('export-per-specimen'));
     }
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enReview from '../src/locales/en/review.json';
 import zhReview from '../src/locales/zh/review.json';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { PHONE, POLL, screenshot } from './helpers/browser';
+import { escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 
@@ -94,8 +94,7 @@ const card = (id: number) => page.locator(`[data-testid="result-card"][data-resu
 const api = async (id: number) => (await e2e.server.api(`/api/predictions/${id}/`)).body;
 
 async function closeDetail(): Promise<void> {
-  await page.keyboard.press('Escape');
-  await detail().waitFor({ state: 'hidden' });
+  await escapeDialog(page, detail());
 }
 
 describe('reviewing results in the browser', () => {
@@ -214,8 +213,7 @@ describe('reviewing results in the browser', () => {
     ).toBe(true);
     expect(texts.at(-1)).toContain(enReview.history.change.reset);
     await screenshot(page, 'review-history-en-1440', false);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('review-history').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('review-history'));
     await closeDetail();
   });
 
@@ -331,8 +329,7 @@ describe('reviewing results in the browser', () => {
     expect(history).toContain(zhReview.history.anonymous);
     expect(englishSentences(history.replace('a slice the engine missed', ''))).toEqual([]);
     await screenshot(page, 'review-history-zh-1440', false);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('review-history').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('review-history'));
     await screenshot(page, 'review-detail-zh-1440', false);
     await closeDetail();
 

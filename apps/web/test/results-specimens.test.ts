@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enResults from '../src/locales/en/results.json';
 import zhResults from '../src/locales/zh/results.json';
 import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { REPO_DIR } from './helpers/paths';
@@ -152,8 +152,7 @@ async function openDetail(id: number): Promise<void> {
 }
 
 async function closeDetail(): Promise<void> {
-  await page.keyboard.press('Escape');
-  await detail().waitFor({ state: 'hidden' });
+  await escapeDialog(page, detail());
 }
 
 /** Nothing in the modal is wider than the modal (no sideways scrolling on a phone). */

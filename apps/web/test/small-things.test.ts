@@ -9,7 +9,7 @@ import zhConnection from '../src/locales/zh/connection.json';
 import enResults from '../src/locales/en/results.json';
 import zhResults from '../src/locales/zh/results.json';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { PHONE, POLL, screenshot } from './helpers/browser';
+import { escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { card, toast, uploadThroughUi } from './helpers/images-ui';
@@ -112,8 +112,7 @@ describe('the small things of issue 25 item 8', () => {
     const preview = page.getByTestId('image-preview');
     await preview.waitFor();
     await expect.poll(() => preview.getByTestId('preview-name').textContent(), POLL).toBe('three.jpg');
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'hidden' });
+    await escapeDialog(page, preview);
   });
 
   it('keeps both in the duplicate dialog: the new file is stored as "plot (2).jpg" beside plot.jpg', async () => {
@@ -135,8 +134,7 @@ describe('the small things of issue 25 item 8', () => {
     await kept.waitFor();
     await expect.poll(() => card(page, 'plot (2).jpg').count(), POLL).toBe(1);
     expect(await card(page, 'plot.jpg').count()).toBe(1);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('upload-progress'));
 
     await e2e.setLanguage('zh');
     await uploadThroughUi(page, 'multiple', [{ name: 'plot.jpg', mimeType: 'image/png', buffer: await png(4) }]);
@@ -146,8 +144,7 @@ describe('the small things of issue 25 item 8', () => {
     await screenshot(page, 'issue25c-duplicate-keep-both-zh-1440', false);
     await dialog.getByTestId('duplicate-ok').click();
     await page.locator('[data-testid="upload-item"]').filter({ hasText: '已存储为“plot (3).jpg”' }).waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByTestId('upload-progress').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('upload-progress'));
     await e2e.setLanguage('en');
   });
 
@@ -222,8 +219,7 @@ describe('the small things of issue 25 item 8', () => {
       if (lang === 'zh') expect(englishSentences((await detail().textContent()) ?? '')).toEqual([]);
       await detail().getByTestId('detail-overview').scrollIntoViewIfNeeded();
       await screenshot(page, `issue25c-refused-legend-${lang}-1440`, false);
-      await page.keyboard.press('Escape');
-      await detail().waitFor({ state: 'hidden' });
+      await escapeDialog(page, detail());
     }
     await e2e.setLanguage('en');
   });
@@ -269,8 +265,7 @@ describe('the small things of issue 25 item 8', () => {
 
     // On a photo with a flagged specimen, the "only those needing review" box leaves the keys working.
     const flagged = await resultOf(ids.flagged);
-    await page.keyboard.press('Escape');
-    await detail().waitFor({ state: 'hidden' });
+    await escapeDialog(page, detail());
     await page.locator(`[data-testid="result-card"][data-result-id="${flagged.id}"]`).click();
     await expect.poll(() => title().textContent(), POLL).toBe('flagged.jpg');
     await expect.poll(target, POLL).toBe('2');
@@ -279,8 +274,7 @@ describe('the small things of issue 25 item 8', () => {
     await expect
       .poll(async () => (await e2e.server.api(`/api/predictions/${flagged.id}/`)).body.needs_review, POLL)
       .toBe(false);
-    await page.keyboard.press('Escape');
-    await detail().waitFor({ state: 'hidden' });
+    await escapeDialog(page, detail());
   });
 
   it('looks right on a 390 px phone', async () => {
@@ -291,8 +285,7 @@ describe('the small things of issue 25 item 8', () => {
       await page.locator(`[data-testid="result-card"][data-result-id="${field.id}"]`).click();
       await detail().getByTestId('engine-saw-legend').scrollIntoViewIfNeeded();
       await screenshot(page, `issue25c-refused-legend-${lang}-390`, false);
-      await page.keyboard.press('Escape');
-      await detail().waitFor({ state: 'hidden' });
+      await escapeDialog(page, detail());
       await e2e.goto('connection');
       await page.getByTestId('connection-api-docs').scrollIntoViewIfNeeded();
       await screenshot(page, `issue25c-connection-api-docs-${lang}-390`, false);

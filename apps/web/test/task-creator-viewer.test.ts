@@ -3,7 +3,7 @@ import enReview from '../src/locales/en/review.json';
 import enTasks from '../src/locales/en/tasks.json';
 import zhTasks from '../src/locales/zh/tasks.json';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
 /**
@@ -143,8 +143,7 @@ describe('who started a task, and what a viewer sees (issue 25 item 8)', () => {
     await page.keyboard.press('a');
     await page.keyboard.press('x');
     await screenshot(page, 'issue25c-viewer-detail-en-1440', false);
-    await page.keyboard.press('Escape');
-    await detail.waitFor({ state: 'hidden' });
+    await escapeDialog(page, detail);
     await signOut();
 
     await signIn(RESEARCHER);

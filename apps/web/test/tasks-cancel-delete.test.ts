@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { makeGreyJpeg, makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { POLL, screenshot } from './helpers/browser';
+import { chooseSelectOption, escapeDialog, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { englishSentences } from './helpers/english-sentences';
 
@@ -112,8 +112,7 @@ describe('tasks screen', () => {
       .poll(() => details.getByTestId('processed-count').textContent(), POLL)
       .toMatch(new RegExp(`^\\d+ / ${IMAGES} images processed$`));
     await screenshot(page, 'tasks-details-running-en-1440', false);
-    await page.keyboard.press('Escape');
-    await details.waitFor({ state: 'hidden' });
+    await escapeDialog(page, details);
     await screenshot(page, 'tasks-running-en-1440');
 
     // Only the list is polled, never one request per task.
@@ -135,8 +134,7 @@ describe('tasks screen', () => {
     // Issue 15 item 5: a cancelled task says so under its bar, not "Completed".
     await running.getByTestId('task-details').click();
     await expect.poll(() => details.getByTestId('remaining-time').textContent(), POLL).toBe('Cancelled');
-    await page.keyboard.press('Escape');
-    await details.waitFor({ state: 'hidden' });
+    await escapeDialog(page, details);
 
     // With nothing running, polling stops: once the last answer is in, no task request is made over more than
     // two poll intervals. (The wait is the observation window of this negative check, not synchronisation.)
@@ -158,15 +156,10 @@ describe('tasks screen', () => {
       .poll(() => page.getByTestId('tasks-empty').textContent(), POLL)
       .toContain('No tasks match your search');
     await search.fill('');
-    await page.getByTestId('tasks-status-filter').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Cancelled' }).click();
+    await chooseSelectOption(page, 'tasks-status-filter', 'Cancelled');
     await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(1);
     await expect.poll(() => page.getByTestId('task-row').getAttribute('data-task-id'), POLL).toBe(String(long));
-    await page.getByTestId('tasks-status-filter').click();
-    await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option')
-      .filter({ hasText: 'All statuses' })
-      .click();
+    await chooseSelectOption(page, 'tasks-status-filter', 'All statuses');
     await expect.poll(() => page.getByTestId('task-row').count(), POLL).toBe(2);
     // success rate: 1 completed of 2
     await expect
@@ -310,8 +303,7 @@ describe('tasks screen', () => {
     await expect.poll(() => details.textContent(), POLL).toContain('Wall time');
     await expect.poll(() => details.textContent(), POLL).toContain('Worker time (summed over workers)');
     await screenshot(page, 'tasks-details-refused-en-1440', false);
-    await page.keyboard.press('Escape');
-    await details.waitFor({ state: 'hidden' });
+    await escapeDialog(page, details);
     await e2e.setLanguage('zh');
     await expect.poll(() => row(refused).getByTestId('task-status').textContent(), POLL).toBe('已完成，1 张被拒绝');
     await row(refused).getByTestId('task-details').click();
@@ -323,8 +315,7 @@ describe('tasks screen', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'tasks-details-refused-zh-390', false);
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.keyboard.press('Escape');
-    await details.waitFor({ state: 'hidden' });
+    await escapeDialog(page, details);
     await e2e.setLanguage('en');
   });
 });

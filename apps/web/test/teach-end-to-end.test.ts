@@ -8,7 +8,7 @@ import zhModels from '../src/locales/zh/models.json';
 import enPrediction from '../src/locales/en/prediction.json';
 import zhPrediction from '../src/locales/zh/prediction.json';
 import { normalizeLabModel } from '../src/lib/lab-models';
-import { DESKTOP, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, POLL } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast } from './helpers/images-ui';
 import { REPO_DIR } from './helpers/paths';
@@ -160,8 +160,7 @@ async function paintPhoto(name: string, lang: 'en' | 'zh'): Promise<void> {
   expect(agree / painted).toBeGreaterThan(0.95);
   await painter().getByTestId('close-painter').click();
   await painter().waitFor({ state: 'detached' });
-  await page.keyboard.press('Escape');
-  await page.getByTestId('image-preview').waitFor({ state: 'hidden' });
+  await escapeDialog(page, page.getByTestId('image-preview'));
 }
 
 describe.skipIf(!fs.existsSync(LABELLED))('teach the engine end to end (e2e)', () => {
@@ -284,8 +283,7 @@ describe.skipIf(!fs.existsSync(LABELLED))('teach the engine end to end (e2e)', (
       await card.click();
       await expect.poll(() => page.getByTestId('detail-model').textContent(), POLL).toBe(labLabel);
       await shot(`${lang}-result-detail`);
-      await page.keyboard.press('Escape');
-      await page.getByTestId('result-detail').waitFor({ state: 'hidden' });
+      await escapeDialog(page, page.getByTestId('result-detail'));
     }, 180_000);
   });
 });

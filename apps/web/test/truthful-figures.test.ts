@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { chooseSelectOption, DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { SCREENSHOT_DIR } from './helpers/paths';
 
@@ -62,8 +62,8 @@ const resultsOf = async (query: string): Promise<Result[]> =>
   (await e2e.server.api(`/api/predictions/?page_size=100${query}`)).body.results;
 
 async function chooseTask(name: string): Promise<void> {
-  await page.getByTestId('groups-task').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: name }).first().click();
+  await chooseSelectOption(page, 'groups-task', name);
+  // The task list stays open for more picks: close it.
   await page.keyboard.press('Escape');
 }
 
@@ -157,8 +157,7 @@ describe('group statistics count a photo once', () => {
       )
       .toBe(`PPD ${newest.ppd_value!.toFixed(2)}`);
     await shot('groups-drawer-en-1440', false);
-    await page.keyboard.press('Escape');
-    await drawer.waitFor({ state: 'hidden' });
+    await escapeDialog(page, drawer);
   });
 
   it('picked tasks: the screen names them, and each photo counts once among them', async () => {
@@ -217,8 +216,7 @@ describe('group statistics count a photo once', () => {
       .poll(() => page.getByTestId('group-photos-summary').textContent(), POLL)
       .toMatch(/^3 张已评分照片，平均 PPD \d+\.\d\d：$/);
     await shot('groups-drawer-zh-1440', false);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('group-photos').waitFor({ state: 'hidden' });
+    await escapeDialog(page, page.getByTestId('group-photos'));
     await chooseTask('Second run');
     await expect
       .poll(() => page.getByTestId('groups-basis').textContent(), POLL)
@@ -261,8 +259,7 @@ describe('headlines and cards that agree with the numbers', () => {
       await detail.getByTestId('health-assessment').scrollIntoViewIfNeeded();
     };
     const close = async () => {
-      await page.keyboard.press('Escape');
-      await detail.waitFor({ state: 'hidden' });
+      await escapeDialog(page, detail);
     };
     await e2e.goto('results');
     await open();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, PHONE, POLL, screenshot } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { card, toast, type PickedFile } from './helpers/images-ui';
 import { pngBytes, zipBytes } from './helpers/test-files';
@@ -108,8 +108,7 @@ describe('a sample sheet given with the photos', () => {
     await preview.waitFor();
     await expect.poll(() => preview.locator('[data-field="genotype"] dd').textContent(), POLL).toBe('TME693');
     expect(await preview.locator('[data-field="dah"] dd').textContent()).toBe('14');
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'hidden' });
+    await escapeDialog(page, preview);
   });
 
   it('uploads nothing when two sheets are given, or when the sheet cannot be read', async () => {

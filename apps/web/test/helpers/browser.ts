@@ -126,15 +126,24 @@ export async function chooseSelectOption(page: Page, testId: string, label: stri
 }
 
 /**
- * Closes the dialog that holds `inside` with the Escape key, as a person does: presses Escape, and again if the
- * dialog is still open. A dialog hears the key only once it has taken the focus, at the end of its opening
- * animation; under load a key pressed as soon as its contents show went to the page (seen in a clean clone).
+ * Closes the dialog (modal, drawer, preview) that holds `inside` with the Escape key, as a person does: presses
+ * Escape, watches the dialog react, and presses again only if it did not. A dialog hears the key only once it has
+ * taken the focus, at the end of its opening animation; under load a key pressed as soon as its contents showed went
+ * to the page (seen in a clean clone). A dialog already closing (its motion's "-leave" classes) is not pressed again:
+ * a second key would close the dialog under it.
  */
 export async function escapeDialog(page: Page, inside: Locator): Promise<void> {
+  const closing = () => inside.evaluate((el) => el.closest('[class*="-leave"]') !== null).catch(() => false);
   await expect
     .poll(async () => {
-      if (await inside.isVisible()) await page.keyboard.press('Escape');
-      return inside.isVisible();
+      if (!(await inside.isVisible())) return false;
+      if (await closing()) return true;
+      await page.keyboard.press('Escape');
+      // Two frames: the key's handler has run and the dialog has started its closing motion, if it heard the key.
+      await page
+        .evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+        .catch(() => undefined);
+      return true;
     }, POLL)
     .toBe(false);
 }

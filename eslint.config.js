@@ -87,17 +87,6 @@ const serverFlowModules = [
  * Globs under apps/server/src (a zone's paths must all be globs or none: a single file is written `name.@(ts)`,
  * which matches that file alone).
  */
-/**
- * Cross-feature imports left open (issue 24 item 1): what other features' routes share of the images listing and
- * of the task payloads: the `meta.*` query parser, the images list query and handler, the task payload schemas.
- * They move down to http/ once the routes' conversion to a zod type provider (issue 24 item 3), which is rewriting
- * these very files, has landed; until then each is allowed to the one feature that imports it, and to no other.
- */
-const serverPendingMoves = {
-  folders: ['images/images.routes.ts', 'images/image-list-query.ts', 'metadata/meta-query.ts'],
-  images: ['metadata/meta-query.ts'],
-  predictions: ['metadata/meta-query.ts', 'tasks/task-payload.schema.ts'],
-};
 const serverGlobs = (names, suffix = '/**') =>
   names.map((name) => `${serverSrc}/${name}${suffix}`.replace(/\.ts$/, '.@(ts)'));
 const serverAbsolute = (globs) => globs.map((glob) => path.join(root, glob));
@@ -129,7 +118,7 @@ const serverZones = [
   ...serverFeatures.map((feature) => ({
     target: `${serverSrc}/${feature}/**`,
     from: serverGlobs(serverFeatures.filter((other) => other !== feature)),
-    except: serverAbsolute([...serverFace, ...serverGlobs(serverPendingMoves[feature] ?? [], '')]),
+    except: serverAbsolute(serverFace),
     message:
       'A feature imports another feature only through its owners (repositories) and flows (services), never its routes (app.ts registers them): move what both need down to infrastructure.',
   })),

@@ -7,9 +7,8 @@ import type { AppContext } from '../context.js';
 import { listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { isPlainName, named, PLAIN_NAME_MESSAGE } from '../http/validation.js';
 import { nfc } from '../names/names.js';
-import { imageListRouteQuery, listImages } from '../images/images.routes.js';
 import { errorResponse, idParams, noBody, pathId } from '../openapi/route-doc.js';
-import { ImagesService } from '../images/images.service.js';
+import { imageListRouteQuery, ImagesService, listImages } from '../images/images.service.js';
 import { FoldersService, type FolderDeleteMode } from './folders.service.js';
 
 const requiredString = (what: string) =>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ImageFilter, ImageOrder, ImageOrderKey } from './images.repository.js';
 import { IMAGE_FORMATS } from '../names/image-formats.js';
 import { nfc } from '../names/names.js';
-import { metaQuerySchema, parseMetaQuery } from '../metadata/meta-query.js';
+import { metaQuerySchema, parseMetaQuery } from '../http/meta-query.js';
 import { fieldNameProblem } from '@cassavascope/contract';
 
 const ORDERINGS = ['created_time', 'name', 'size', 'folder'] as const;

@@ -1,11 +1,10 @@
 import { auditInDeletion } from '../http/deletion-audit.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
-import { listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { DATE_GROUPINGS } from './image-groups.js';
 import { imageListFilterSchema, parseImageListQuery } from './image-list-query.js';
-import { ImagesService } from './images.service.js';
+import { imageListRouteQuery, ImagesService, listImages } from './images.service.js';
 import {
   imageGroupsSchema,
   imageDaySchema,
@@ -17,26 +16,6 @@ import {
 import { z } from 'zod';
 import { errorResponse, idParams, noBody } from '../openapi/route-doc.js';
 import { named } from '../http/validation.js';
-
-/** The query of `GET /images/` and `GET /folders/{id}/images/`: paging, filters, ordering, `meta.FIELD=VALUE`. */
-export const imageListRouteQuery = pagingQuerySchema.extend(imageListFilterSchema.shape);
-
-/**
- * `GET /images/` and `GET /folders/{id}/images/` (the latter with the folder fixed by its path).
- * Validation happens before any query (the route's schema), so a malformed parameter changes and costs nothing.
- */
-export async function listImages(
-  req: FastifyRequest,
-  query: z.infer<typeof imageListRouteQuery>,
-  service: ImagesService,
-  folderId?: number,
-) {
-  const paging = parsePaging(query);
-  const { filter, order, groupBy } = parseImageListQuery(query);
-  if (folderId !== undefined) filter.folder = folderId;
-  const { count, results, facets } = await service.list(filter, order, paging, groupBy);
-  return { ...listEnvelope(req, paging, count, results), facets };
-}
 
 /** `PATCH /images/{id}/`'s body, named in its 400s. */
 const patchBody = named('image change', imagePatchSchema);

@@ -1,9 +1,12 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { listEnvelope, pagingQuerySchema, parsePaging, type Paging } from '../http/paging.js';
+import { imageListFilterSchema, parseImageListQuery } from './image-list-query.js';
 import type { Image, ImageList } from '@cassavascope/contract';
 import { AuditRepository } from '../auth/audit.repository.js';
 import type { AuditEntry } from '../http/deletion-audit.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/errors.js';
-import type { Paging } from '../http/paging.js';
 import { removeResultsOfImages } from '../predictions/image-results-cleanup.js';
 import { toImage } from './image-view.js';
 import { groupKey, groupRuns, type DateGrouping, type ImageGroup } from './image-groups.js';
@@ -211,4 +214,24 @@ export class ImagesService {
   types() {
     return this.repo.types();
   }
+}
+
+/** The query of `GET /images/` and `GET /folders/{id}/images/`: paging, filters, ordering, `meta.FIELD=VALUE`. */
+export const imageListRouteQuery = pagingQuerySchema.extend(imageListFilterSchema.shape);
+
+/**
+ * `GET /images/` and `GET /folders/{id}/images/` (the latter with the folder fixed by its path).
+ * Validation happens before any query (the route's schema), so a malformed parameter changes and costs nothing.
+ */
+export async function listImages(
+  req: FastifyRequest,
+  query: z.infer<typeof imageListRouteQuery>,
+  service: ImagesService,
+  folderId?: number,
+) {
+  const paging = parsePaging(query);
+  const { filter, order, groupBy } = parseImageListQuery(query);
+  if (folderId !== undefined) filter.folder = folderId;
+  const { count, results, facets } = await service.list(filter, order, paging, groupBy);
+  return { ...listEnvelope(req, paging, count, results), facets };
 }

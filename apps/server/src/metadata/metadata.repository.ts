@@ -4,9 +4,6 @@ import type { Database } from '../db/schema.js';
 
 type Db = Kysely<Database>;
 
-// MetaCondition and its SQL live in db/sql-filters.ts (shared by the images and results repositories).
-export type { MetaCondition } from '../db/sql-filters.js';
-
 /** The fields to write for one image: `set` sets or replaces, `remove` drops. */
 export interface FieldChange {
   imageId: number;

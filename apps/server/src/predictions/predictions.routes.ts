@@ -6,7 +6,7 @@ import { listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js'
 import { badRequest } from '../http/errors.js';
 import { named } from '../http/validation.js';
 import { errorResponse, idParams, otherContent, pathId } from '../openapi/route-doc.js';
-import { batchCreateSchema, singlePredictSchema } from '../tasks/task-payload.schema.js';
+import { batchCreateSchema, singlePredictSchema } from '../http/task-payload.schema.js';
 import { TasksService } from '../tasks/tasks.service.js';
 import { PredictionsService } from './predictions.service.js';
 import { ReviewService, type Reviewer } from './review.service.js';
@@ -24,7 +24,7 @@ import {
 } from '@cassavascope/contract';
 import { exportFileName } from './results-export.js';
 import { nfc } from '../names/names.js';
-import { metaQuerySchema, parseMetaQuery } from '../metadata/meta-query.js';
+import { metaQuerySchema, parseMetaQuery } from '../http/meta-query.js';
 import { GROUP_VALUES_MAX, METADATA_FIELD_PATTERN, resultGroupSchema } from '@cassavascope/contract';
 
 const idParam = (field: string) =>

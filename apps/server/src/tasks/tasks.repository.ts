@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { labModelLabel, type PredictionParameters, type TaskSpecimenKind } from '@cassavascope/contract';
 import type { Database, TasksTable } from '../db/schema.js';
 import { likeContains } from '../db/sql-filters.js';
-import type { TaskTypeName } from './task-payload.schema.js';
+import type { TaskTypeName } from '../http/task-payload.schema.js';
 
 export type TaskRow = Selectable<TasksTable>;
 /** A new task's status columns, as the task state (task-state.ts `initial`) gives them. */

@@ -6,7 +6,12 @@ import type { AppContext } from '../context.js';
 import { listEnvelope, pagingQuerySchema, parsePaging } from '../http/paging.js';
 import { named } from '../http/validation.js';
 import { errorResponse, idParams, noBody } from '../openapi/route-doc.js';
-import { taskCreateSchema, taskListQuerySchema, taskRenameSchema, type TaskTypeName } from './task-payload.schema.js';
+import {
+  taskCreateSchema,
+  taskListQuerySchema,
+  taskRenameSchema,
+  type TaskTypeName,
+} from '../http/task-payload.schema.js';
 import { TasksService } from './tasks.service.js';
 
 const createBody = named('task', taskCreateSchema);

@@ -21,7 +21,7 @@ import { JobsRepository } from '../queue/jobs.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { toTask } from './task.mapper.js';
 import { TaskState } from './task-state.js';
-import type { TaskTypeName } from './task-payload.schema.js';
+import type { TaskTypeName } from '../http/task-payload.schema.js';
 import { TasksRepository, type NewTask, type TaskListFilter, type TaskRow } from './tasks.repository.js';
 
 /** Files deleted per storage call, and how many a delete request removes before answering. */

@@ -1,7 +1,7 @@
 import { fieldNameProblem, typeMetadataValue } from '@cassavascope/contract';
 import { z } from 'zod';
-import { ApiError } from '../http/errors.js';
-import type { MetaCondition } from './metadata.repository.js';
+import { ApiError } from './errors.js';
+import type { MetaCondition } from '../db/sql-filters.js';
 
 const PREFIX = 'meta.';
 /** `meta_missing=FIELD[,FIELD]`: images without these fields (the group whose key value is null). */

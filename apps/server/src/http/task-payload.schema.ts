@@ -1,6 +1,6 @@
 import { predictionParametersSchema, TASK_NAME_MAX } from '@cassavascope/contract';
 import { z } from 'zod';
-import { isPlainName, PLAIN_NAME_MESSAGE } from '../http/validation.js';
+import { isPlainName, PLAIN_NAME_MESSAGE } from './validation.js';
 import { nfc } from '../names/names.js';
 
 /** The task types of api.md and the engine mode each runs. */

@@ -102,6 +102,10 @@ const BACKEND_INDEPENDENT = [
   'test/shutdown-keep-alive.test.ts',
   'test/web-files.test.ts',
   'test/tasks-limiter.test.ts',
+  // The linter's floors (it reads source files) and pure functions: nothing of a backend.
+  'test/lint-floors.test.ts',
+  'test/group-statistics.test.ts',
+  'test/task-parameters.test.ts',
   // The engine's accuracy with a lab model trained on real photos, through the API: the same figures on any
   // backend; training and scoring with a lab model on PostgreSQL + S3 + workers is models.test.ts's work.
   'test/models-real-photos.test.ts',

@@ -37,7 +37,7 @@ export function named<S extends z.ZodType>(what: string, schema: S): S {
 /**
  * A query as the schemas read it: a repeated parameter keeps its last value (`?a=1&a=2` is "2", as Django does), an
  * empty or blank value counts as absent (a form's blank field), and the `meta.FIELD=VALUE` pairs are gathered under
- * `meta` (metadata/meta-query.ts reads them).
+ * `meta` (`parseMetaQuery` reads them).
  */
 export function normaliseQuery(query: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -45,7 +45,8 @@ export function normaliseQuery(query: unknown): Record<string, unknown> {
   if (query && typeof query === 'object') {
     for (const [key, value] of Object.entries(query)) {
       const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
-      if (typeof last !== 'string' || last.trim() === '') continue;
+      // A bare `meta` is no parameter of any route (only `meta.FIELD` is): ignored, as unknown ones are.
+      if (typeof last !== 'string' || last.trim() === '' || key === 'meta') continue;
       if (key.startsWith('meta.')) meta[key] = last;
       else out[key] = last;
     }

@@ -1,45 +1,28 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfigOrReport } from './config/config.js';
 import { closeContext, createContext, startBackgroundWork } from './context.js';
 import { createLogger } from './logger.js';
+import { stopOnce, stopOnSignals } from './util/stop-once.js';
 
 /** API server entry point: `node apps/server/dist/main.js` (what `npm start` runs). */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrReport();
+  if (!config) process.exit(2);
   const log = createLogger(config.logLevel);
   const ctx = await createContext(config, log, { deferBackgroundWork: true });
   let background: Promise<void> = Promise.resolve();
   const app = await buildApp(ctx);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+  const shutdown = stopOnce(async (signal) => {
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     // app.close() stops accepting connections and waits for in-flight requests (uploads finish or
     // roll back through their own cleanup), then the context (queue, engine, database) closes.
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    try {
-      await app.close();
-      // A stop must not overtake a start still in progress (the queue would start after it).
-      await background.catch(() => {});
-      await closeContext(ctx);
-    } finally {
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+    await app.close();
+    // A stop must not overtake a start still in progress (the queue would start after it).
+    await background.catch(() => {});
+    await closeContext(ctx);
+  });
+  stopOnSignals(shutdown);
 
   await app.listen({ port: config.port, host: config.host });
   background = startBackgroundWork(ctx);

@@ -1,10 +1,11 @@
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfigOrReport } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { createAppEngine } from './engine/app-engine.js';
 import { createLogger } from './logger.js';
 import { PgBossQueue } from './queue/pg-boss-queue.js';
 import { createJobRunner } from './scoring/run-job.js';
 import { createStorage } from './storage/create-storage.js';
+import { stopOnce, stopOnSignals } from './util/stop-once.js';
 
 /**
  * Worker process entry point: `npm run worker` (node apps/server/dist/worker-main.js). No HTTP: it takes
@@ -13,16 +14,8 @@ import { createStorage } from './storage/create-storage.js';
  * same DATABASE_URL and S3_* as the API.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrReport();
+  if (!config) process.exit(2);
   if (!config.databaseUrl) {
     process.stderr.write(
       'The worker needs DATABASE_URL (PostgreSQL): the embedded default runs its jobs inside the server.\n',
@@ -44,23 +37,13 @@ async function main(): Promise<void> {
     },
   );
 
-  let closing = false;
-  const shutdown = async (reason: string) => {
-    if (closing) return;
-    closing = true;
+  const shutdown = stopOnce(async (reason) => {
     log.info({ reason }, 'worker stopping: the images left of its current jobs are handed over');
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    try {
-      await queue.stop();
-      await engine.close();
-      await db.close();
-    } finally {
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+    await queue.stop();
+    await engine.close();
+    await db.close();
+  });
+  stopOnSignals(shutdown);
   // Started by an API process (WORKER_PROCESSES): never outlive it, even when it is killed.
   if (process.env.WORKER_EXIT_WITH_PARENT === '1') {
     const parent = process.ppid;

@@ -1,5 +1,5 @@
 import { backup } from '../backup/backup.js';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadConfigOrReport } from '../config/config.js';
 
 const USAGE = `Backs up the installation the environment names (DATA_DIR, or DATABASE_URL and S3_*), while it runs:
 
@@ -22,16 +22,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const config = loadConfigOrReport();
+  if (!config) return 2;
   const json = argv.includes('--json');
   const manifest = await backup(config, to, (line) => process.stderr.write(`${line}\n`));
   process.stdout.write(

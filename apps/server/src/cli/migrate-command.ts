@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadConfigOrReport } from '../config/config.js';
 import { migrateSqliteToPostgres } from './migrate-sqlite-to-postgres.js';
 
 const USAGE = `Copies an embedded CassavaScope installation (SQLite + local blobs) to PostgreSQL + S3.
@@ -17,16 +17,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return argv.includes('--help') ? 0 : 2;
   }
-  let target;
-  try {
-    target = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const target = loadConfigOrReport();
+  if (!target) return 2;
   const report = await migrateSqliteToPostgres({
     sourceDataDir: from,
     target,

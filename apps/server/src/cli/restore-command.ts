@@ -1,5 +1,5 @@
 import { restore } from '../backup/restore.js';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadConfigOrReport } from '../config/config.js';
 
 const USAGE = `Restores a backup made by npm run backup into an empty installation, the one the environment names:
 
@@ -23,16 +23,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const config = loadConfigOrReport();
+  if (!config) return 2;
   const report = await restore(config, from, argv.includes('--resume-files'), (line) =>
     process.stderr.write(`${line}\n`),
   );

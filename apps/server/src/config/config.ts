@@ -193,6 +193,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/**
+ * The configuration for a command or process start: null after writing why it is invalid to stderr, for the
+ * caller to end with status 2 (a process) or return 2 (a CLI command).
+ */
+export function loadConfigOrReport(env: Record<string, string | undefined> = process.env): AppConfig | null {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return null;
+  }
+}
+
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]']);
 

@@ -3,7 +3,7 @@ import { MODEL_NAME_MAX, type LabelledPixels, type Model } from '@cassavascope/c
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { ApiError, notFound, unknownSelectionIds } from '../http/errors.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -76,15 +76,8 @@ export class ModelsService {
       ...new Set(imageIds),
     ]);
     const missingFolders = await new FoldersRepository(this.ctx.db.kysely).missingIds([...new Set(folderIds)]);
-    if (missingImages.length === 0 && missingFolders.length === 0) return;
-    const ids = [...missingImages, ...missingFolders];
-    throw new ApiError(400, 'unknown_ids', `Unknown ids: ${ids.join(', ')}`, {
-      ids,
-      fields: {
-        ...(missingImages.length ? { image_ids: `unknown image ids: ${missingImages.join(', ')}` } : {}),
-        ...(missingFolders.length ? { folder_ids: `unknown folder ids: ${missingFolders.join(', ')}` } : {}),
-      },
-    });
+    const unknown = unknownSelectionIds(missingImages, missingFolders);
+    if (unknown) throw unknown;
   }
 
   async get(id: number): Promise<Model> {

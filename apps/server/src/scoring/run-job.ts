@@ -216,59 +216,24 @@ async function scoreImage(
   const image = await repo.imageForScoring(imageId);
   const bytes = image ? await deps.storage.getBuffer(image.blob_key) : null;
   const name = image?.name ?? `image ${imageId}`;
-  if (!image) {
-    await recordFailure(
-      deps,
-      repo,
-      taskId,
-      imageId,
-      name,
-      'image_deleted',
-      'The image was deleted before it was scored',
-      started,
-    );
-    return;
-  }
-  if (!bytes) {
-    // Row present, bytes not: deleted a moment ago (then recorded as image_deleted), or storage lost them.
-    await recordFailure(
-      deps,
-      repo,
-      taskId,
-      imageId,
-      name,
-      'image_unreadable',
-      'The stored original could not be read',
-      started,
-    );
-    return;
-  }
+  /** Records this image as failed with `code` (the engine's time and what it saw, when it got that far). */
+  const fail = (code: string, message: string, engineSeconds?: number, overview: Buffer | null = null) =>
+    recordFailure(deps, repo, taskId, imageId, name, code, message, started, engineSeconds, overview);
+  if (!image) return fail('image_deleted', 'The image was deleted before it was scored');
+  // Row present, bytes not: deleted a moment ago (then recorded as image_deleted), or storage lost them.
+  if (!bytes) return fail('image_unreadable', 'The stored original could not be read');
   let analysis: AnalysisResult;
   try {
     analysis = await deps.engine.analyse(bytes, analysisParameters(params), mode, analyseOptions);
   } catch (err) {
     if (err instanceof EngineUnavailableError) throw err;
     deps.log.error({ err, taskId, imageId }, 'the engine failed on an image');
-    await recordFailure(deps, repo, taskId, imageId, name, 'engine_error', 'The engine failed on this image', started);
-    return;
+    return fail('engine_error', 'The engine failed on this image');
   }
   if (analysis.error_code !== null) {
     // A refused photo may still come with the overview of what the engine saw: stored as the row's overview.
     const message = analysis.error_message ?? analysis.error_code;
-    const seconds = analysis.processing_time;
-    await recordFailure(
-      deps,
-      repo,
-      taskId,
-      imageId,
-      name,
-      analysis.error_code,
-      message,
-      started,
-      seconds,
-      analysis.images?.overview ?? null,
-    );
-    return;
+    return fail(analysis.error_code, message, analysis.processing_time, analysis.images?.overview ?? null);
   }
 
   let written: Awaited<ReturnType<typeof storeFiles>>;
@@ -280,8 +245,7 @@ async function scoreImage(
     // carries on (the results recorded so far stay); re-run it once space is freed.
     deps.log.warn({ err, taskId, imageId }, 'the result images could not be stored: storage full');
     const message = 'The result images could not be stored: the disk (or object store) is full';
-    await recordFailure(deps, repo, taskId, imageId, name, 'storage_full', message, started, analysis.processing_time);
-    return;
+    return fail('storage_full', message, analysis.processing_time);
   }
   const specimens = specimensFromAnalysis(analysis, written.visKeys);
   const outcome = await repo.recordResult({

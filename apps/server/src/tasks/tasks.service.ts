@@ -14,7 +14,7 @@ import type { AppContext } from '../context.js';
 import { FoldersRepository } from '../folders/folders.repository.js';
 import { ImagesRepository } from '../images/images.repository.js';
 import { readyModel } from '../models/lab-model-files.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { ApiError, notFound, unknownSelectionIds } from '../http/errors.js';
 import { taskResultsPrefix } from '../predictions/result-files.js';
 import { ResultsRepository } from '../predictions/results.repository.js';
 import { JobsRepository } from '../queue/jobs.repository.js';
@@ -119,16 +119,8 @@ export class TasksService {
   private async resolveImages(imageIds: number[], folderIds: number[]): Promise<number[]> {
     const missingImages = await this.images.missingIds([...new Set(imageIds)]);
     const missingFolders = await this.folders.missingIds([...new Set(folderIds)]);
-    if (missingImages.length > 0 || missingFolders.length > 0) {
-      const ids = [...missingImages, ...missingFolders];
-      throw new ApiError(400, 'unknown_ids', `Unknown ids: ${ids.join(', ')}`, {
-        ids,
-        fields: {
-          ...(missingImages.length ? { image_ids: `unknown image ids: ${missingImages.join(', ')}` } : {}),
-          ...(missingFolders.length ? { folder_ids: `unknown folder ids: ${missingFolders.join(', ')}` } : {}),
-        },
-      });
-    }
+    const unknown = unknownSelectionIds(missingImages, missingFolders);
+    if (unknown) throw unknown;
     const inFolders: number[] = [];
     for (const folderId of new Set(folderIds)) inFolders.push(...(await this.images.idsInFolder(folderId)));
     const all = [...new Set([...imageIds, ...inFolders])];

@@ -47,12 +47,6 @@ describe('sign-in and roles (e2e)', () => {
     await page.getByTestId('sign-in-password').fill(password);
     await page.getByTestId('sign-in-submit').click();
   }
-  async function signOut() {
-    const { page } = e2e;
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-sign-out').click();
-    await page.getByTestId('sign-in-form').waitFor();
-  }
 
   beforeAll(async () => {
     e2e = await startE2e({ env: { AUTH: 'on', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password } });
@@ -131,7 +125,7 @@ describe('sign-in and roles (e2e)', () => {
     ]);
     const audit = await apiJson('/api/auth/me/', admin);
     expect(audit.body.user.role).toBe('admin');
-    await signOut();
+    await e2e.signOut();
   });
 
   it('refuses a viewer: the controls that change things are disabled with the reason, in both languages', async () => {
@@ -170,7 +164,7 @@ describe('sign-in and roles (e2e)', () => {
     // The server refuses it too, whatever the page shows.
     const viewer = await apiSession('li.viewer', 'li.viewer-pw-1');
     expect((await apiJson('/api/folders/', viewer, { method: 'POST', body: { name: 'x' } })).status).toBe(403);
-    await signOut();
+    await e2e.signOut();
   });
 
   it('manages users as admin: add, change role, reset a password; the last admin stays', async () => {

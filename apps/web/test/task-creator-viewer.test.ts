@@ -47,13 +47,6 @@ async function signIn(user: { username: string; password: string }): Promise<voi
   await page.getByTestId('user-menu').waitFor();
 }
 
-async function signOut(): Promise<void> {
-  const { page } = e2e;
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('menu-sign-out').click();
-  await page.getByTestId('sign-in-form').waitFor();
-}
-
 async function openDetail(): Promise<void> {
   const { page } = e2e;
   await e2e.goto('results');
@@ -144,7 +137,7 @@ describe('who started a task, and what a viewer sees (issue 25 item 8)', () => {
     await page.keyboard.press('x');
     await screenshot(page, 'issue25c-viewer-detail-en-1440', false);
     await escapeDialog(page, detail);
-    await signOut();
+    await e2e.signOut();
 
     await signIn(RESEARCHER);
     await openDetail();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { openContexts } from './open-browsers';
 import { SCREENSHOT_DIR } from './paths';
 
 /**
@@ -34,9 +35,6 @@ export interface E2eBrowser {
   page: Page;
   close(): Promise<void>;
 }
-
-/** The browsers open now, for the report of a failed test (helpers/failure-report.ts). */
-export const openContexts = new Set<BrowserContext>();
 
 /**
  * A fresh persistent profile in a temp dir (Playwright refuses --user-data-dir in args). `touch`: a touch screen

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { openContexts } from './browser';
+import { openContexts } from './open-browsers';
 
 /**
  * After a failed browser test, prints what a person looking at the screen would have seen: the page, its language,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
-import { card, toast, type PickedFile } from './helpers/images-ui';
+import { card, openUploadSettings, toast, type PickedFile } from './helpers/images-ui';
 import { pngBytes, zipBytes } from './helpers/test-files';
 
 /**
@@ -25,12 +25,7 @@ async function images(): Promise<Listed[]> {
 const uncategorised = async (name: string) => (await images()).find((i) => i.name === name && i.folderId === null);
 
 /** Opens the upload settings for a mode; the dialog it returns has the pickers. */
-async function openSettings(mode: 'multiple' | 'zip') {
-  await page.getByTestId(`upload-${mode}`).click();
-  const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('choose-files') });
-  await dialog.waitFor();
-  return dialog;
-}
+const openSettings = (mode: 'multiple' | 'zip') => openUploadSettings(page, mode);
 
 const progressDialog = () => page.locator('.ant-modal').filter({ has: page.getByTestId('upload-progress') });
 const sheetRow = (name: string) =>

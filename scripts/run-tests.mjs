@@ -2,7 +2,7 @@
 // time against the scale-out parts: a throwaway PostgreSQL cluster, s3rver and two pg-boss worker processes per test
 // server (scripts/scale-out/services.mjs). SCALE_OUT_TESTS=0 skips that second run.
 //
-// Two lanes side by side, and one queue of web test files between them (see the lanes below).
+// Two lanes side by side (see the lanes below).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -112,9 +112,8 @@ const BACKEND_INDEPENDENT = [
 ];
 
 /**
- * The web suite as a queue of runs: the files that drive no browser in one run, then each browser file in a run
- * of its own, the largest first (a file's size is a fair guess of its minutes), so the runs left for the end are
- * short and the two lanes finish together.
+ * The web suite as a list of runs: the files that drive no browser in one run, then each browser file in a run of
+ * its own (its output in one block, a failure named by file), the largest first.
  */
 function webQueue() {
   const dir = 'apps/web/test';
@@ -131,7 +130,7 @@ function webQueue() {
   return plain.length ? [plain, ...browser] : browser;
 }
 
-/** Takes runs off the web queue until it is empty (one browser at a time per lane). */
+/** Takes runs off the web queue until it is empty, one browser at a time. */
 async function drainWebQueue(queue) {
   for (let files = queue.shift(); files; files = queue.shift()) {
     await runVitest('apps/web', 'apps/web', { files });
@@ -139,10 +138,10 @@ async function drainWebQueue(queue) {
 }
 
 // Two lanes side by side. One runs the engine's suite, the server suite and its scale-out run, one after another;
-// the other runs browser files, which mostly wait on a page. Both take browser files off one queue: the first lane
-// once its own passes end, so the browser files are shared out and neither lane idles while the other works.
-// Three lanes (the engine's suite on its own) slowed every pass on two cores (the server suite 294 -> 502 s) and
-// won nothing; a second browser beside all three passes made a browser step fail under the load.
+// the other runs the browser files, which mostly wait on a page, one at a time. Three lanes (the engine's suite on
+// its own) slowed every pass on two cores (the server suite 294 -> 502 s) and won nothing. The first lane taking
+// browser files once its passes ended (two browsers at a time at the end) saved no time in two clean clones (24.6
+// and 25.2 min, as before: every pass is CPU-bound) and steps failed under the load, so it does not.
 // TESTS_SERIAL=1 runs every pass one after another, its output streamed.
 const selected = (ws) => workspaces.includes(ws) && (!only.length || only.some((o) => ws.includes(o)));
 const serverSelected =
@@ -153,11 +152,11 @@ const queue = selected('apps/web') ? webQueue() : [];
 async function engineAndServerLane() {
   for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);
   if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
-  await drainWebQueue(queue);
 }
 
 if (serial) {
   await engineAndServerLane();
+  await drainWebQueue(queue);
 } else {
   await Promise.all([engineAndServerLane(), drainWebQueue(queue)]);
 }

@@ -48,6 +48,9 @@ export async function launchBrowser(viewport = DESKTOP, options: { touch?: boole
     args: CHROMIUM_ARGS,
     viewport,
     hasTouch: options.touch ?? false,
+    // The app honours "reduce motion": dialogs and menus open at once, so no step races an opening animation (under
+    // load, clicks on a dialog or menu still zooming in were lost now and then; each clean clone found another).
+    reducedMotion: 'reduce',
     locale: 'en-US',
     timezoneId: 'UTC',
   });

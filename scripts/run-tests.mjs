@@ -28,7 +28,7 @@ const firstLine = (text) => (text ?? '').split('\n').find((l) => l.trim()) ?? '(
  * Runs one Vitest pass and counts its report. In a serial run its output streams to the terminal; otherwise it
  * goes to a file and is printed in one block as the pass ends, so two lanes never interleave their lines.
  */
-async function runVitest(ws, label, { env = process.env, extraArgs = [], files = [], timesAs = label } = {}) {
+async function runVitest(ws, label, { env = process.env, extraArgs = [], files = [] } = {}) {
   const slug = `${label}-${files.join('-')}`.replace(/[^a-z0-9]+/gi, '-').slice(0, 120);
   const out = path.join(os.tmpdir(), `vitest-${slug}-${process.pid}.json`);
   const log = serial ? undefined : path.join(os.tmpdir(), `vitest-log-${slug}-${process.pid}.txt`);
@@ -64,8 +64,8 @@ async function runVitest(ws, label, { env = process.env, extraArgs = [], files =
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-  const times = fileTimes.get(timesAs) ?? [];
-  fileTimes.set(timesAs, times);
+  const times = fileTimes.get(label) ?? [];
+  fileTimes.set(label, times);
   // Name what failed at the end, where CI's tail shows it: failed tests, and suites that failed without a failed
   // test (an import error, a failing beforeAll, an unhandled error).
   for (const file of report.testResults ?? []) {
@@ -112,10 +112,10 @@ const BACKEND_INDEPENDENT = [
 ];
 
 /**
- * The web suite as a list of runs: the files that drive no browser in one run, then each browser file in a run of
+ * The web suite as runs: the files that drive no browser in one run, then each browser file in a run of
  * its own (its output in one block, a failure named by file), the largest first.
  */
-function webQueue() {
+function webRuns() {
   const dir = 'apps/web/test';
   const files = fs
     .readdirSync(dir)
@@ -130,11 +130,10 @@ function webQueue() {
   return plain.length ? [plain, ...browser] : browser;
 }
 
-/** Takes runs off the web queue until it is empty, one browser at a time. */
-async function drainWebQueue(queue) {
-  for (let files = queue.shift(); files; files = queue.shift()) {
-    await runVitest('apps/web', 'apps/web', { files });
-  }
+/** Runs the web suite's runs one after another: one browser at a time. */
+async function webLane() {
+  if (!selected('apps/web')) return;
+  for (const files of webRuns()) await runVitest('apps/web', 'apps/web', { files });
 }
 
 // Two lanes side by side. One runs the engine's suite, the server suite and its scale-out run, one after another;
@@ -147,7 +146,6 @@ const selected = (ws) => workspaces.includes(ws) && (!only.length || only.some((
 const serverSelected =
   workspaces.includes('apps/server') &&
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
-const queue = selected('apps/web') ? webQueue() : [];
 
 async function engineAndServerLane() {
   for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);
@@ -156,9 +154,9 @@ async function engineAndServerLane() {
 
 if (serial) {
   await engineAndServerLane();
-  await drainWebQueue(queue);
+  await webLane();
 } else {
-  await Promise.all([engineAndServerLane(), drainWebQueue(queue)]);
+  await Promise.all([engineAndServerLane(), webLane()]);
 }
 
 for (const [label, times] of fileTimes) {

@@ -10,6 +10,7 @@ import { App } from 'antd';
 import { createElement, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
+import { createAutoClose } from '../../../lib/auto-close';
 import { errorMessage, uploadErrorMessage } from '../../../lib/error-message';
 import { invalidateLibrary } from '../../../lib/folders-api';
 import { UnfitNamesNote } from '../../../lib/name-fit-report';
@@ -100,6 +101,15 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
   const [sheet, setSheet] = useState<UploadSheet | null>(null);
   // With a sheet the dialog stays open for its report: the researcher closes it.
   const keepOpen = useRef(false);
+  // After an upload that fully succeeded the dialog closes by itself; any later open or close cancels that.
+  const [autoClose] = useState(() => createAutoClose(() => setOpen(false), CLOSE_DELAY_MS));
+  const showDialog = useCallback(
+    (show: boolean) => {
+      autoClose.cancel();
+      setOpen(show);
+    },
+    [autoClose],
+  );
 
   const askDuplicates = (names: string[], found: DuplicateMatch[]) =>
     new Promise<DuplicateAction | null>((resolve) => {
@@ -161,7 +171,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
 
   const finish = (failed: boolean) => {
     // Failed items stay on screen until the user closes the dialog.
-    if (!failed && !keepOpen.current) setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
+    if (!failed && !keepOpen.current) autoClose.schedule();
   };
 
   /**
@@ -228,7 +238,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
       files.map((f) => ({ fileName: f.name, size: f.size, progress: 0, status: 'uploading' }));
     setItems(fresh());
     setStartedAt(Date.now());
-    setOpen(true);
+    showDialog(true);
     const known = loadedNames(settings.folderId);
     const pre = names.filter((n) => known.has(n));
     try {
@@ -246,7 +256,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
         () => setItems((prev) => prev.map((it) => ({ ...it, progress: 100 }))),
       );
       if (!res) {
-        setOpen(false);
+        showDialog(false);
         return [];
       }
       const failedNames = applyResponse(res, files);
@@ -282,7 +292,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     });
     setItems([item(0)]);
     setStartedAt(Date.now());
-    setOpen(true);
+    showDialog(true);
     try {
       const res = await withDuplicateRetry(
         (options) => {
@@ -295,7 +305,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
         () => setItems([item(100)]),
       );
       if (!res) {
-        setOpen(false);
+        showDialog(false);
         return [];
       }
       const failedEntries = res.errors ?? [];
@@ -419,7 +429,7 @@ export function useUpload(loadedNames: (folderId: number | null) => Set<string>)
     items,
     startedAt,
     open,
-    close: () => setOpen(false),
+    close: () => showDialog(false),
     duplicates,
     matches,
     resolveDuplicates,

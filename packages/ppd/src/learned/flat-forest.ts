@@ -153,8 +153,119 @@ function addNode(
 }
 
 /**
+ * A forest laid out for walking: the features its nodes test, in order (`used`), so the pixels' features can
+ * be gathered pixel by pixel, only those tested; and its nodes renumbered tree by tree, breadth first, so that
+ * every split's right child follows its left one (`child[node] + 1`): the walk adds the comparison's outcome
+ * instead of choosing between two arrays.
+ */
+interface Walk {
+  used: Int32Array;
+  roots: Int32Array;
+  /** per node: the place of its feature in `used`, or -1 for a leaf */
+  slot: Int32Array;
+  threshold: Float32Array;
+  /** per node: its left child (the right one is next), or for a leaf the offset of its shares in `leaf` */
+  child: Int32Array;
+  /**
+   * null once renumbered. A file may share nodes between parents (a valid walk, but no tree): renumbering
+   * would copy a shared subtree once per path to it, so such a forest keeps its numbering and right children.
+   */
+  right: Int32Array | null;
+  leaf: Float32Array;
+}
+const walks = new WeakMap<FlatForest, Walk>();
+
+function walkOf(forest: FlatForest): Walk {
+  const hit = walks.get(forest);
+  if (hit && hit.leaf === forest.leaf) return hit;
+  const { feature, threshold, left, right, roots } = forest;
+  const place = new Int32Array(Math.max(forest.featureCount, 1) + 1).fill(-1);
+  const used: number[] = [];
+  for (const f of feature) {
+    if (f >= 0 && place[f] === -1) {
+      place[f] = 0;
+      used.push(f);
+    }
+  }
+  used.sort((x, y) => x - y);
+  used.forEach((f, k) => (place[f] = k));
+  const total = feature.length;
+  if (!isTrees(forest)) {
+    const walk = {
+      used: Int32Array.from(used),
+      roots,
+      slot: Int32Array.from(feature, (f) => (f < 0 ? -1 : place[f]!)),
+      threshold,
+      child: left,
+      right,
+      leaf: forest.leaf,
+    };
+    walks.set(forest, walk);
+    return walk;
+  }
+  const slot = new Int32Array(total);
+  const thresholds = new Float32Array(total);
+  const child = new Int32Array(total);
+  const packedRoots = new Int32Array(roots.length);
+  // breadth first from each root: `from[k]` is the original node given the new number k
+  const from = new Int32Array(total);
+  let next = 0;
+  for (let t = 0; t < roots.length; t++) {
+    packedRoots[t] = next;
+    let head = next;
+    from[next++] = roots[t]!;
+    while (head < next) {
+      const k = head++;
+      const old = from[k]!;
+      if (feature[old]! < 0) {
+        slot[k] = -1;
+        child[k] = left[old]!;
+        continue;
+      }
+      slot[k] = place[feature[old]!]!;
+      thresholds[k] = threshold[old]!;
+      child[k] = next;
+      from[next++] = left[old]!;
+      from[next++] = right[old]!;
+    }
+  }
+  const walk = {
+    used: Int32Array.from(used),
+    roots: packedRoots,
+    slot: slot.subarray(0, next),
+    threshold: thresholds.subarray(0, next),
+    child: child.subarray(0, next),
+    right: null,
+    leaf: forest.leaf,
+  };
+  walks.set(forest, walk);
+  return walk;
+}
+
+/** Whether every node is reached from one root by one path only (as `fitForest` grows them). */
+function isTrees(forest: FlatForest): boolean {
+  const { feature, left, right, roots } = forest;
+  const parents = new Uint8Array(feature.length);
+  for (const r of roots) if (parents[r]!++ > 0) return false;
+  for (let i = 0; i < feature.length; i++) {
+    if (feature[i]! < 0) continue;
+    if (parents[left[i]!]!++ > 0 || parents[right[i]!]!++ > 0) return false;
+  }
+  return true;
+}
+
+/** The features a forest tests (true at their index): what the pixels must have for it, the rest may stay 0. */
+export function testedFeatures(forest: FlatForest): boolean[] {
+  const tested = Array.from({ length: forest.featureCount }, () => false);
+  for (const f of walkOf(forest).used) tested[f] = true;
+  return tested;
+}
+
+/**
  * Class probabilities (mean over the trees) of the pixels listed in `pixels` (all `n` when absent), written to
- * `out` at `k * classCount + c` for the k-th pixel listed. `features` is feature-major (`f * n + i`).
+ * `out` at `k * classCount + c` for the k-th pixel listed. `features` is feature-major (`f * n + i`). The
+ * tested features of the listed pixels are first gathered pixel-major (a pixel's few features in one or two
+ * cache lines instead of one plane each, megabytes apart), then each pixel walks every tree.
  */
 export function predictProba(
   forest: FlatForest,
@@ -163,27 +274,127 @@ export function predictProba(
   pixels?: Int32Array,
   out?: Float32Array,
 ): Float32Array {
-  const { classCount, roots, feature, threshold, left, right, leaf } = forest;
+  const { classCount } = forest;
   const count = pixels ? pixels.length : n;
   const result = out ?? new Float32Array(count * classCount);
+  const walk = walkOf(forest);
+  const rows = gather(features, n, walk.used, pixels, count);
+  walkTrees(walk, classCount, rows, count, result);
+  return result;
+}
+
+function gather(
+  features: Float32Array,
+  n: number,
+  used: Int32Array,
+  pixels: Int32Array | undefined,
+  count: number,
+): Float32Array {
+  const width = used.length;
+  const rows = new Float32Array(count * width);
+  for (let u = 0; u < width; u++) {
+    const base = used[u]! * n;
+    if (pixels) for (let k = 0, o = u; k < count; k++, o += width) rows[o] = features[base + pixels[k]!]!;
+    else for (let k = 0, o = u; k < count; k++, o += width) rows[o] = features[base + k]!;
+  }
+  return rows;
+}
+
+function walkTrees(walk: Walk, classCount: number, rows: Float32Array, count: number, result: Float32Array): void {
+  if (walk.right) {
+    walkShared(walk, walk.right, classCount, rows, count, result);
+    return;
+  }
+  if (classCount === 4) {
+    walkTrees4(walk, rows, count, result);
+    return;
+  }
+  const { roots, slot, threshold, child, leaf } = walk;
+  const width = walk.used.length;
   result.fill(0);
   const inv = 1 / roots.length;
   for (let k = 0; k < count; k++) {
-    const i = pixels ? pixels[k]! : k;
+    const r = k * width;
     const o = k * classCount;
     for (let t = 0; t < roots.length; t++) {
       let node = roots[t]!;
-      let f = feature[node]!;
+      let f = slot[node]!;
       while (f >= 0) {
-        node = features[f * n + i]! < threshold[node]! ? left[node]! : right[node]!;
-        f = feature[node]!;
+        node = child[node]! + (rows[r + f]! < threshold[node]! ? 0 : 1);
+        f = slot[node]!;
       }
-      const l = left[node]!;
+      const l = child[node]!;
       for (let c = 0; c < classCount; c++) result[o + c]! += leaf[l + c]!;
     }
     for (let c = 0; c < classCount; c++) result[o + c]! *= inv;
   }
-  return result;
+}
+
+/**
+ * `walkTrees` for four classes (every lab model), the sums kept in registers: each step rounded to float32 as
+ * the stores into `result` round them, so the values are the same.
+ */
+function walkTrees4(walk: Walk, rows: Float32Array, count: number, result: Float32Array): void {
+  const { roots, slot, threshold, child, leaf } = walk;
+  const width = walk.used.length;
+  const trees = roots.length;
+  const inv = 1 / trees;
+  const fr = Math.fround;
+  for (let k = 0; k < count; k++) {
+    const r = k * width;
+    let p0 = 0;
+    let p1 = 0;
+    let p2 = 0;
+    let p3 = 0;
+    for (let t = 0; t < trees; t++) {
+      let node = roots[t]!;
+      let f = slot[node]!;
+      while (f >= 0) {
+        node = child[node]! + (rows[r + f]! < threshold[node]! ? 0 : 1);
+        f = slot[node]!;
+      }
+      const l = child[node]!;
+      p0 = fr(p0 + leaf[l]!);
+      p1 = fr(p1 + leaf[l + 1]!);
+      p2 = fr(p2 + leaf[l + 2]!);
+      p3 = fr(p3 + leaf[l + 3]!);
+    }
+    const o = k * 4;
+    result[o] = p0 * inv;
+    result[o + 1] = p1 * inv;
+    result[o + 2] = p2 * inv;
+    result[o + 3] = p3 * inv;
+  }
+}
+
+/** `walkTrees` for a forest whose nodes may be shared (kept in the file's numbering). */
+function walkShared(
+  walk: Walk,
+  right: Int32Array,
+  classCount: number,
+  rows: Float32Array,
+  count: number,
+  result: Float32Array,
+): void {
+  const { roots, slot, threshold, child, leaf } = walk;
+  const width = walk.used.length;
+  result.fill(0);
+  const inv = 1 / roots.length;
+  for (let k = 0; k < count; k++) {
+    const r = k * width;
+    const o = k * classCount;
+    for (let t = 0; t < roots.length; t++) {
+      let node = roots[t]!;
+      let f = slot[node]!;
+      while (f >= 0) {
+        node = rows[r + f]! < threshold[node]! ? child[node]! : right[node]!;
+        f = slot[node]!;
+      }
+      const l = child[node]!;
+      for (let c = 0; c < classCount; c++) result[o + c]! += leaf[l + c]!;
+    }
+    for (let c = 0; c < classCount; c++) result[o + c]! *= inv;
+  }
 }
 
 /**
@@ -202,32 +413,10 @@ export function predictBlocks(
 ): Float32Array {
   const n = width * height;
   const C = forest.classCount;
-  const bw = Math.ceil(width / stride);
-  const bh = Math.ceil(height / stride);
-  const rep = new Int32Array(bw * bh).fill(-1);
-  let count = 0;
-  for (let by = 0; by < bh; by++)
-    for (let bx = 0; bx < bw; bx++) {
-      found: for (let y = by * stride; y < Math.min(height, (by + 1) * stride); y++)
-        for (let x = bx * stride; x < Math.min(width, (bx + 1) * stride); x++) {
-          const i = y * width + x;
-          if (mask && !mask[i]) continue;
-          rep[by * bw + bx] = i;
-          count++;
-          break found;
-        }
-    }
-  const pixels = new Int32Array(count);
-  const slot = new Int32Array(bw * bh).fill(-1);
-  for (let b = 0, k = 0; b < rep.length; b++)
-    if (rep[b]! >= 0) {
-      slot[b] = k;
-      pixels[k++] = rep[b]!;
-    }
-  const probs = predictProba(forest, features, n, pixels);
+  const { probs, slot, blocksWide } = readBlocks(forest, features, width, height, stride, mask);
   const out = new Float32Array(n * C);
   for (let y = 0; y < height; y++) {
-    const brow = ((y / stride) | 0) * bw;
+    const brow = ((y / stride) | 0) * blocksWide;
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (mask && !mask[i]) continue;
@@ -237,4 +426,46 @@ export function predictBlocks(
     }
   }
   return out;
+}
+
+/** What `readBlocks` reads: the class probabilities of each block read, and which block is which. */
+export interface BlockReading {
+  /** `classCount` a block read, in the order of `slot` */
+  probs: Float32Array;
+  /** per block (row-major, `blocksWide` a row): its place in `probs`, or -1 (no masked pixel) */
+  slot: Int32Array;
+  blocksWide: number;
+}
+
+/**
+ * `predictBlocks` without the per-pixel copy: the probabilities of each `stride` x `stride` block read (its
+ * first masked pixel standing for it), for a caller that turns them into its own per-pixel values.
+ */
+export function readBlocks(
+  forest: FlatForest,
+  features: Float32Array,
+  width: number,
+  height: number,
+  stride: number,
+  mask?: Uint8Array,
+): BlockReading {
+  const n = width * height;
+  const bw = Math.ceil(width / stride);
+  const bh = Math.ceil(height / stride);
+  const slot = new Int32Array(bw * bh).fill(-1);
+  const rep = new Int32Array(bw * bh);
+  let count = 0;
+  for (let by = 0; by < bh; by++)
+    for (let bx = 0; bx < bw; bx++) {
+      found: for (let y = by * stride; y < Math.min(height, (by + 1) * stride); y++)
+        for (let x = bx * stride; x < Math.min(width, (bx + 1) * stride); x++) {
+          const i = y * width + x;
+          if (mask && !mask[i]) continue;
+          slot[by * bw + bx] = count;
+          rep[count++] = i;
+          break found;
+        }
+    }
+  const probs = predictProba(forest, features, n, rep.subarray(0, count));
+  return { probs, slot, blocksWide: bw };
 }

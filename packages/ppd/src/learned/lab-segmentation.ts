@@ -3,9 +3,11 @@ import type { RgbImage } from '../imaging/raster.js';
 import { createColourModel } from '../models/colour-model.js';
 import { NOT_SPECIMEN, type SegmentationModel } from '../models/segmentation-model.js';
 import type { SpecimenKind } from '../types.js';
-import { predictBlocks } from './flat-forest.js';
+import { readBlocks, testedFeatures, type BlockReading } from './flat-forest.js';
 import type { LabModel } from './lab-model-file.js';
 import {
+  FEATURE_COUNT,
+  FEATURE_NAMES,
   PHOTO_FEATURE_COUNT,
   photoReference,
   pixelFeatures,
@@ -22,6 +24,54 @@ const EXCLUDED = 3;
 /** Images larger than this are read one pixel per 2 x 2 block (see predictBlocks): a 12 MP photo's working copy. */
 const BLOCKS_ABOVE = 40_000;
 const strideFor = (n: number) => (n > BLOCKS_ABOVE ? 2 : 1);
+/** The specimen feature holding the default engine's reading. */
+const DEFAULT_LESION = FEATURE_NAMES.indexOf('default_lesion');
+
+/** P(specimen) = 1 - P(background) of every pixel, from its block's reading. */
+function specimenShare(read: BlockReading, width: number, height: number, stride: number): Float32Array {
+  const { probs, slot, blocksWide } = read;
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const brow = ((y / stride) | 0) * blocksWide;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const k = slot[brow + ((x / stride) | 0)]!;
+      // a block always has a pixel without a mask; 1 - 0 as an unread pixel of the full copy read
+      out[i] = 1 - (k < 0 ? 0 : probs[k * 4 + BACKGROUND]!);
+    }
+  }
+  return out;
+}
+
+/**
+ * P(discoloured) = P(lesion) / (P(healthy) + P(lesion)) of every pixel of `mask`, from its block's reading; a
+ * pixel the model reads as background or as not scored (peel, bark, a label) leaves the specimen's area.
+ */
+function lesionShare(
+  read: BlockReading,
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  stride: number,
+): Float32Array {
+  const { probs, slot, blocksWide } = read;
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const brow = ((y / stride) | 0) * blocksWide;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (!mask[i]) continue;
+      const k = slot[brow + ((x / stride) | 0)]!;
+      // every masked pixel's block has a reading (its first masked pixel); as an unread pixel of the full copy
+      const o = k * 4;
+      const b = k < 0 ? 0 : probs[o + BACKGROUND]!;
+      const h = k < 0 ? 0 : probs[o + HEALTHY]!;
+      const l = k < 0 ? 0 : probs[o + LESION]!;
+      const e = k < 0 ? 0 : probs[o + EXCLUDED]!;
+      if (b > h + l || e > h + l) out[i] = NOT_SPECIMEN;
+      else out[i] = h + l > 0 ? l / (h + l) : 0;
+    }
+  }
+  return out;
+}
 
 /**
  * All features of the pixels of one specimen's cut (working size), as the lesion forest reads them: the photo
@@ -34,10 +84,14 @@ export async function cutFeatures(
   kind: SpecimenKind,
   reference: PhotoReference,
   planes = rgbToLab(cut.data, cut.width, cut.height),
+  need?: readonly boolean[],
 ): Promise<Float32Array> {
-  const features = pixelFeatures(planes, reference, 1);
-  const colour = createColourModel();
-  const defaultLesion = await colour.lesionProbability(cut, mask, kind);
+  const features = pixelFeatures(planes, reference, 1, FEATURE_COUNT, need);
+  // the default engine's reading is a whole second segmentation of the cut: only for a forest that tests it
+  const defaultLesion =
+    !need || need[DEFAULT_LESION]
+      ? await createColourModel().lesionProbability(cut, mask, kind)
+      : new Float32Array(cut.width * cut.height);
   specimenFeatures(features, planes, mask, defaultLesion);
   return features;
 }
@@ -51,6 +105,9 @@ export function labSegmentation(model: LabModel): SegmentationModel {
   let workingWidth = 0;
   let reference: PhotoReference | null = null;
   const { forest, lesionForest } = model;
+  // each forest's features are computed only where it tests them (the others stay 0: never read)
+  const photoNeed = testedFeatures(forest);
+  const lesionNeed = testedFeatures(lesionForest ?? forest);
   return {
     // the contract names two engine kinds; a lab model runs the colour engine's pipeline with its own classes
     info: { name: 'lab-model', label: model.name, kind: 'colour' },
@@ -63,11 +120,10 @@ export function labSegmentation(model: LabModel): SegmentationModel {
       reference = photoReference(planes);
       const scale = workingWidth > 0 ? image.width / workingWidth : 1;
       const n = image.width * image.height;
-      const features = pixelFeatures(planes, reference, scale, PHOTO_FEATURE_COUNT);
-      const probs = predictBlocks(forest, features, image.width, image.height, strideFor(n));
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++) out[i] = 1 - probs[i * 4 + BACKGROUND]!;
-      return out;
+      const features = pixelFeatures(planes, reference, scale, PHOTO_FEATURE_COUNT, photoNeed);
+      const stride = strideFor(n);
+      const read = readBlocks(forest, features, image.width, image.height, stride);
+      return specimenShare(read, image.width, image.height, stride);
     },
     async lesionProbability(cut: RgbImage, mask: Uint8Array, kind: SpecimenKind = 'root_slice'): Promise<Float32Array> {
       const n = cut.width * cut.height;
@@ -75,20 +131,11 @@ export function labSegmentation(model: LabModel): SegmentationModel {
       const ref = reference ?? photoReference(planes);
       // a model of feature version 1 has one forest for both stages, on the photo features only
       const features = lesionForest
-        ? await cutFeatures(cut, mask, kind, ref, planes)
-        : pixelFeatures(planes, ref, 1, PHOTO_FEATURE_COUNT);
-      const probs = predictBlocks(lesionForest ?? forest, features, cut.width, cut.height, strideFor(n), mask);
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++) {
-        if (!mask[i]) continue;
-        const o = i * 4;
-        const h = probs[o + HEALTHY]!;
-        const l = probs[o + LESION]!;
-        // a pixel the model reads as background or as not scored (peel, bark, a label) leaves the specimen's area
-        if (probs[o + BACKGROUND]! > h + l || probs[o + EXCLUDED]! > h + l) out[i] = NOT_SPECIMEN;
-        else out[i] = h + l > 0 ? l / (h + l) : 0;
-      }
-      return out;
+        ? await cutFeatures(cut, mask, kind, ref, planes, lesionNeed)
+        : pixelFeatures(planes, ref, 1, PHOTO_FEATURE_COUNT, lesionNeed);
+      const stride = strideFor(n);
+      const read = readBlocks(lesionForest ?? forest, features, cut.width, cut.height, stride, mask);
+      return lesionShare(read, mask, cut.width, cut.height, stride);
     },
     async close() {},
   };

@@ -1,4 +1,4 @@
-import { boxBlur, type LabPlanes } from '../imaging/lab.js';
+import type { LabPlanes } from '../imaging/lab.js';
 import { otsu } from '../imaging/otsu.js';
 
 /**
@@ -87,10 +87,45 @@ const BORDER_SHARE = 0.05;
 /** Medians are taken on at most this many pixels (a regular subsample). */
 const MEDIAN_SAMPLE = 40_000;
 
+/**
+ * The element of rank `length >> 1` (the upper median), as a full sort would put it there, found by
+ * quickselect in linear time: the same value, without sorting tens of thousands of numbers a photo.
+ */
 function median(values: ArrayLike<number>): number {
   if (values.length === 0) return 0;
-  const s = Float64Array.from(values).sort();
-  return s[s.length >> 1]!;
+  return select(Float64Array.from(values), values.length >> 1);
+}
+
+/** The k-th smallest element of `s` (reordered in place; Hoare's quickselect, median-of-three pivots). */
+function select(s: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = s.length - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    // median of three as the pivot
+    let p0 = s[lo]!;
+    let p1 = s[mid]!;
+    const p2 = s[hi]!;
+    if (p0 > p1) [p0, p1] = [p1, p0];
+    const pivot = p2 < p0 ? p0 : p2 > p1 ? p1 : p2;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (s[i]! < pivot) i++;
+      while (s[j]! > pivot) j--;
+      if (i <= j) {
+        const t = s[i]!;
+        s[i] = s[j]!;
+        s[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return s[k]!;
+  }
+  return s[k]!;
 }
 
 /** The healthy flesh's share of the tissue must reach this for its L* mode to count (as the colour engine). */
@@ -187,63 +222,275 @@ export function photoReference(lab: LabPlanes): PhotoReference {
   return { background, tissue: [median(ll), median(la), median(lb)] };
 }
 
-/** A Gaussian-like blur: a box blur twice (radius 0 = none). */
-function smooth(src: Float32Array, width: number, height: number, r: number): Float32Array {
-  return r > 0 ? boxBlur(boxBlur(src, width, height, r), width, height, r) : src;
+/**
+ * Scratch rasters kept between calls (each worker thread has its own) rather than garbage a call: a photo's
+ * features blur a dozen planes, and fresh arrays for each had cost more in allocation and collection than the
+ * blurs themselves.
+ */
+const scratch: Float32Array[] = [];
+function scratchPlane(k: number, n: number): Float32Array {
+  if (!scratch[k] || scratch[k].length < n) scratch[k] = new Float32Array(n);
+  return scratch[k].subarray(0, n);
 }
+let blurSums = new Float64Array(0);
+let blurSpans = new Float64Array(0);
+
+/**
+ * Separable box blur of `src` (radius r >= 1, windows clipped at the edges) written into `out`, using `rows`
+ * for the row pass. The arithmetic is `boxBlur`'s (`imaging/lab.ts`), step for step, so the values are the same
+ * bit for bit; only the memory is the caller's.
+ */
+function boxBlurInto(
+  src: Float32Array,
+  width: number,
+  height: number,
+  r: number,
+  rows: Float32Array,
+  out: Float32Array,
+): void {
+  if (blurSpans.length < width) blurSpans = new Float64Array(width);
+  if (blurSums.length < width) blurSums = new Float64Array(width);
+  const spans = blurSpans;
+  for (let x = 0; x < width; x++) spans[x] = Math.min(width, x + r + 1) - Math.max(0, x - r);
+  const lo = Math.min(width, r + 1);
+  const hi = Math.max(lo, width - r);
+  const full = 2 * r + 1;
+  // the row pass is one running sum a row, each step waiting for the last: four rows at a time run four
+  // independent sums side by side (each row's arithmetic is unchanged)
+  let y = 0;
+  if (width > 2 * r + 2) {
+    for (; y + 4 <= height; y += 4) rowPass4(src, rows, y * width, width, r, lo, hi, full, spans);
+  }
+  for (; y < height; y++) {
+    const o = y * width;
+    let sum = 0;
+    for (let x = 0; x < Math.min(r, width); x++) sum += src[o + x]!;
+    for (let x = 0; x < lo; x++) {
+      if (x + r < width) sum += src[o + x + r]!;
+      if (x - r - 1 >= 0) sum -= src[o + x - r - 1]!;
+      rows[o + x] = sum / spans[x]!;
+    }
+    for (let x = lo; x < hi; x++) {
+      sum += src[o + x + r]!;
+      sum -= src[o + x - r - 1]!;
+      rows[o + x] = sum / full;
+    }
+    for (let x = hi; x < width; x++) {
+      if (x + r < width) sum += src[o + x + r]!;
+      if (x - r - 1 >= 0) sum -= src[o + x - r - 1]!;
+      rows[o + x] = sum / spans[x]!;
+    }
+  }
+  const sums = blurSums;
+  sums.fill(0, 0, width);
+  for (let y = 0; y < Math.min(r, height); y++) for (let x = 0; x < width; x++) sums[x]! += rows[y * width + x]!;
+  for (let y = 0; y < height; y++) {
+    const span = Math.min(height, y + r + 1) - Math.max(0, y - r);
+    const o = y * width;
+    if (y + r < height && y - r - 1 >= 0) {
+      const enter = (y + r) * width;
+      const leave = (y - r - 1) * width;
+      for (let x = 0; x < width; x++) {
+        let v = sums[x]! + rows[enter + x]!;
+        v -= rows[leave + x]!;
+        sums[x] = v;
+        out[o + x] = v / span;
+      }
+      continue;
+    }
+    if (y + r < height) for (let x = 0, e = (y + r) * width; x < width; x++) sums[x]! += rows[e + x]!;
+    if (y - r - 1 >= 0) for (let x = 0, l = (y - r - 1) * width; x < width; x++) sums[x]! -= rows[l + x]!;
+    for (let x = 0; x < width; x++) out[o + x] = sums[x]! / span;
+  }
+}
+
+/**
+ * The row pass of `boxBlurInto` on the four rows from offset `o`, for rows wider than a window (so every edge
+ * test of the single-row loop is known: the first `lo` columns never take a pixel leaving, the last ones never
+ * add one entering).
+ */
+function rowPass4(
+  src: Float32Array,
+  rows: Float32Array,
+  o: number,
+  width: number,
+  r: number,
+  lo: number,
+  hi: number,
+  full: number,
+  spans: Float64Array,
+): void {
+  const o1 = o + width;
+  const o2 = o1 + width;
+  const o3 = o2 + width;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let x = 0; x < r; x++) {
+    s0 += src[o + x]!;
+    s1 += src[o1 + x]!;
+    s2 += src[o2 + x]!;
+    s3 += src[o3 + x]!;
+  }
+  for (let x = 0; x < lo; x++) {
+    const e = x + r;
+    s0 += src[o + e]!;
+    s1 += src[o1 + e]!;
+    s2 += src[o2 + e]!;
+    s3 += src[o3 + e]!;
+    const span = spans[x]!;
+    rows[o + x] = s0 / span;
+    rows[o1 + x] = s1 / span;
+    rows[o2 + x] = s2 / span;
+    rows[o3 + x] = s3 / span;
+  }
+  for (let x = lo; x < hi; x++) {
+    const e = x + r;
+    const l = x - r - 1;
+    s0 += src[o + e]!;
+    s0 -= src[o + l]!;
+    s1 += src[o1 + e]!;
+    s1 -= src[o1 + l]!;
+    s2 += src[o2 + e]!;
+    s2 -= src[o2 + l]!;
+    s3 += src[o3 + e]!;
+    s3 -= src[o3 + l]!;
+    rows[o + x] = s0 / full;
+    rows[o1 + x] = s1 / full;
+    rows[o2 + x] = s2 / full;
+    rows[o3 + x] = s3 / full;
+  }
+  for (let x = hi; x < width; x++) {
+    const l = x - r - 1;
+    s0 -= src[o + l]!;
+    s1 -= src[o1 + l]!;
+    s2 -= src[o2 + l]!;
+    s3 -= src[o3 + l]!;
+    const span = spans[x]!;
+    rows[o + x] = s0 / span;
+    rows[o1 + x] = s1 / span;
+    rows[o2 + x] = s2 / span;
+    rows[o3 + x] = s3 / span;
+  }
+}
+
+/** A Gaussian-like blur of `src` into `out`: a box blur twice (radius 0 = a copy). */
+function smoothInto(src: Float32Array, width: number, height: number, r: number, out: Float32Array): void {
+  if (r <= 0) {
+    out.set(src);
+    return;
+  }
+  const n = width * height;
+  const once = scratchPlane(0, n);
+  const rows = scratchPlane(1, n);
+  boxBlurInto(src, width, height, r, rows, once);
+  boxBlurInto(once, width, height, r, rows, out);
+}
+
+/** Planes of the photo features that others are computed from. */
+const D_L = 3;
+const D_A = 4;
+const D_B = 5;
+const DE_BACKGROUND = 6;
 
 /**
  * The photo features of every pixel, feature-major: feature f of pixel i is at `f * n + i` (each plane streams
  * through memory in order when a forest reads it). `planes` planes are allocated (the specimen features' stay 0
- * until `specimenFeatures` writes them).
+ * until `specimenFeatures` writes them). With `need`, only the planes it marks are computed (the others stay 0:
+ * a forest that never tests a feature does not pay for it); each computed plane is the same as without it.
  */
 export function pixelFeatures(
   lab: LabPlanes,
   ref: PhotoReference,
   scale = 1,
   planes: number = FEATURE_COUNT,
+  need?: ArrayLike<boolean>,
 ): Float32Array {
   const { width, height, L, a, b } = lab;
   const n = width * height;
   const out = new Float32Array(Math.max(planes, PHOTO_FEATURE_COUNT) * n);
+  const wants = (f: number) => !need || need[f] === true;
   const plane = (f: number) => out.subarray(f * n, (f + 1) * n);
   const r = (px: number) => Math.max(px > 0 ? 1 : 0, Math.round(px * scale));
   const [tL, ta, tb] = ref.tissue;
   const [bL, ba, bb] = ref.background;
-  const dL = plane(3);
-  const dA = plane(4);
-  const dB = plane(5);
-  const dE = plane(6);
-  const chroma = plane(7);
-  const hue = plane(8);
-  out.set(L, 0);
-  out.set(a, n);
-  out.set(b, 2 * n);
-  for (let i = 0; i < n; i++) {
-    const l = L[i]!;
+  if (wants(0)) out.set(L, 0);
+  if (wants(1)) out.set(a, n);
+  if (wants(2)) out.set(b, 2 * n);
+  // the relative colour is cheap and the smoothed planes start from it: always computed
+  const dL = plane(D_L);
+  const dA = plane(D_A);
+  const dB = plane(D_B);
+  relativeColour(L, a, b, tL, ta, tb, dL, dA, dB);
+  if (wants(DE_BACKGROUND) || wants(17)) backgroundDistance(L, a, b, bL, ba, bb, plane(DE_BACKGROUND));
+  if (wants(7) || wants(8)) chromaHue(a, b, plane(7), plane(8));
+  const r2 = r(2);
+  const r6 = r(6);
+  // the gradient is taken on the lightly smoothed lightness: plane 9, or a scratch copy when 9 is not wanted
+  const sL = wants(9) ? plane(9) : wants(15) ? scratchPlane(2, n) : null;
+  if (sL) smoothInto(dL, width, height, r2, sL);
+  if (wants(10)) smoothInto(dA, width, height, r2, plane(10));
+  if (wants(11)) smoothInto(dB, width, height, r2, plane(11));
+  if (wants(12)) smoothInto(dL, width, height, r6, plane(12));
+  if (wants(13)) smoothInto(dA, width, height, r6, plane(13));
+  if (wants(14)) smoothInto(dB, width, height, r6, plane(14));
+  if (wants(15)) gradient(sL!, width, height, plane(15));
+  if (wants(16)) texture(L, width, height, r(3), plane(16));
+  if (wants(17)) smoothInto(plane(DE_BACKGROUND), width, height, r2, plane(17));
+  if (!wants(DE_BACKGROUND) && wants(17)) plane(DE_BACKGROUND).fill(0);
+  if (!wants(D_L)) dL.fill(0);
+  if (!wants(D_A)) dA.fill(0);
+  if (!wants(D_B)) dB.fill(0);
+  return out;
+}
+
+function relativeColour(
+  L: Float32Array,
+  a: Float32Array,
+  b: Float32Array,
+  tL: number,
+  ta: number,
+  tb: number,
+  dL: Float32Array,
+  dA: Float32Array,
+  dB: Float32Array,
+): void {
+  for (let i = 0; i < L.length; i++) {
+    dL[i] = L[i]! - tL;
+    dA[i] = a[i]! - ta;
+    dB[i] = b[i]! - tb;
+  }
+}
+
+function backgroundDistance(
+  L: Float32Array,
+  a: Float32Array,
+  b: Float32Array,
+  bL: number,
+  ba: number,
+  bb: number,
+  dE: Float32Array,
+): void {
+  for (let i = 0; i < L.length; i++) {
+    const el = L[i]! - bL;
+    const ea = a[i]! - ba;
+    const eb = b[i]! - bb;
+    dE[i] = Math.sqrt(el * el + ea * ea + eb * eb);
+  }
+}
+
+function chromaHue(a: Float32Array, b: Float32Array, chroma: Float32Array, hue: Float32Array): void {
+  for (let i = 0; i < a.length; i++) {
     const aa = a[i]!;
     const bbb = b[i]!;
-    dL[i] = l - tL;
-    dA[i] = aa - ta;
-    dB[i] = bbb - tb;
-    const el = l - bL;
-    const ea = aa - ba;
-    const eb = bbb - bb;
-    dE[i] = Math.sqrt(el * el + ea * ea + eb * eb);
     chroma[i] = Math.sqrt(aa * aa + bbb * bbb);
     hue[i] = Math.atan2(bbb, aa);
   }
-  const r2 = r(2);
-  const r6 = r(6);
-  out.set(smooth(dL, width, height, r2), 9 * n);
-  out.set(smooth(dA, width, height, r2), 10 * n);
-  out.set(smooth(dB, width, height, r2), 11 * n);
-  out.set(smooth(dL, width, height, r6), 12 * n);
-  out.set(smooth(dA, width, height, r6), 13 * n);
-  out.set(smooth(dB, width, height, r6), 14 * n);
-  // gradient magnitude of the lightly smoothed lightness (central differences, clamped at the edges)
-  const sL = plane(9);
-  const grad = plane(15);
+}
+
+/** Gradient magnitude of `sL` (central differences, clamped at the edges). */
+function gradient(sL: Float32Array, width: number, height: number, grad: Float32Array): void {
   for (let y = 0; y < height; y++) {
     const up = Math.max(0, y - 1) * width;
     const down = Math.min(height - 1, y + 1) * width;
@@ -254,16 +501,21 @@ export function pixelFeatures(
       grad[o + x] = Math.sqrt(gx * gx + gy * gy);
     }
   }
-  // texture: local standard deviation of lightness
-  const r3 = r(3);
-  const mean = boxBlur(L, width, height, r3);
-  const sq = new Float32Array(n);
+}
+
+/** Texture: the local standard deviation of lightness (radius `r`). */
+function texture(L: Float32Array, width: number, height: number, r: number, std: Float32Array): void {
+  const n = width * height;
+  const mean = scratchPlane(3, n);
+  const meanSq = scratchPlane(4, n);
+  const rows = scratchPlane(1, n);
+  if (r > 0) boxBlurInto(L, width, height, r, rows, mean);
+  else mean.set(L);
+  const sq = scratchPlane(0, n);
   for (let i = 0; i < n; i++) sq[i] = L[i]! * L[i]!;
-  const meanSq = boxBlur(sq, width, height, r3);
-  const std = plane(16);
+  if (r > 0) boxBlurInto(sq, width, height, r, rows, meanSq);
+  else meanSq.set(sq);
   for (let i = 0; i < n; i++) std[i] = Math.sqrt(Math.max(0, meanSq[i]! - mean[i]! * mean[i]!));
-  out.set(smooth(dE, width, height, r2), 17 * n);
-  return out;
 }
 
 /**
@@ -286,17 +538,36 @@ export function specimenFeatures(
   if (count === 0) return;
   const at = new Int32Array(count);
   for (let i = 0, k = 0; i < n; i++) if (mask[i]) at[k++] = i;
-  // the cuts from a regular subsample of the specimen (as the photo's medians)
+  // the cuts from a regular subsample of the specimen (as the photo's medians): every step-th listed pixel
   const step = Math.max(1, Math.floor(count / MEDIAN_SAMPLE));
-  const some = step > 1 ? at.filter((_, k) => k % step === 0) : at;
-  const pick = (plane: Float32Array) => Float32Array.from(some, (i) => plane[i]!);
+  const some = Math.ceil(count / step);
+  const pick = (plane: Float32Array) => {
+    const values = new Float32Array(some);
+    for (let k = 0, j = 0; k < some; k++, j += step) values[k] = plane[at[j]!]!;
+    return values;
+  };
   const cuts = tissueCuts(pick(L), pick(a), pick(b));
+  writeSpecimenFeatures(features, n, at, L, a, b, cuts, defaultLesion);
+}
+
+function writeSpecimenFeatures(
+  features: Float32Array,
+  n: number,
+  at: Int32Array,
+  L: Float32Array,
+  a: Float32Array,
+  b: Float32Array,
+  cuts: TissueCuts,
+  defaultLesion: Float32Array,
+): void {
   const [hL, ha, hb] = cuts.healthy;
-  for (const i of at) {
+  const { cutL, cutDiscolour } = cuts;
+  for (let k = 0; k < at.length; k++) {
+    const i = at[k]!;
     const dl = Math.max(0, hL - L[i]!);
-    features[L_CUT * n + i] = L[i]! - cuts.cutL;
+    features[L_CUT * n + i] = L[i]! - cutL;
     features[DISCOLOUR_CUT * n + i] =
-      Math.sqrt(dl * dl + CHROMA_WEIGHT * ((a[i]! - ha) ** 2 + (b[i]! - hb) ** 2)) - cuts.cutDiscolour;
+      Math.sqrt(dl * dl + CHROMA_WEIGHT * ((a[i]! - ha) ** 2 + (b[i]! - hb) ** 2)) - cutDiscolour;
     features[DEFAULT_LESION * n + i] = defaultLesion[i]!;
   }
 }

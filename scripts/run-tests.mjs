@@ -1,5 +1,5 @@
 // Runs every workspace's Vitest suite and ends with one line "N passed, N failed". The server suite runs a second
-// time against the scale-out parts: a throwaway PostgreSQL cluster, s3rver and two pg-boss worker processes per test
+// time against the scale-out parts: a throwaway PostgreSQL cluster, s3rver and a pg-boss worker process per test
 // server (scripts/scale-out/services.mjs). SCALE_OUT_TESTS=0 skips that second run.
 //
 // Two lanes side by side (see the lanes below).
@@ -167,7 +167,7 @@ if (failures.length) console.log(`\nWhat failed:\n${failures.map((f) => `- ${f.s
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || broken ? 1 : 0);
 async function runScaleOutPass() {
-  const label = 'apps/server on PostgreSQL + S3 + 2 pg-boss workers';
+  const label = 'apps/server on PostgreSQL + S3 + pg-boss worker processes';
   const { startScaleOutServices } = await import('./scale-out/services.mjs');
   let services;
   try {
@@ -190,7 +190,7 @@ async function runScaleOutPass() {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    // Longer timeouts: task tests here first start two worker processes (Node + engine) per server.
+    // Longer timeouts: task tests here first start a worker process (Node + engine) per server.
     // The AWS SDK's notice that its 2027 releases need Node 22 is printed by every process otherwise
     // (Node 20 is this project's pinned runtime, docs/architecture.md).
     const env = { ...process.env, ...services.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };

@@ -100,7 +100,7 @@ describe('queue order', () => {
     await server.ctx.queue.start();
     const { task } = await waitForTask(server.url, small);
     expect(task.status).toBe('completed');
-    // One job runs at a time here (WORKERS=1; two worker processes in the scale-out run): the big task's
+    // One job runs at a time here (WORKERS=1; one worker process in the scale-out run): the big task's
     // first job(s), then the small task's, before the rest of the big one.
     const bigNow = (await server.json(`/api/tasks/${big}/`)).body;
     expect(bigNow.status).toBe('running');

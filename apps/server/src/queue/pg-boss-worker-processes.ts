@@ -61,7 +61,7 @@ export function workerEnv(config: AppConfig): Record<string, string> {
 
 /**
  * WORKER_PROCESSES=N: the API process runs N `worker-main` processes beside itself and stops them when
- * it stops (one machine, one command; also how the test suite runs on two real worker processes).
+ * it stops (one machine, one command; also how the test suite's scale-out pass runs its jobs).
  * They start at the first enqueue, so a server that never runs a task never pays for them.
  */
 export class LocalWorkerProcesses {

@@ -48,19 +48,29 @@ async function throughput(engine, photos, options) {
   );
   let next = 0;
   let failed = 0;
+  const errors = {};
   const cpu = process.cpuUsage();
   const started = performance.now();
   const lane = async () => {
     while (next < total) {
       const r = await engine.analyse(photos[next++ % photos.length], {}, 'full', options);
-      if (r.error_code) failed++;
+      if (r.error_code) {
+        failed++;
+        errors[r.error_code] = (errors[r.error_code] ?? 0) + 1;
+      }
     }
   };
   await Promise.all(Array.from({ length: workers * 2 }, lane));
   const used = process.cpuUsage(cpu);
   // CPU time is what the photos cost whatever else runs here: workers / cpu-per-image = images/s when idle
   const cpuPerImage = (used.user + used.system) / 1e6 / total;
-  return { rate: total / ((performance.now() - started) / 1000), failed, idle: workers / cpuPerImage, cpuPerImage };
+  return {
+    rate: total / ((performance.now() - started) / 1000),
+    failed,
+    errors,
+    idle: workers / cpuPerImage,
+    cpuPerImage,
+  };
 }
 
 /** Label values of a photo from the default engine's own proposal (for timing: what the labels say does not matter). */
@@ -112,12 +122,22 @@ try {
 
     // scoring throughput on 12 MP 3-slice photos: default engine, then with the lab model trained above
     const base = await throughput(engine, photos, {});
-    figure('default_engine_throughput', base.rate, 'images/s', { images: total, workers, failed: base.failed });
+    figure('default_engine_throughput', base.rate, 'images/s', {
+      images: total,
+      workers,
+      failed: base.failed,
+      errors: base.errors,
+    });
     figure('default_engine_throughput_idle_estimate', base.idle, 'images/s', {
       cpu_ms_per_image: Math.round(base.cpuPerImage * 1000),
     });
     const lab = await throughput(engine, photos, { labModel: { id: 'bench', file: synthetic.file } });
-    figure('lab_model_throughput', lab.rate, 'images/s', { images: total, workers, failed: lab.failed });
+    figure('lab_model_throughput', lab.rate, 'images/s', {
+      images: total,
+      workers,
+      failed: lab.failed,
+      errors: lab.errors,
+    });
     figure('lab_model_throughput_idle_estimate', lab.idle, 'images/s', {
       cpu_ms_per_image: Math.round(lab.cpuPerImage * 1000),
     });

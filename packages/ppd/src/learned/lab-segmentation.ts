@@ -84,16 +84,40 @@ export async function cutFeatures(
   kind: SpecimenKind,
   reference: PhotoReference,
   planes = rgbToLab(cut.data, cut.width, cut.height),
-  need?: readonly boolean[],
 ): Promise<Float32Array> {
-  const features = pixelFeatures(planes, reference, 1, FEATURE_COUNT, need);
-  // the default engine's reading is a whole second segmentation of the cut: only for a forest that tests it
-  const defaultLesion =
-    !need || need[DEFAULT_LESION]
-      ? await createColourModel().lesionProbability(cut, mask, kind)
-      : new Float32Array(cut.width * cut.height);
+  const defaultLesion = await createColourModel().lesionProbability(cut, mask, kind);
+  return cutFeaturesWith(planes, mask, reference, defaultLesion);
+}
+
+/**
+ * `cutFeatures` once the default engine's reading of the cut is known (`defaultLesion`): synchronous, so a
+ * worker may fill one reused buffer (`into`) and read it before anything else runs. With `need`, only the
+ * features a forest tests are computed.
+ */
+function cutFeaturesWith(
+  planes: LabPlanes,
+  mask: Uint8Array,
+  reference: PhotoReference,
+  defaultLesion: Float32Array,
+  need?: readonly boolean[],
+  into?: Float32Array,
+): Float32Array {
+  const features = pixelFeatures(planes, reference, 1, FEATURE_COUNT, need, into);
   specimenFeatures(features, planes, mask, defaultLesion);
   return features;
+}
+
+/**
+ * The feature buffer a worker reuses photo after photo (tens of MB a photo otherwise, whose collection had cost
+ * as much as computing them). Filled and read within one synchronous stretch (no await in between).
+ */
+let featureBuffer = new Float32Array(0);
+/** Kept up to this many values (16 MB: the half-size copy of a 12 MP photo, or a cut of a third of it). */
+const KEEP_VALUES = 4 << 20;
+function reusedBuffer(size: number): Float32Array | undefined {
+  if (size > KEEP_VALUES) return undefined;
+  if (featureBuffer.length < size) featureBuffer = new Float32Array(size);
+  return featureBuffer;
 }
 
 /**
@@ -120,7 +144,14 @@ export function labSegmentation(model: LabModel): SegmentationModel {
       reference = photoReference(planes);
       const scale = workingWidth > 0 ? image.width / workingWidth : 1;
       const n = image.width * image.height;
-      const features = pixelFeatures(planes, reference, scale, PHOTO_FEATURE_COUNT, photoNeed);
+      const features = pixelFeatures(
+        planes,
+        reference,
+        scale,
+        PHOTO_FEATURE_COUNT,
+        photoNeed,
+        reusedBuffer(PHOTO_FEATURE_COUNT * n),
+      );
       const stride = strideFor(n);
       const read = readBlocks(forest, features, image.width, image.height, stride);
       return specimenShare(read, image.width, image.height, stride);
@@ -129,10 +160,16 @@ export function labSegmentation(model: LabModel): SegmentationModel {
       const n = cut.width * cut.height;
       const planes = rgbToLab(cut.data, cut.width, cut.height);
       const ref = reference ?? photoReference(planes);
-      // a model of feature version 1 has one forest for both stages, on the photo features only
-      const features = lesionForest
-        ? await cutFeatures(cut, mask, kind, ref, planes, lesionNeed)
-        : pixelFeatures(planes, ref, 1, PHOTO_FEATURE_COUNT, lesionNeed);
+      // a model of feature version 1 has one forest for both stages, on the photo features only; the default engine's reading is a whole second segmentation of the cut: only for a forest that tests it
+      const defaultLesion = !lesionForest
+        ? null
+        : lesionNeed[DEFAULT_LESION]
+          ? await createColourModel().lesionProbability(cut, mask, kind)
+          : new Float32Array(n);
+      // from here to the reading, no await: the reused buffer is this cut's
+      const features = defaultLesion
+        ? cutFeaturesWith(planes, mask, ref, defaultLesion, lesionNeed, reusedBuffer(FEATURE_COUNT * n))
+        : pixelFeatures(planes, ref, 1, PHOTO_FEATURE_COUNT, lesionNeed, reusedBuffer(PHOTO_FEATURE_COUNT * n));
       const stride = strideFor(n);
       const read = readBlocks(lesionForest ?? forest, features, cut.width, cut.height, stride, mask);
       return lesionShare(read, mask, cut.width, cut.height, stride);

@@ -156,14 +156,16 @@ export function tissueCuts(L: Float32Array, a: Float32Array, b: Float32Array): T
     break;
   }
   if (mode < 0) mode = median(L);
-  const hl: number[] = [];
-  const ha: number[] = [];
-  const hb: number[] = [];
-  for (let i = 0; i < n; i++) {
+  let near = 0;
+  for (let i = 0; i < n; i++) if (Math.abs(L[i]! - mode) <= HEALTHY_BAND) near++;
+  const hl = new Float64Array(near);
+  const ha = new Float64Array(near);
+  const hb = new Float64Array(near);
+  for (let i = 0, k = 0; i < n; i++) {
     if (Math.abs(L[i]! - mode) > HEALTHY_BAND) continue;
-    hl.push(L[i]!);
-    ha.push(a[i]!);
-    hb.push(b[i]!);
+    hl[k] = L[i]!;
+    ha[k] = a[i]!;
+    hb[k++] = b[i]!;
   }
   const healthy: [number, number, number] = [median(hl), median(ha), median(hb)];
   const d = discolouration(L, a, b, healthy);
@@ -397,7 +399,8 @@ const DE_BACKGROUND = 6;
 /**
  * The photo features of every pixel, feature-major: feature f of pixel i is at `f * n + i` (each plane streams
  * through memory in order when a forest reads it). `planes` planes are allocated (the specimen features' stay 0
- * until `specimenFeatures` writes them). With `need`, only the planes it marks are computed (the others stay 0:
+ * until `specimenFeatures` writes them); `into`, when large enough, is used instead of a new buffer (a worker
+ * scoring photo after photo keeps one). With `need`, only the planes it marks are computed (the others are 0:
  * a forest that never tests a feature does not pay for it); each computed plane is the same as without it.
  */
 export function pixelFeatures(
@@ -406,10 +409,13 @@ export function pixelFeatures(
   scale = 1,
   planes: number = FEATURE_COUNT,
   need?: ArrayLike<boolean>,
+  into?: Float32Array,
 ): Float32Array {
   const { width, height, L, a, b } = lab;
   const n = width * height;
-  const out = new Float32Array(Math.max(planes, PHOTO_FEATURE_COUNT) * n);
+  const size = Math.max(planes, PHOTO_FEATURE_COUNT) * n;
+  const reused = into !== undefined && into.length >= size;
+  const out = reused ? into.subarray(0, size) : new Float32Array(size);
   const wants = (f: number) => !need || need[f] === true;
   const plane = (f: number) => out.subarray(f * n, (f + 1) * n);
   const r = (px: number) => Math.max(px > 0 ? 1 : 0, Math.round(px * scale));
@@ -438,10 +444,18 @@ export function pixelFeatures(
   if (wants(15)) gradient(sL!, width, height, plane(15));
   if (wants(16)) texture(L, width, height, r(3), plane(16));
   if (wants(17)) smoothInto(plane(DE_BACKGROUND), width, height, r2, plane(17));
-  if (!wants(DE_BACKGROUND) && wants(17)) plane(DE_BACKGROUND).fill(0);
-  if (!wants(D_L)) dL.fill(0);
-  if (!wants(D_A)) dA.fill(0);
-  if (!wants(D_B)) dB.fill(0);
+  // what is not computed is 0 (a reused buffer is cleared there), as in a fresh buffer
+  for (let f = 0; f < PHOTO_FEATURE_COUNT; f++) {
+    if (wants(f)) continue;
+    const computed =
+      f === D_L ||
+      f === D_A ||
+      f === D_B ||
+      (f === DE_BACKGROUND && wants(17)) ||
+      ((f === 7 || f === 8) && (wants(7) || wants(8)));
+    if (reused || computed) plane(f).fill(0);
+  }
+  if (reused) out.fill(0, PHOTO_FEATURE_COUNT * n);
   return out;
 }
 

@@ -155,8 +155,8 @@ function addNode(
 /**
  * A forest laid out for walking: the features its nodes test, in order (`used`), so the pixels' features can
  * be gathered pixel by pixel, only those tested; and its nodes renumbered tree by tree, breadth first, so that
- * every split's right child follows its left one (`child[node] + 1`): the walk adds the comparison's outcome
- * instead of choosing between two arrays.
+ * every split's right child follows its left one (`child[node] + 1`): the walk reads one child array, not
+ * two, and a node's children share a cache line.
  */
 interface Walk {
   used: Int32Array;
@@ -320,7 +320,7 @@ function walkTrees(walk: Walk, classCount: number, rows: Float32Array, count: nu
       let node = roots[t]!;
       let f = slot[node]!;
       while (f >= 0) {
-        node = child[node]! + (rows[r + f]! < threshold[node]! ? 0 : 1);
+        node = rows[r + f]! < threshold[node]! ? child[node]! : child[node]! + 1;
         f = slot[node]!;
       }
       const l = child[node]!;
@@ -350,7 +350,7 @@ function walkTrees4(walk: Walk, rows: Float32Array, count: number, result: Float
       let node = roots[t]!;
       let f = slot[node]!;
       while (f >= 0) {
-        node = child[node]! + (rows[r + f]! < threshold[node]! ? 0 : 1);
+        node = rows[r + f]! < threshold[node]! ? child[node]! : child[node]! + 1;
         f = slot[node]!;
       }
       const l = child[node]!;

@@ -28,7 +28,7 @@ const firstLine = (text) => (text ?? '').split('\n').find((l) => l.trim()) ?? '(
  * Runs one Vitest pass and counts its report. In a serial run its output streams to the terminal; otherwise it
  * goes to a file and is printed in one block as the pass ends, so two lanes never interleave their lines.
  */
-async function runVitest(ws, label, { env = process.env, extraArgs = [], files = [] } = {}) {
+async function runVitest(ws, label, { env = process.env, extraArgs = [], files = [], background = false } = {}) {
   const slug = `${label}-${files.join('-')}`.replace(/[^a-z0-9]+/gi, '-').slice(0, 120);
   const out = path.join(os.tmpdir(), `vitest-${slug}-${process.pid}.json`);
   const log = serial ? undefined : path.join(os.tmpdir(), `vitest-log-${slug}-${process.pid}.txt`);
@@ -47,6 +47,8 @@ async function runVitest(ws, label, { env = process.env, extraArgs = [], files =
   ];
   const logFd = log ? fs.openSync(log, 'w') : undefined;
   const child = spawn(process.execPath, args, { stdio: log ? ['ignore', logFd, logFd] : 'inherit', env });
+  // Its test files' processes are forked later and inherit the priority.
+  if (background) toBackground(child.pid);
   const status = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   if (log) {
     fs.closeSync(logFd);
@@ -147,8 +149,26 @@ const serverSelected =
   workspaces.includes('apps/server') &&
   (!only.length || only.some((o) => 'apps/server'.includes(o) || o === 'scale-out'));
 
+/**
+ * The engine and server lane runs at a lower CPU priority (nice 10) when the lanes run side by side. Its passes
+ * are throughput: they take whatever CPU is free. The browser lane is the longest (about 21 of the 25 min) and
+ * mostly waits on a page: at equal priority each of its steps waited for CPU behind the other lane's forks, so
+ * it ran about twice as slow as alone, and a step under that load is where the flaky ones failed. Now the
+ * browser lane gets a core when it needs one, and the other lane fills the rest.
+ */
+const BACKGROUND_NICE = 10;
+function toBackground(pid) {
+  if (serial || pid === undefined) return;
+  try {
+    os.setPriority(pid, BACKGROUND_NICE);
+  } catch {
+    // Not permitted (another user's process): it runs at the usual priority.
+  }
+}
+
 async function engineAndServerLane() {
-  for (const ws of workspaces.filter((w) => w !== 'apps/web')) if (selected(ws)) await runVitest(ws, ws);
+  for (const ws of workspaces.filter((w) => w !== 'apps/web'))
+    if (selected(ws)) await runVitest(ws, ws, { background: true });
   if (serverSelected && process.env.SCALE_OUT_TESTS !== '0') await runScaleOutPass();
 }
 
@@ -172,6 +192,9 @@ async function runScaleOutPass() {
   let services;
   try {
     services = await startScaleOutServices();
+    // PostgreSQL's server (its sessions are forked from it) and s3rver serve the background lane.
+    toBackground(services.state.s3Pid);
+    toBackground(postmasterPid(services.state.pgDir));
   } catch (err) {
     console.log(`\n=== ${label} ===\n${label}: could not start the services: ${err.message}`);
     console.log("(scripts/test-everything.sh installs Debian's postgresql; SCALE_OUT_TESTS=0 skips this pass)");
@@ -196,6 +219,7 @@ async function runScaleOutPass() {
     const env = { ...process.env, ...services.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
     await runVitest('apps/server', label, {
       env,
+      background: true,
       extraArgs: [
         ...BACKEND_INDEPENDENT.flatMap((f) => ['--exclude', f]),
         '--testTimeout=180000',
@@ -204,5 +228,15 @@ async function runScaleOutPass() {
     });
   } finally {
     stop();
+  }
+}
+
+/** The PostgreSQL server's pid, from the first line of its postmaster.pid; undefined if unreadable. */
+function postmasterPid(pgDir) {
+  try {
+    const pid = Number(fs.readFileSync(path.join(pgDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -38,11 +38,17 @@ async function tempDir(prefix: string): Promise<string> {
   return dir;
 }
 
-/** An installation's environment: its DATA_DIR (and its own PostgreSQL database and bucket in the scale-out pass). */
-async function installation(prefix: string): Promise<Record<string, string>> {
+/**
+ * An installation's environment: its DATA_DIR (and its own PostgreSQL database and bucket in the scale-out pass;
+ * a restore's target is a database nothing has touched yet, as a new installation's is).
+ */
+async function installation(
+  prefix: string,
+  options: { emptyDatabase?: boolean } = {},
+): Promise<Record<string, string>> {
   const env: Record<string, string> = {
     DATA_DIR: await tempDir(prefix),
-    ...(await scaleOutEnvForTest()),
+    ...(await scaleOutEnvForTest(options)),
     WORKER_PROCESSES: '0',
     STORAGE_CHECK_HOURS: '0',
   };
@@ -98,7 +104,7 @@ it('backs up a running installation and restores it into a new one: same images,
   expect(refused.stderr).toContain('not empty');
 
   // The recipe: restore into a new, empty installation, check it, start a server on it.
-  const targetEnv = await installation('cassava-restore-');
+  const targetEnv = await installation('cassava-restore-', { emptyDatabase: true });
   const restored = command('restore-command.ts', targetEnv, ['--from', backupDir, '--json']);
   expect(restored.stderr).not.toContain('failed');
   expect(restored.status).toBe(0);

@@ -20,12 +20,13 @@ import { migrationProvider } from '../../src/db/migrations/index.js';
  *                          several processes (scale-out-workers: two workers share a task, one is killed, a cancel
  *                          across processes; blob-race: two API servers) start their own.
  */
-export async function scaleOutEnvForTest(): Promise<Record<string, string>> {
+export async function scaleOutEnvForTest(options: { emptyDatabase?: boolean } = {}): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   if (process.env.TEST_DATABASE_URL) {
-    env.DATABASE_URL = await createTestDatabase(process.env.TEST_DATABASE_URL, {
-      template: await migratedTemplate(process.env.TEST_DATABASE_URL),
-    });
+    // Migrated (a copy of the template), as a server leaves it at its first start; empty where a test needs a
+    // database nothing has touched (a restore refuses any other).
+    const template = options.emptyDatabase ? undefined : await migratedTemplate(process.env.TEST_DATABASE_URL);
+    env.DATABASE_URL = await createTestDatabase(process.env.TEST_DATABASE_URL, { template });
     const workers = process.env.TEST_WORKER_PROCESSES ?? '1';
     env.WORKER_PROCESSES = workers;
     if (workers === '0') env.API_WORKS_JOBS = '1';
@@ -41,7 +42,10 @@ export function uniqueName(prefix: string): string {
 /**
  * CREATE DATABASE on the server of `serverUrl`, empty or as a copy of `template`; returns the new database's URL.
  */
-export async function createTestDatabase(serverUrl: string, options: { template?: string } = {}): Promise<string> {
+export async function createTestDatabase(
+  serverUrl: string,
+  options: { template?: string | undefined } = {},
+): Promise<string> {
   const name = uniqueName('t_');
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();

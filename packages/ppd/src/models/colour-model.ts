@@ -10,7 +10,8 @@ import { hullOfRows, rowExtremes, type RowSpans } from '../imaging/convex-hull.j
 import { NOT_SPECIMEN, type SegmentationModel } from './segmentation-model.js';
 import { defaultSliceModel, learnedLesionShare } from '../learned/default-slice-model.js';
 import { photoReference, type PhotoReference } from '../learned/pixel-features.js';
-import { SLICE_LESION } from './tuning.js';
+import { CUT_OUT_LESION, SLICE_LESION } from './tuning.js';
+import { cutOutLesionProbability, fillShoulder } from './cut-out-lesions.js';
 
 export const COLOUR_ENGINE_INFO: EngineInfo = { name: 'colour', label: 'Colour segmentation (CIELAB)', kind: 'colour' };
 
@@ -432,7 +433,7 @@ export function backgroundClusters(
   B: Float32Array,
   width: number,
   height: number,
-): { background: Cluster[]; specimen: Cluster[] } {
+): { background: Cluster[]; specimen: Cluster[]; flatFill: Cluster | null } {
   const { L: sL, a: sa, b: sb, bin: sBin } = frameSamples(L, A, B, width, height);
   const n = sL.length;
   const k = Math.min(5, n);
@@ -497,6 +498,12 @@ export function backgroundClusters(
       .map((c) => c.cluster)
       .sort((p, q) => q.share - p.share),
     specimen: clusters.filter((c) => !isBackground(c)).map((c) => c.cluster),
+    // the fill itself (the flat colour reaching furthest round the frame), for what reads cut-outs
+    flatFill: flat
+      ? clusters
+          .filter((c) => c.spread <= FLAT_FILL_SPREAD && c.reach >= FLAT_FILL_MIN_REACH)
+          .sort((p, q) => q.reach - p.reach)[0]!.cluster
+      : null,
   };
 }
 
@@ -1032,6 +1039,11 @@ class ColourModel implements SegmentationModel {
   private learnedReference: PhotoReference | null = null;
   /** the pixels the last scoreSurface stripped as peel (only kept when the classifier is blended in) */
   private peel: Uint8Array | null = null;
+  /** the last photo is a cut-out on a flat digital fill (its slices are read as their labels are drawn) */
+  private cutOut = false;
+
+  /** `cutOutConvention: false` reads cut-outs by the rules too (the training script fits the convention on them) */
+  constructor(private readonly cutOutConvention = CUT_OUT_LESION.enabled) {}
 
   async specimenProbability(image: RgbImage, imageLab?: LabPlanes): Promise<Float32Array> {
     const { width, height } = image;
@@ -1041,7 +1053,10 @@ class ColourModel implements SegmentationModel {
     const L = boxBlur(lab.L, width, height, r);
     const A = boxBlur(lab.a, width, height, r);
     const B = boxBlur(lab.b, width, height, r);
-    const { background: clusters, specimen: frameSpecimen } = backgroundClusters(L, A, B, width, height);
+    const { background: clusters, specimen: frameSpecimen, flatFill } = backgroundClusters(L, A, B, width, height);
+    // a fill painted white round a cut-out, not white paper clipped by the exposure (models/cut-out-lesions.ts)
+    this.cutOut =
+      flatFill !== null && isPaintedWhite(flatFill) && fillShoulder(image) <= CUT_OUT_LESION.fillMaxShoulder;
     const bg = backgroundColours(clusters);
     const dist = distanceMap(L, A, B, bg);
     // Plain cards allow a closer cut (white flesh on white paper); textured ones (wood, cloth) need a margin.
@@ -1093,10 +1108,21 @@ class ColourModel implements SegmentationModel {
     const lab = rgbToLab(cut.data, cut.width, cut.height);
     // a leaf's symptoms are measured against its own green (models/leaf-lesions.ts)
     if (kind === 'leaf') return leafLesionProbability(lab, mask);
+    const p = this.sliceLesionProbability(lab, mask, kind);
+    // a slice cut out onto a digital fill is read as its labels are drawn: one luma cut estimated from the
+    // slice and the rules' reading of it, dark peel ring included (models/cut-out-lesions.ts)
+    if (kind === 'root_slice' && this.cutOut && this.cutOutConvention) {
+      return cutOutLesionProbability(cut, mask, rulesShare(p, mask));
+    }
+    return p;
+  }
+
+  /** The rules' P(discoloured) of a root slice (peel stripped, bark seen from the side taken out). */
+  private sliceLesionProbability(lab: LabPlanes, mask: Uint8Array, kind: SpecimenKind): Float32Array {
     const p = this.scoreSurface(lab, mask, kind);
     // Bark seen from the side leaves the specimen, and the face alone is scored again: the bark's dark brown
     // had set the lesion cut, above the olive streaks of the face itself.
-    const bark = barkCrescent(p, lab, mask, cut.width, cut.height);
+    const bark = barkCrescent(p, lab, mask, lab.width, lab.height);
     if (!bark) return this.blendLearned(p, lab, mask, kind);
     const face = mask.slice();
     for (let i = 0; i < face.length; i++) if (bark[i]) face[i] = 0;
@@ -1160,6 +1186,26 @@ class ColourModel implements SegmentationModel {
   async close(): Promise<void> {}
 }
 
-export function createColourModel(): SegmentationModel {
-  return new ColourModel();
+/**
+ * A fill painted white (the CBSD crops' surround, L* 100): the only digital fill the cut-out convention was
+ * learned on (a generated or rendered scene on a flat dark or coloured board is read by the rules).
+ */
+function isPaintedWhite(fill: Cluster): boolean {
+  return fill.L / BG_L_WEIGHT >= CUT_OUT_LESION.fillMinL && Math.hypot(fill.a, fill.b) <= CUT_OUT_LESION.fillMaxChroma;
+}
+
+/** The share of a specimen's pixels the rules read discoloured (`p` at 0.5; pixels taken out of it not counted). */
+function rulesShare(p: Float32Array, mask: Uint8Array): number {
+  let area = 0;
+  let lesion = 0;
+  for (let i = 0; i < p.length; i++) {
+    if (!mask[i] || p[i]! < 0) continue;
+    area++;
+    if (p[i]! >= 0.5) lesion++;
+  }
+  return area > 0 ? lesion / area : 0;
+}
+
+export function createColourModel(options: { cutOutConvention?: boolean } = {}): SegmentationModel {
+  return new ColourModel(options.cutOutConvention ?? CUT_OUT_LESION.enabled);
 }

@@ -140,3 +140,46 @@ export const SLICE_LESION = {
    */
   learnedWeight: 0,
 };
+
+/**
+ * Root slices cut out onto a flat digital fill (`models/cut-out-lesions.ts`, issue 22): the luma cut their
+ * labels follow. Fitted by `node scripts/train-default-model.mjs` on the 83 crops of the CBSD training part only
+ * (the held-out crops and the roots crops unseen): least squares of each crop's labelled cut on the features.
+ */
+export const CUT_OUT_LESION = {
+  /** read cut-out slices by their labels' convention at all (false: as every other slice) */
+  enabled: true,
+  /**
+   * ... only on a fill painted white, as round every crop it was learned on (CIELAB L* 100, chroma 0): at least
+   * this L* (blurred, as the background is modelled) and at most this chroma
+   */
+  fillMinL: 95,
+  fillMaxChroma: 5,
+  /**
+   * a pixel at least this in every channel is the fill (no labelled slice pixel of the training crops is: their
+   * lightest flesh, the 99th percentile of luma, stays under 245)
+   */
+  fillMinChannel: 250,
+  /**
+   * ... and painted, not paper clipped by the exposure: at most this share of the pixels beside the fill are
+   * near white (luma >= `shoulderMinLuma`; measured 0-0.01 round the CBSD crops, 0.74-1.0 round clipped paper)
+   */
+  fillMaxShoulder: 0.3,
+  shoulderMinLuma: 235,
+  /**
+   * cut = c0 + c1 x luma at the rules' share + c2, c3, c4 x the slice's 25th, 50th, 75th percentile of luma
+   * (of the features tried, the set with the best 5-fold validation on the training part: 0.49 against 0.52
+   * for the 90th percentile and the median)
+   */
+  coefficients: [29.91, 0.2885, 0.5687, -0.9206, 0.8497] as readonly number[],
+  /**
+   * the model's share of the slice against the rules' (1 - this): on the training part the model's own share
+   * reads best (5 folds: 0.49 at 1, 0.52 at 0.8)
+   */
+  modelWeight: 1,
+  /**
+   * grey levels: the logistic's width round the cut, from the labelled cuts' spread round the fit (residual
+   * sd 13.7, x sqrt(3) / pi): pixels within it of the cut are uncertain, which the confidence reads
+   */
+  slope: 7.5,
+};

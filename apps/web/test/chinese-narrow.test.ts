@@ -217,7 +217,7 @@ describe('Chinese and narrow screens', () => {
       .toMatch(/^Drag a box round the specimen on the photo with the mouse\./);
     await screenshot(page, 'review-add-en-1440', false);
     await escapeDialog(page, page.locator('.review-add-modal'));
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, page.getByTestId('result-detail'));
 
     // A phone's touch screen.
     touch = await launchBrowser(PHONE, { touch: true });

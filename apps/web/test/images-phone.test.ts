@@ -116,7 +116,7 @@ describe('Images on a 390 px phone', () => {
     await expect
       .poll(() => menu.locator('.ant-dropdown-menu-title-content').allTextContents(), POLL)
       .toEqual(['批量上传', '单张照片', '上传 ZIP']);
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, menu);
     await page.getByTestId('images-options').click();
     const drawer = page.locator('.images-options-drawer');
     await expect.poll(() => drawer.locator('.ant-drawer-title').textContent(), POLL).toBe('显示、排序与筛选');

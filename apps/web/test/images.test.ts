@@ -391,7 +391,7 @@ describe('images screen (e2e)', () => {
     await page.getByTestId('upload-multiple').click();
     await page.getByTestId('choose-files').waitFor();
     await screenshot(page, 'images-upload-settings-en-1440', false);
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, page.getByTestId('choose-files'));
     await e2e.setLanguage('zh');
     await page.getByText('全部图像').waitFor();
     await expect.poll(() => page.locator('.image-card-meta').first().innerText(), POLL).toContain('年');

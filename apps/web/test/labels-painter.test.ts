@@ -177,7 +177,7 @@ describe('label painter (e2e)', () => {
     await painter().waitFor({ state: 'detached' });
     // The preview underneath is still open.
     await page.getByTestId('image-preview').waitFor();
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, page.getByTestId('image-preview'));
   });
 
   it('Chinese, 390 px: views, zooms and pans the labels from the Images preview, paints and saves', async () => {
@@ -220,7 +220,7 @@ describe('label painter (e2e)', () => {
     expect(counts[3]).toBeGreaterThan(0);
     await painter().getByTestId('close-painter').click();
     await painter().waitFor({ state: 'detached' });
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, page.getByTestId('image-preview'));
   });
 
   it('Chinese, 1440 px: the Results detail opens the same labels', async () => {

@@ -345,7 +345,7 @@ describe('scoring with the lab model', () => {
     await card.click();
     await expect.poll(() => page.getByTestId('detail-model').textContent(), POLL).toBe(`Lab model: ${MODEL_NAME}`);
     await shot('result-detail-en-1440');
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, page.getByTestId('detail-model'));
     // In Chinese the task's model is named in Chinese on Results (the server's label is English).
     await e2e.setLanguage('zh');
     await expect

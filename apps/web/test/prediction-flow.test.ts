@@ -566,7 +566,7 @@ describe('prediction -> tasks -> results', () => {
     await page.getByTestId('result-fullscreen').waitFor();
     await screenshot(page, 'results-preview-zh-390', false);
     await escapeDialog(page, page.getByTestId('result-fullscreen'));
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, page.getByTestId('result-detail'));
 
     await e2e.setLanguage('en');
     await page.getByText('Prediction Results').first().waitFor();

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast } from './helpers/images-ui';
 
@@ -151,7 +151,7 @@ describe('sign-in and roles (e2e)', () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('menu-sign-out').waitFor();
     expect(await page.getByTestId('menu-users').count()).toBe(0);
-    await page.keyboard.press('Escape');
+    await escapeDialog(page, page.getByTestId('menu-sign-out'));
     await e2e.setLanguage('zh');
     await e2e.goto('folders');
     await page.getByTestId('create-folder').first().hover({ force: true });

@@ -13,14 +13,9 @@ if ((${#need[@]})); then
   apt-get update -qq
   apt-get install -y -qq "${need[@]}"
 fi
-# Packages without their install scripts, then the two allowed ones (package.json "allowScripts"): esbuild's is a
-# quick check; better-sqlite3 compiles its native module from source (no prebuilt binary can be downloaded here),
-# about 105 s of one core that nothing before the tests needs, so it runs beside the linter, the formatting check
-# and the build (each mostly one core) instead of before them. Any of them failing fails CI there.
-npm ci --ignore-scripts --no-audit --no-fund
-npm rebuild esbuild
-npm rebuild better-sqlite3 &
-sqlite=$!
+npm ci
+# The linter, the formatting check and the build side by side (each mostly one core), before the long test run:
+# any of them failing fails CI there.
 npm run lint &
 lint=$!
 npm run format:check &
@@ -28,9 +23,9 @@ format=$!
 npm run build &
 build=$!
 status=0
-for job in "$sqlite" "$lint" "$format" "$build"; do wait "$job" || status=1; done
+for job in "$lint" "$format" "$build"; do wait "$job" || status=1; done
 if ((status)); then
-  echo "installing better-sqlite3, lint, format check or build failed (above)"
+  echo "lint, format check or build failed (above)"
   exit 1
 fi
 # npm test without its build, done above.

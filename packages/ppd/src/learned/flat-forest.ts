@@ -166,11 +166,14 @@ interface Walk {
   threshold: Float32Array;
   /** per node: its left child (the right one is next), or for a leaf the offset of its shares in `leaf` */
   child: Int32Array;
+  /** per node: its right child (the left one + 1 once renumbered) */
+  right: Int32Array;
   /**
-   * null once renumbered. A file may share nodes between parents (a valid walk, but no tree): renumbering
-   * would copy a shared subtree once per path to it, so such a forest keeps its numbering and right children.
+   * whether the nodes are renumbered so a right child follows its left one. A file may share nodes between
+   * parents (a valid walk, but no tree): renumbering would copy a shared subtree once per path to it, so such a
+   * forest keeps its numbering and right children.
    */
-  right: Int32Array | null;
+  renumbered: boolean;
   leaf: Float32Array;
 }
 const walks = new WeakMap<FlatForest, Walk>();
@@ -198,6 +201,7 @@ function walkOf(forest: FlatForest): Walk {
       threshold,
       child: left,
       right,
+      renumbered: false,
       leaf: forest.leaf,
     };
     walks.set(forest, walk);
@@ -235,7 +239,8 @@ function walkOf(forest: FlatForest): Walk {
     slot: slot.subarray(0, next),
     threshold: thresholds.subarray(0, next),
     child: child.subarray(0, next),
-    right: null,
+    right: Int32Array.from(child.subarray(0, next), (c) => c + 1),
+    renumbered: true,
     leaf: forest.leaf,
   };
   walks.set(forest, walk);
@@ -301,33 +306,8 @@ function gather(
 }
 
 function walkTrees(walk: Walk, classCount: number, rows: Float32Array, count: number, result: Float32Array): void {
-  if (walk.right) {
-    walkShared(walk, walk.right, classCount, rows, count, result);
-    return;
-  }
-  if (classCount === 4) {
-    walkTrees4(walk, rows, count, result);
-    return;
-  }
-  const { roots, slot, threshold, child, leaf } = walk;
-  const width = walk.used.length;
-  result.fill(0);
-  const inv = 1 / roots.length;
-  for (let k = 0; k < count; k++) {
-    const r = k * width;
-    const o = k * classCount;
-    for (let t = 0; t < roots.length; t++) {
-      let node = roots[t]!;
-      let f = slot[node]!;
-      while (f >= 0) {
-        node = rows[r + f]! < threshold[node]! ? child[node]! : child[node]! + 1;
-        f = slot[node]!;
-      }
-      const l = child[node]!;
-      for (let c = 0; c < classCount; c++) result[o + c]! += leaf[l + c]!;
-    }
-    for (let c = 0; c < classCount; c++) result[o + c]! *= inv;
-  }
+  if (walk.renumbered && classCount === 4) walkTrees4(walk, rows, count, result);
+  else walkNodes(walk, classCount, rows, count, result);
 }
 
 /**
@@ -367,16 +347,9 @@ function walkTrees4(walk: Walk, rows: Float32Array, count: number, result: Float
   }
 }
 
-/** `walkTrees` for a forest whose nodes may be shared (kept in the file's numbering). */
-function walkShared(
-  walk: Walk,
-  right: Int32Array,
-  classCount: number,
-  rows: Float32Array,
-  count: number,
-  result: Float32Array,
-): void {
-  const { roots, slot, threshold, child, leaf } = walk;
+/** `walkTrees` for any forest: any class count, and nodes that may be shared (kept in the file's numbering). */
+function walkNodes(walk: Walk, classCount: number, rows: Float32Array, count: number, result: Float32Array): void {
+  const { roots, slot, threshold, child, right, leaf } = walk;
   const width = walk.used.length;
   result.fill(0);
   const inv = 1 / roots.length;

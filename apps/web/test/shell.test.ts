@@ -39,6 +39,21 @@ describe('app shell and home (e2e)', () => {
     await screenshot(page, 'home-en-1440');
   });
 
+  it('with "reduce motion" the carousel still changes slides every 5 s, at once, and nothing on Home keeps moving', async () => {
+    // The browser helpers ask for reduced motion (helpers/browser.ts), as a person can in their system settings.
+    const { page } = e2e;
+    await e2e.open();
+    const active = () => page.locator('.slick-active [data-testid^="slide-"]').first().getAttribute('data-testid');
+    const first = await active();
+    await expect.poll(active, POLL).not.toBe(first);
+    // Before, the active dot's progress bar filled for 5 s, over and over: an animation that never ended while
+    // Home was open. Now no animation runs between slide changes.
+    const running = () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length);
+    await expect.poll(running, POLL).toBe(0);
+    // The dots still say which slide shows.
+    expect(await page.locator('.home-hero .slick-dots li.slick-active').count()).toBe(1);
+  });
+
   it('the hero button leads to Prediction and the call to action to Images', async () => {
     const { page } = e2e;
     await page.getByTestId('slide-prediction').first().getByRole('button', { name: 'Start prediction' }).click();

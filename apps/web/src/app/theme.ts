@@ -1,15 +1,10 @@
 import type { ThemeConfig } from 'antd';
-
-/**
- * The system's "reduce motion" setting (WCAG 2.3.3, read once at start): dialogs, menus and drawers then open and
- * close at once instead of zooming and sliding.
- */
-const reduceMotion =
-  typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+import { reduceMotion } from '../lib/reduce-motion';
 
 /** A research-institute palette: deep field green, warm earth accents. */
 export const theme: ThemeConfig = {
   token: {
+    // "Reduce motion": dialogs, menus and drawers open and close at once instead of zooming and sliding.
     motion: !reduceMotion,
     colorPrimary: '#2f7d3b',
     colorInfo: '#2f7d3b',

@@ -11,6 +11,7 @@ import { invalidateLibrary } from '../../lib/folders-api';
 import { LANGUAGES } from '../../lib/i18n';
 import { handOver } from '../../lib/hand-over';
 import { engineLabelText } from '../../lib/model-label';
+import { reduceMotion } from '../../lib/reduce-motion';
 import { loadSampleSet, SAMPLE_COUNT, SAMPLE_LEAVES } from './sample-set';
 import type { Section } from '../../lib/sections';
 import { LeafArt } from './leaf-art';
@@ -119,7 +120,15 @@ export function HomeHero() {
 
   return (
     <section className="home-hero" aria-roledescription="carousel">
-      <Carousel autoplay={{ dotDuration: true }} autoplaySpeed={CAROUSEL_INTERVAL_MS} dots draggable>
+      <Carousel
+        // With "reduce motion" the slides still change every 5 s, at once: no slide-over, and no progress bar
+        // filling the active dot (an animation that never stops while Home is open).
+        autoplay={reduceMotion ? true : { dotDuration: true }}
+        speed={reduceMotion ? 0 : undefined}
+        autoplaySpeed={CAROUSEL_INTERVAL_MS}
+        dots
+        draggable
+      >
         {SLIDES.map((s) => (
           <div key={s.key}>
             <div className={`home-slide home-slide-${s.variant}`} data-testid={`slide-${s.key}`}>

@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, POLL } from './helpers/browser';
+import { DESKTOP, PHONE, POLL, screenshotNow } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { pngBytes } from './helpers/test-files';
 
@@ -118,7 +118,7 @@ describe('a quick jump to a far group at 100 000 images', () => {
     expect(jumped.length).toBeGreaterThanOrEqual(1);
     expect(jumped.length).toBeLessThanOrEqual(2);
     for (const search of jumped) expect(Number(new URLSearchParams(search).get('page'))).toBeGreaterThanOrEqual(445);
-    await page.screenshot({ path: '/tmp/d15/far-jump-en-1440.png' });
+    await screenshotNow(page, 'far-jump-en-1440');
   });
 
   it('rows not loaded yet are placeholders of the same size until their page arrives', async () => {
@@ -154,7 +154,7 @@ describe('a quick jump to a far group at 100 000 images', () => {
         .not.toBeNull();
       const placeholder = measured?.placeholder;
       const header = measured?.header;
-      await page.screenshot({ path: '/tmp/d15/far-jump-placeholders-en-1440.png' });
+      await screenshotNow(page, 'far-jump-placeholders-en-1440');
       release();
       await dayShown(5);
       await expect.poll(() => page.getByTestId('image-placeholder').count(), POLL).toBe(0);
@@ -175,7 +175,7 @@ describe('a quick jump to a far group at 100 000 images', () => {
     await jumpTo(3);
     await dayShown(3);
     expect(listings.length - before).toBeLessThanOrEqual(2);
-    await page.screenshot({ path: '/tmp/d15/far-jump-list-en-1440.png' });
+    await screenshotNow(page, 'far-jump-list-en-1440');
     await page.getByTestId('view-toggle').getByTitle('Grid view').click();
     await page.locator('[data-testid="image-browser"][data-view="grid"]').waitFor();
   });
@@ -202,7 +202,7 @@ describe('a quick jump to a far group at 100 000 images', () => {
       await page.locator(`.image-group-header[data-group="${dayKey(2)}"] .image-group-count`).textContent(),
     ).toMatch(/^11,11\d 张$/);
     expect(await page.getByTestId('images-total').textContent()).toBe('共 100,000 张图像');
-    await page.screenshot({ path: '/tmp/d15/far-jump-zh-390.png' });
+    await screenshotNow(page, 'far-jump-zh-390');
     await page.setViewportSize(DESKTOP);
     await e2e.setLanguage('en');
   });

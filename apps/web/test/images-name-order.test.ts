@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseSelectOption, DESKTOP, PHONE, POLL } from './helpers/browser';
+import { chooseSelectOption, DESKTOP, PHONE, POLL, screenshotNow } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { pngBytes } from './helpers/test-files';
 
@@ -90,7 +90,7 @@ describe('the Name sort', () => {
     await sortByName('Name');
     await expect.poll(shownNames, POLL).toEqual(EXPECTED);
     await expect.poll(indexKeys, POLL).toEqual(['A', 'B', 'P', 'S', 'T', '啊', '波', '地', '中']);
-    await page.screenshot({ path: '/tmp/d15/name-order-en-1440.png' });
+    await screenshotNow(page, 'name-order-en-1440');
     await page.getByTestId('sort-direction').click();
     await expect.poll(shownNames, POLL).toEqual([...EXPECTED].reverse());
     await page.getByTestId('sort-direction').click();
@@ -102,7 +102,7 @@ describe('the Name sort', () => {
     await expect.poll(shownNames, POLL).toEqual(EXPECTED);
     await page.setViewportSize(PHONE);
     await expect.poll(shownNames, POLL).toEqual(EXPECTED);
-    await page.screenshot({ path: '/tmp/d15/name-order-zh-390.png' });
+    await screenshotNow(page, 'name-order-zh-390');
     await page.setViewportSize(DESKTOP);
     await e2e.setLanguage('en');
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, escapeDialog, PHONE, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL, screenshotNow } from './helpers/browser';
 import { englishSentences } from './helpers/english-sentences';
 import { startE2e, type E2e } from './helpers/e2e';
 import { REPO_DIR } from './helpers/paths';
@@ -17,7 +17,6 @@ import { pngBytes } from './helpers/test-files';
  * Screenshots go to /tmp/labels-shots (looked at by hand; never committed).
  */
 const REAL = path.join(REPO_DIR, '../shared/real-photos/roots/cbsd_tray_cassava1.jpg');
-const SHOTS = '/tmp/labels-shots';
 
 let e2e: E2e;
 let page: Page;
@@ -40,8 +39,7 @@ async function serverLabelCounts(): Promise<number[] | null> {
 }
 
 async function shot(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  await screenshotNow(page, `labels-${name}`);
 }
 
 /** A drag across the painter's viewport between two fractions of its box (the photo fills it once fitted). */

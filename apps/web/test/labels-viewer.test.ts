@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeDialog, POLL } from './helpers/browser';
+import { escapeDialog, POLL, screenshotNow } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { pngBytes } from './helpers/test-files';
 
@@ -12,7 +10,6 @@ import { pngBytes } from './helpers/test-files';
  */
 const ADMIN = { username: 'labels.admin', password: 'labels-admin-pw-1' };
 const VIEWER = { username: 'zhou.viewer', password: 'zhou.viewer-pw-1' };
-const SHOTS = '/tmp/labels-shots';
 
 let e2e: E2e;
 let imageId = 0;
@@ -100,8 +97,7 @@ describe('label painter for a viewer (e2e)', () => {
     await page.mouse.move(box.x + box.width / 3, box.y + box.height / 3, { steps: 8 });
     await page.mouse.up();
     expect(await painter.getAttribute('data-unsaved')).toBe('false');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, 'en-1440-viewer.png') });
+    await screenshotNow(page, 'labels-en-1440-viewer');
     await escapeDialog(page, painter);
   });
 });

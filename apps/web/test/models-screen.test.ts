@@ -9,7 +9,7 @@ import enPrediction from '../src/locales/en/prediction.json';
 import zhPrediction from '../src/locales/zh/prediction.json';
 import { verdictOf } from '../src/features/models/model-verdict';
 import { normalizeLabModel, type LabModelView } from '../src/lib/lab-models';
-import { DESKTOP, escapeDialog, PHONE, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, PHONE, POLL, screenshot, screenshotNow } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast } from './helpers/images-ui';
 import { REPO_DIR } from './helpers/paths';
@@ -27,7 +27,6 @@ import { REPO_DIR } from './helpers/paths';
  */
 const LABELLED = path.join(REPO_DIR, '../shared/real-photos/cbsd-labelled');
 const PHOTOS = ['cbsd_004', 'cbsd_005', 'cbsd_006', 'cbsd_007', 'cbsd_008'];
-const SHOTS = '/tmp/models-shots';
 const MODEL_NAME = 'CBSD slices 木薯切片';
 const TEXT = {
   en: { models: enModels, prediction: enPrediction },
@@ -97,9 +96,7 @@ async function trainThroughApi(): Promise<LabModelView | null> {
 }
 
 async function shot(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await screenshot(page, name);
 }
 
 /** The page is not wider than the window (nothing sticks out sideways at 390 px). */
@@ -251,7 +248,7 @@ describe.each(['en', 'zh'] as const)('lab models on screen (%s)', (lang) => {
     const kinds = await page.getByTestId('specimen-kind').boundingBox();
     expect(kinds!.x + kinds!.width).toBeLessThanOrEqual(PHONE.width);
     await page.getByTestId('specimen-kind').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, `prediction-config-${lang}-390.png`) });
+    await screenshotNow(page, `prediction-config-${lang}-390`);
     await page.setViewportSize(DESKTOP);
   });
 });

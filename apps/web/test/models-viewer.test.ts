@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL } from './helpers/browser';
+import { POLL, screenshotNow } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 
 /**
@@ -10,7 +8,6 @@ import { startE2e, type E2e } from './helpers/e2e';
  */
 const ADMIN = { username: 'admin', password: 'admin-password-1' };
 const VIEWER = { username: 'zhao.viewer', password: 'zhao.viewer-pw-1' };
-const SHOTS = '/tmp/models-shots';
 
 let e2e: E2e;
 
@@ -65,7 +62,6 @@ describe.each([
     for (const id of ['model-rename', 'model-delete', 'model-cancel']) {
       for (const button of await page.getByTestId(id).all()) expect(await button.isDisabled()).toBe(true);
     }
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, `models-viewer-${lang}-1440.png`) });
+    await screenshotNow(page, `models-viewer-${lang}-1440`);
   });
 });

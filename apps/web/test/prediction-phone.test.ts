@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, POLL } from './helpers/browser';
+import { PHONE, POLL, screenshotNow } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { pngBytes } from './helpers/test-files';
 
@@ -57,7 +57,7 @@ describe.each(['en', 'zh'] as const)('a 390 px phone (%s)', (lang) => {
     expect(await folderList()).toEqual({ scrolls: false, rows: 2 + FOLDERS.length, allInside: true });
     await page.locator('.prediction-folder').last().scrollIntoViewIfNeeded();
     expect(await page.locator('.prediction-folder').last().isVisible()).toBe(true);
-    await page.screenshot({ path: `/tmp/d15/prediction-folders-${lang}-390.png`, fullPage: true });
+    await screenshotNow(page, `prediction-folders-${lang}-390`, true);
   });
 
   it('shows the whole photo on a result card', async () => {

@@ -46,7 +46,7 @@ async function shot(name: string): Promise<void> {
   const file = await screenshot(page, name, false);
   if (!file) return;
   await fs.mkdir(SCREENS, { recursive: true });
-  await fs.copyFile(file, path.join(SCREENS, `${name}.png`));
+  await fs.copyFile(file, path.join(SCREENS, path.basename(file)));
 }
 
 /** The 24-specimen row: the real result of `many`, its specimens repeated on its real stored images. */

@@ -8,7 +8,7 @@ import zhModels from '../src/locales/zh/models.json';
 import enPrediction from '../src/locales/en/prediction.json';
 import zhPrediction from '../src/locales/zh/prediction.json';
 import { normalizeLabModel } from '../src/lib/lab-models';
-import { DESKTOP, escapeDialog, POLL } from './helpers/browser';
+import { DESKTOP, escapeDialog, POLL, screenshot } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
 import { toast } from './helpers/images-ui';
 import { REPO_DIR } from './helpers/paths';
@@ -24,7 +24,6 @@ import { REPO_DIR } from './helpers/paths';
  * Screenshots go to /tmp/teach-shots (looked at by hand; never committed).
  */
 const LABELLED = path.join(REPO_DIR, '../shared/real-photos/cbsd-labelled');
-const SHOTS = '/tmp/teach-shots';
 const RUNS = {
   en: { photos: ['cbsd_004', 'cbsd_005', 'cbsd_006'], model: 'Teach CBSD en', task: 'Teach task en' },
   zh: { photos: ['cbsd_007', 'cbsd_008', 'cbsd_016'], model: '教学木薯切片', task: '教学任务' },
@@ -101,9 +100,7 @@ function strokesFor(mask: { width: number; height: number; cls: Uint8Array }, va
 }
 
 async function shot(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+  await screenshot(page, `teach-${name}`, false);
 }
 
 const painter = () => page.getByTestId('label-painter');

@@ -1,11 +1,8 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpecimenJpeg } from '../../server/test/helpers/specimens';
-import { chooseSelectOption, DESKTOP, escapeDialog, PHONE, POLL, screenshot } from './helpers/browser';
+import { chooseSelectOption, DESKTOP, escapeDialog, PHONE, POLL, screenshot, screenshotOf } from './helpers/browser';
 import { startE2e, type E2e } from './helpers/e2e';
-import { SCREENSHOT_DIR } from './helpers/paths';
 
 /**
  * Issue 25 items 1, 3 and 4 in a real browser against the real server and engine, in English and Chinese: two
@@ -404,8 +401,6 @@ describe('the home page shows this library', () => {
 
 /** A picture of the statistics block alone, beside the full-page ones. */
 async function statsShot(name: string): Promise<void> {
-  const file = path.join(SCREENSHOT_DIR, `issue25-${name}.png`);
-  await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
-  await page.getByTestId('home-stats').screenshot({ path: file, animations: 'disabled' });
-  shots.push(file);
+  const file = await screenshotOf(page.getByTestId('home-stats'), `issue25-${name}`);
+  if (file) shots.push(file);
 }

@@ -7,6 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
 import { specimenFiles, uploadFiles, waitForTask } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { entryArgs } from '../src/util/entry-args.js';
 
 /**
  * Issue 26, point 6: a backup command for each stack, and the restore recipe of docs/deployment.md ("Backup and
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 function command(file: string, env: Record<string, string>, args: string[]) {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', `src/cli/${file}`, ...args], {
+  return spawnSync(process.execPath, [...entryArgs(`src/cli/${file}`), ...args], {
     cwd: SERVER,
     env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
     encoding: 'utf8',

@@ -14,6 +14,7 @@ import { createStorage } from '../src/storage/create-storage.js';
 import { makeJpeg } from './helpers/fixtures.js';
 import { createTestBucket, createTestDatabase } from './helpers/scale-out-env.js';
 import { startTestServer } from './helpers/test-server.js';
+import { entryArgs } from '../src/util/entry-args.js';
 
 // Needs the scale-out services (the second run of the server suite, scripts/run-tests.mjs).
 const enabled = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_S3_ENDPOINT);
@@ -193,7 +194,7 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
     await migrateSqliteToPostgres({ sourceDataDir: sourceDir, target: loadConfig(env) });
     const run = promisify(execFile)(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'src/cli/migrate-command.ts', '--from', sourceDir],
+      [...entryArgs('src/cli/migrate-command.ts'), '--from', sourceDir],
       { cwd: serverDir, env: { ...process.env, ...env } },
     );
     await expect(run).rejects.toMatchObject({
@@ -206,7 +207,7 @@ describe.skipIf(!enabled)('migrating an embedded installation to PostgreSQL + S3
     const env = await targetEnv();
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'src/cli/migrate-command.ts', '--from', sourceDir],
+      [...entryArgs('src/cli/migrate-command.ts'), '--from', sourceDir],
       { cwd: serverDir, env: { ...process.env, ...env } },
     );
     const report = JSON.parse(stdout.trim().split('\n').pop()!);

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/scale-out-env.js';
 import { specimenFiles, uploadFiles } from './helpers/specimens.js';
+import { entryArgs } from '../src/util/entry-args.js';
 
 /**
  * Issue 26, point 3: `pg_ctl -m fast restart` under a running installation (an API process and two worker
@@ -33,9 +34,9 @@ afterAll(async () => {
   if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-/** A process of the installation, from the sources; its output is kept for the failure message. */
+/** A process of the installation (its build when current, else its sources); its output is kept for the failure message. */
 function spawnProcess(entry: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
+  const child = spawn(process.execPath, entryArgs(entry), {
     cwd: serverDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import { workerEnv } from '../src/queue/pg-boss-worker-processes.js';
 import { TasksService } from '../src/tasks/tasks.service.js';
 import { makeSpecimenJpeg } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { entryArgs } from '../src/util/entry-args.js';
 
 // Real worker processes on PostgreSQL + S3: runs in the scale-out pass of the server suite
 // (scripts/run-tests.mjs starts the services and sets TEST_DATABASE_URL / TEST_S3_ENDPOINT).
@@ -33,9 +34,9 @@ async function startApi(): Promise<TestServer> {
   return startTestServer({ WORKER_PROCESSES: '0', API_WORKS_JOBS: 'false', JOB_EXPIRE_SECONDS: '4' });
 }
 
-/** `npm run worker` from the sources, one engine thread, same configuration as the API. */
+/** `npm run worker` (its build when current, else its sources: util/entry-args.ts), one engine thread, same configuration as the API. */
 function startWorker(api: TestServer): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/worker-main.ts'], {
+  const child = spawn(process.execPath, entryArgs('src/worker-main.ts'), {
     cwd: serverDir,
     env: { ...process.env, ...workerEnv(api.ctx.config), WORKERS: '1', WORKER_EXIT_WITH_PARENT: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -10,6 +10,7 @@ import { StorageChecksRepository } from '../src/storage-check/storage-checks.rep
 import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
 import { specimenFiles, uploadFiles } from './helpers/specimens.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { entryArgs } from '../src/util/entry-args.js';
 
 /**
  * Issue 26, point 6: stored bytes were never checked (a bit-flipped original was served with 200 and its old
@@ -26,16 +27,12 @@ afterAll(async () => {
 });
 
 function checkStorage(env: Record<string, string>, args: string[] = []) {
-  return spawnSync(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'src/cli/check-storage-command.ts', ...args],
-    {
-      cwd: SERVER,
-      env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    },
-  );
+  return spawnSync(process.execPath, [...entryArgs('src/cli/check-storage-command.ts'), ...args], {
+    cwd: SERVER,
+    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
 
 /** The stored key of a media URL the API gave (`/media/<key>`). */

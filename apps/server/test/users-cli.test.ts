@@ -7,6 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { signIn } from './helpers/sign-in.js';
 import { scaleOutEnvForTest } from './helpers/scale-out-env.js';
 import { startTestServer } from './helpers/test-server.js';
+import { entryArgs } from '../src/util/entry-args.js';
 
 /**
  * `npm run users -- add NAME --role admin` (issue 14): the password comes from standard input (a prompt on a
@@ -17,7 +18,7 @@ const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true }))));
 
 function users(env: Record<string, string>, args: string[], stdin: string) {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli/users-command.ts', ...args], {
+  return spawnSync(process.execPath, [...entryArgs('src/cli/users-command.ts'), ...args], {
     cwd: SERVER,
     env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
     input: stdin,
@@ -26,7 +27,8 @@ function users(env: Record<string, string>, args: string[], stdin: string) {
   });
 }
 
-// Eight runs of the command, each starting Node and compiling the CLI: the default 60 s is too short on a busy machine.
+// Eight runs of the command, each starting Node (and compiling the CLI when the build is not current): the default
+// 60 s is too short on a busy machine.
 it(
   'adds an admin with a password read from stdin, who can then sign in; refuses what is wrong',
   { timeout: 300_000 },

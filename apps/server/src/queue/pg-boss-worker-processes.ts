@@ -1,43 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverRoot = path.resolve(here, '../..');
-
-/**
- * Running from TypeScript sources (tests), a worker starts from the build when the build is newer than every source
- * it is made from (the server's, the engine's and the contract's), and from its sources through tsx otherwise (an
- * edit not built yet). tsx compiles the sources at each start: about 1.8 s of CPU more per worker, and the test
- * suite's scale-out pass starts a few hundred.
- */
-function workerFromSources(): boolean {
-  if (!import.meta.url.endsWith('.ts')) return false;
-  const workspaces = [
-    serverRoot,
-    path.resolve(serverRoot, '../../packages/ppd'),
-    path.resolve(serverRoot, '../../packages/contract'),
-  ];
-  const newest = (dir: string): number => {
-    let latest = 0;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      latest = Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-    }
-    return latest;
-  };
-  try {
-    return (
-      workspaces.some((ws) => newest(path.join(ws, 'src')) > newest(path.join(ws, 'dist'))) ||
-      !fs.existsSync(path.join(serverRoot, 'dist/worker-main.js'))
-    );
-  } catch {
-    return true; // no build
-  }
-}
+import { entryArgs, serverRoot } from '../util/entry-args.js';
 
 /** The environment that gives a worker process the same configuration as this one. */
 export function workerEnv(config: AppConfig): Record<string, string> {
@@ -75,9 +39,7 @@ export class LocalWorkerProcesses {
 
   async ensureStarted(): Promise<void> {
     if (this.children.length > 0) return;
-    const fromSources = workerFromSources();
-    const entry = path.join(serverRoot, fromSources ? 'src/worker-main.ts' : 'dist/worker-main.js');
-    const args = fromSources ? ['--conditions=source', '--import', 'tsx', entry] : [entry];
+    const args = entryArgs('src/worker-main.ts');
     for (let i = 0; i < this.count; i++) {
       const child = spawn(process.execPath, args, {
         cwd: serverRoot,
